@@ -1,0 +1,359 @@
+---context-sidecar for Neovim: chat buffers and a context gauge backed by the sidecar process.
+---Public API: setup(), statusline(), statusline_hl(), gauge(), on_gauge() and one function per
+---`:ContextSidecar` subcommand.
+local M = {}
+
+local did_setup = false
+
+local function check_version()
+  if vim.fn.has("nvim-0.10") == 1 then
+    return true
+  end
+  vim.notify("context_sidecar needs Neovim 0.10 or newer", vim.log.levels.ERROR)
+  return false
+end
+
+---Define highlights once per colorscheme; called by setup() and on first statusline use.
+local highlights_defined = false
+local function ensure_highlights()
+  if highlights_defined then
+    return
+  end
+  highlights_defined = true
+  require("context_sidecar.status").define_highlights()
+end
+
+---@param opts? table see `:help context_sidecar-config`
+function M.setup(opts)
+  if not check_version() then
+    return
+  end
+  local config = require("context_sidecar.config")
+  local previous = did_setup and vim.deepcopy(config.get()) or nil
+  config.set(opts)
+  did_setup = true
+
+  local group = vim.api.nvim_create_augroup("context_sidecar", { clear = true })
+  require("context_sidecar.status").define_highlights()
+  highlights_defined = true
+  vim.api.nvim_create_autocmd("ColorScheme", {
+    group = group,
+    desc = "context_sidecar: restore gauge highlight links",
+    callback = function()
+      require("context_sidecar.status").define_highlights()
+    end,
+  })
+  vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
+    group = group,
+    desc = "context_sidecar: let the sidecar see file buffers under its root",
+    callback = function(args)
+      if not config.get().attach_buffers then
+        return
+      end
+      for _, state in ipairs(require("context_sidecar.client").all()) do
+        require("context_sidecar.client").attach_buffer(state, args.buf)
+      end
+    end,
+  })
+
+  -- A second setup() with a different command or settings restarts the sidecar so the
+  -- change takes effect instead of silently applying only to roots opened later.
+  if previous then
+    local now = config.get()
+    if not vim.deep_equal(previous.cmd, now.cmd) or not vim.deep_equal(previous.settings, now.settings) then
+      require("context_sidecar.client").stop_all()
+    end
+  end
+end
+
+-- Statusline --------------------------------------------------------------------------------
+
+---The gauge as a short string, e.g. `ctx 71% 142K/200K`; "" until a session reports.
+---@param opts? context_sidecar.StatuslineOpts
+---@return string
+function M.statusline(opts)
+  ensure_highlights()
+  return require("context_sidecar.status").statusline(opts)
+end
+
+---Highlight group for the current gauge level (ContextSidecarOk/Warning/Error/Blocking).
+---@return string
+function M.statusline_hl()
+  ensure_highlights()
+  return require("context_sidecar.status").highlight()
+end
+
+---@param session_id? string
+---@return context_sidecar.Gauge|nil
+function M.gauge(session_id)
+  return require("context_sidecar.status").get(session_id)
+end
+
+---Call `cb(gauge)` now (if a gauge exists) and on every gauge change; returns a handle.
+---@param cb fun(gauge: context_sidecar.Gauge)
+---@return integer
+function M.on_gauge(cb)
+  return require("context_sidecar.status").subscribe(cb)
+end
+
+-- Commands ----------------------------------------------------------------------------------
+
+local function current_chat(quiet)
+  local chat = require("context_sidecar.chat").current()
+  if not chat and not quiet then
+    vim.notify("context_sidecar: no chat yet; run :ContextSidecar chat", vim.log.levels.WARN)
+  end
+  return chat
+end
+
+---Open the chat for this workspace, starting a session when there is none.
+---@param cb? fun(chat: context_sidecar.Chat|nil)
+function M.chat(cb)
+  local chat_mod = require("context_sidecar.chat")
+  local root = require("context_sidecar.client").root()
+  local chat = chat_mod.current()
+  if chat and chat.root == root then
+    chat_mod.show(chat)
+    if cb then
+      cb(chat)
+    end
+    return
+  end
+  M.new(cb)
+end
+
+---Start a new session and show it.
+---@param cb? fun(chat: context_sidecar.Chat|nil)
+function M.new(cb)
+  local chat_mod = require("context_sidecar.chat")
+  chat_mod.new_session(require("context_sidecar.client").root(), function(chat)
+    if chat then
+      chat_mod.show(chat)
+    end
+    if cb then
+      cb(chat)
+    end
+  end)
+end
+
+---Send `text` from the current chat (opening one first when needed).
+---@param text string
+function M.send(text)
+  local chat = current_chat(true)
+  if chat then
+    return require("context_sidecar.chat").send(chat, text)
+  end
+  M.chat(function(new_chat)
+    if new_chat then
+      require("context_sidecar.chat").send(new_chat, text)
+    end
+  end)
+end
+
+local function session_label(s)
+  local nn = require("context_sidecar.client").value
+  local status = require("context_sidecar.status")
+  local parts = { nn(s.title) or "(untitled)" }
+  if nn(s.model) then
+    table.insert(parts, s.model)
+  end
+  if nn(s.used) and nn(s.size) then
+    table.insert(parts, ("%s/%s"):format(status.format_tokens(s.used), status.format_tokens(s.size)))
+  end
+  if nn(s.updatedAt) then
+    table.insert(parts, s.updatedAt)
+  end
+  return table.concat(parts, " · ")
+end
+
+---Pick a stored session of this workspace and open it (its history is replayed).
+function M.sessions()
+  local client = require("context_sidecar.client")
+  local root = client.root()
+  client.ensure(root, function(err, state)
+    if err or not state then
+      vim.notify(err or "context-sidecar is not running", vim.log.levels.ERROR)
+      return
+    end
+    require("context_sidecar.api").session_list(state, { cwd = root }, function(list_err, result)
+      if list_err then
+        vim.notify("context-sidecar: session/list failed: " .. list_err.message, vim.log.levels.ERROR)
+        return
+      end
+      local sessions = result and client.value(result.sessions) or {}
+      if #sessions == 0 then
+        vim.notify("context_sidecar: no stored sessions for " .. root, vim.log.levels.INFO)
+        return
+      end
+      vim.ui.select(sessions, {
+        prompt = "Open session",
+        kind = "context_sidecar_session",
+        format_item = session_label,
+      }, function(choice)
+        if not choice then
+          return
+        end
+        local chat_mod = require("context_sidecar.chat")
+        chat_mod.load_session(root, choice.sessionId, function(chat)
+          if chat then
+            chat_mod.show(chat)
+          end
+        end)
+      end)
+    end)
+  end)
+end
+
+---Compact the current session now.
+---@param instructions? string what the summary should keep
+---@param cb? fun(err: table|nil, result: context_sidecar.CompactResult|nil)
+function M.compact(instructions, cb)
+  local chat = current_chat()
+  if not chat then
+    return
+  end
+  local params = { sessionId = chat.session_id, workDoneToken = "context-sidecar-compact-" .. vim.uv.hrtime() }
+  if instructions and vim.trim(instructions) ~= "" then
+    params.instructions = vim.trim(instructions)
+  end
+  require("context_sidecar.api").compact(chat.state, params, function(err, result)
+    if err then
+      vim.notify("context-sidecar: compaction failed: " .. tostring(err.message), vim.log.levels.ERROR)
+    elseif result then
+      local status = require("context_sidecar.status")
+      local before, after = tonumber(result.tokensBefore), tonumber(result.tokensAfter)
+      if before and after then
+        vim.notify(
+          ("context-sidecar: compacted %s → %s tokens (saved %s)"):format(
+            status.format_tokens(before),
+            status.format_tokens(after),
+            status.format_tokens(math.max(0, before - after))
+          ),
+          vim.log.levels.INFO
+        )
+      end
+    end
+    if cb then
+      cb(err, result)
+    end
+  end)
+end
+
+---Show the `/context` view of the current session in a scratch buffer.
+---@param cb? fun(buf: integer|nil)
+function M.context(cb)
+  local chat = current_chat()
+  if not chat then
+    return
+  end
+  require("context_sidecar.api").context(chat.state, { sessionId = chat.session_id }, function(err, result)
+    if err or not result then
+      vim.notify("context-sidecar: sidecar/context failed: " .. (err and err.message or "no result"), vim.log.levels.ERROR)
+      if cb then
+        cb(nil)
+      end
+      return
+    end
+    local buf = require("context_sidecar.context_view").open(result)
+    if cb then
+      cb(buf)
+    end
+  end)
+end
+
+---Cancel the running turn of the current chat.
+function M.cancel()
+  local chat = current_chat()
+  if chat then
+    require("context_sidecar.chat").cancel(chat)
+  end
+end
+
+---Switch the current session's model.
+---@param name string
+---@param cb? fun(err: table|nil, result: table|nil)
+function M.model(name, cb)
+  local chat = current_chat()
+  if not chat then
+    return
+  end
+  if not name or name == "" then
+    vim.notify(("context_sidecar: model is %s; give a name to switch"):format(chat.model or "?"), vim.log.levels.INFO)
+    return
+  end
+  require("context_sidecar.api").session_set_model(chat.state, { sessionId = chat.session_id, model = name }, function(err, result)
+    if err then
+      vim.notify("context-sidecar: session/set_model failed: " .. tostring(err.message), vim.log.levels.ERROR)
+    else
+      chat.model = name
+      local gauge = result and require("context_sidecar.client").value(result.gauge)
+      if type(gauge) == "table" then
+        gauge.sessionId = gauge.sessionId or chat.session_id
+        require("context_sidecar.status").update(gauge)
+      end
+    end
+    if cb then
+      cb(err, result)
+    end
+  end)
+end
+
+---Subcommands of `:ContextSidecar` and how each takes its arguments.
+M.subcommands = {
+  chat = function()
+    M.chat()
+  end,
+  new = function()
+    M.new()
+  end,
+  sessions = function()
+    M.sessions()
+  end,
+  compact = function(rest)
+    M.compact(rest)
+  end,
+  context = function()
+    M.context()
+  end,
+  cancel = function()
+    M.cancel()
+  end,
+  model = function(rest)
+    M.model(vim.trim(rest or ""))
+  end,
+}
+
+---`:ContextSidecar [subcommand] [args]`; no subcommand opens the chat.
+---@param args {fargs: string[], args: string}
+function M.command(args)
+  if not check_version() then
+    return
+  end
+  local name = args.fargs[1] or "chat"
+  local handler = M.subcommands[name]
+  if not handler then
+    vim.notify("context_sidecar: unknown subcommand " .. name, vim.log.levels.ERROR)
+    return
+  end
+  local rest = (args.args or ""):gsub("^%s*%S+%s*", "", 1)
+  handler(rest)
+end
+
+---Completion for `:ContextSidecar`.
+---@param arglead string
+---@param cmdline string
+---@return string[]
+function M.complete(arglead, cmdline)
+  local words = vim.split(vim.trim(cmdline), "%s+")
+  local completing_first = #words == 1 or (#words == 2 and not cmdline:match("%s$"))
+  if not completing_first then
+    return {}
+  end
+  local names = vim.tbl_keys(M.subcommands)
+  table.sort(names)
+  return vim.tbl_filter(function(name)
+    return vim.startswith(name, arglead)
+  end, names)
+end
+
+return M

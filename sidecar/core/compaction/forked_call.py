@@ -1,0 +1,43 @@
+"""A one-shot model call over the conversation (summaries, session memory updates)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from sidecar.core.messages import Message, user_text
+
+if TYPE_CHECKING:
+    from sidecar.core.session import Session
+
+SUMMARY_MAX_TOKENS = 20_000
+
+
+async def forked_text_call(session: Session, records: list[Message], prompt: str,
+                           model: str | None = None) -> str:
+    """Send the records plus ``prompt`` and return the answer's text.
+
+    The same system prefix and tools are sent so the provider's prompt cache is shared
+    with the main conversation (unless another model summarizes).
+    """
+    from sidecar.providers.base import Completed
+    from sidecar.providers.retry import stream_with_retry
+
+    request = session.build_request([*records, user_text(prompt)])
+    request = dataclasses.replace(
+        request,
+        model=model or session.info.model,
+        max_tokens=min(request.max_tokens, SUMMARY_MAX_TOKENS),
+        cache_latest_message=False,
+        context_management=None,
+    )
+    provider = session.provider() if not model or model == session.info.model else \
+        session._provider_factory(session.settings_for_call(model))
+    retry = session.settings.retry
+    text = ""
+    async for event in stream_with_retry(provider, request, max_retries=retry.maxRetries,
+                                         base_delay=retry.baseDelayMs / 1000,
+                                         max_delay=retry.maxDelayMs / 1000):
+        if isinstance(event, Completed):
+            text = "".join(b.get("text", "") for b in event.content if b.get("type") == "text")
+    return text

@@ -1,0 +1,184 @@
+"""Tier 4, full compaction, with tier 5, the prompt-too-long retry, inside it.
+
+The history (images and re-injected attachments stripped, pre-compact hook output added)
+goes to a forked call with the compact prompt. The request is made to fit the window
+before it is sent; if the provider still says it is too long, the oldest API-round
+groups are dropped and the call is retried. Afterwards the recently read files that are
+not stale are re-injected within their budgets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sidecar.core.compaction.forked_call import SUMMARY_MAX_TOKENS, forked_text_call
+from sidecar.core.compaction.prompts import PTL_MARKER, compact_prompt, format_summary
+from sidecar.core.messages import Block, Message, user_text
+from sidecar.core.tokens import message_tokens
+
+if TYPE_CHECKING:
+    from sidecar.core.session import Session
+
+log = logging.getLogger(__name__)
+MAX_PTL_RETRIES = 3
+
+
+@dataclass
+class FullResult:
+    summary: str
+    attachments: list[Message] = field(default_factory=list)
+    ptl_retries: int = 0
+    dropped_groups: int = 0
+
+
+def api_round_groups(records: list[Message]) -> list[list[Message]]:
+    """Split at each new assistant response; a group is a response plus what follows it."""
+    groups: list[list[Message]] = []
+    current: list[Message] = []
+    last_id: str | None = None
+    for m in records:
+        if m.kind == "assistant" and (m.message_id is None or m.message_id != last_id) and current \
+                and any(x.kind == "assistant" for x in current):
+            groups.append(current)
+            current = []
+        if m.kind == "assistant":
+            last_id = m.message_id
+        current.append(m)
+    if current:
+        groups.append(current)
+    return groups
+
+
+def drop_oldest_groups(records: list[Message], token_gap: int | None, session: Session) -> tuple[list[Message], int]:
+    groups = api_round_groups([m for m in records if m.extra.get("ptlMarker") is None])
+    if len(groups) <= 1:
+        return records, 0
+    counter = session.ledger.counter
+    if token_gap:
+        drop, freed = 0, 0.0
+        while drop < len(groups) - 1 and freed < token_gap:
+            freed += sum(message_tokens(m, counter) for m in groups[drop])
+            drop += 1
+    else:
+        drop = max(1, len(groups) // 5)
+    drop = min(drop, len(groups) - 1)
+    kept = [m for g in groups[drop:] for m in g]
+    # A kept head must not begin with tool results whose calls were dropped.
+    while kept and kept[0].kind == "user" and any(b.get("type") == "tool_result" for b in kept[0].content):
+        kept = kept[1:]
+    marker = user_text(PTL_MARKER, is_meta=True, extra={"ptlMarker": True})
+    return [marker, *kept], drop
+
+
+def strip_for_summary(records: list[Message]) -> list[Message]:
+    out: list[Message] = []
+    for m in records:
+        if m.kind == "attachment" and (m.attachment or {}).get("reinjected"):
+            continue
+        if any(b.get("type") in ("image", "document") for b in m.content):
+            content: list[Block] = [
+                {"type": "text", "text": f"[{b['type']} omitted]"} if b.get("type") in ("image", "document") else b
+                for b in m.content
+            ]
+            m = m.with_content(content)
+        out.append(m)
+    return out
+
+
+def run_hooks(session: Session, trigger: str) -> str:
+    outputs: list[str] = []
+    for command in session.settings.preCompactHooks:
+        try:
+            done = subprocess.run(command, shell=True, cwd=session.info.cwd, capture_output=True,
+                                  text=True, timeout=60)
+            text = (done.stdout + done.stderr).strip()
+            if text:
+                outputs.append(text)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            log.warning("pre-compact hook %r failed: %s", command, exc)
+    return "\n\n".join(outputs)
+
+
+def fit_to_window(records: list[Message], session: Session) -> tuple[list[Message], int]:
+    """Drop oldest groups until the summary request fits the window with room to answer."""
+    limit = session.thresholds.size - SUMMARY_MAX_TOKENS
+    prefix = sum(session.prefix_parts().values())
+    dropped = 0
+    for _ in range(50):
+        estimate = prefix + sum(message_tokens(m, session.ledger.counter) for m in records) + 2_000
+        if estimate <= limit:
+            break
+        records, n = drop_oldest_groups(records, estimate - limit, session)
+        if n == 0:
+            break
+        dropped += n
+    return records, dropped
+
+
+async def full_compact(session: Session, trigger: str, instructions: str | None) -> FullResult:
+    from sidecar.providers.base import ProviderError
+
+    records = strip_for_summary(session.view_records())
+    records = [m for m in records if not (m.kind == "system")]
+    hook_text = await asyncio.to_thread(run_hooks, session, trigger)
+    if hook_text:
+        instructions = f"{instructions or ''}\n\nFrom the pre-compact hooks:\n{hook_text}".strip()
+    records, dropped = fit_to_window(records, session)
+    retries = 0
+    model = session.settings.compactModel
+    while True:
+        try:
+            raw = await forked_text_call(session, records, compact_prompt(instructions), model=model)
+            break
+        except ProviderError as err:
+            if not err.prompt_too_long or retries >= MAX_PTL_RETRIES:
+                raise
+            records, n = drop_oldest_groups(records, err.token_gap, session)
+            if n == 0:
+                raise
+            dropped += n
+            retries += 1
+    summary = format_summary(raw)
+    if not summary.strip():
+        raise ValueError("the summarizer returned an empty summary")
+    return FullResult(summary=summary, attachments=reinjected_files(session),
+                      ptl_retries=retries, dropped_groups=dropped)
+
+
+def reinjected_files(session: Session) -> list[Message]:
+    """Recently read files that are not stale, within the post-compact budgets."""
+    cfg = session.settings.postCompact
+    counter = session.ledger.counter
+    out: list[Message] = []
+    too_large: list[str] = []
+    total = 0.0
+    for entry in session.file_state.recent(cfg.maxFiles):
+        path = Path(entry.path) if not isinstance(entry, (str, Path)) else Path(entry)
+        text = session.editor.buffer_text(path)
+        if text is None:
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+        if session.file_state.is_stale(path, text):
+            continue
+        tokens = counter.text(text)
+        if tokens > cfg.perFileTokens or total + tokens > cfg.totalTokens:
+            too_large.append(str(path))
+            continue
+        total += tokens
+        out.append(Message(kind="attachment", attachment={"type": "file", "path": str(path), "reinjected": True},
+                           content=[{"type": "text", "text": f"Contents of {path} (read before the summary, unchanged since):\n{text}"}],
+                           is_meta=True))
+    if too_large:
+        names = "\n".join(f"- {p}" for p in too_large)
+        out.append(Message(kind="attachment", attachment={"type": "compact_file_reference", "reinjected": True},
+                           content=[{"type": "text", "text": "These files were read before the summary but are too large "
+                                     f"to include again; use Read if you need them:\n{names}"}],
+                           is_meta=True))
+    return out

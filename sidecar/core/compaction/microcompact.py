@@ -1,0 +1,145 @@
+"""Tiers 1 and 2: clearing old tool results without a summary.
+
+Tier 1 runs before every call: time-based clearing once the provider's cache has gone
+cold, and (Anthropic) cache edits that delete old results server-side while the cached
+prefix and the local messages stay as they are. Tier 2 asks Anthropic to clear old tool
+uses past a token trigger, and makes the same edit client-side on other providers'
+outgoing requests. Decisions about content already sent are frozen: a cleared id stays
+cleared, so the cache is never broken twice for the same result.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime, timezone
+from typing import Iterable
+
+from sidecar.core.messages import CLEARED_TOOL_RESULT, ApiMessage, Block, Message
+from sidecar.core.settings import Settings
+from sidecar.core.tokens import TextCounter, block_tokens
+
+COMPACTABLE_TOOLS = frozenset({
+    "Read", "Bash", "Grep", "Glob", "LS", "WebSearch", "WebFetch", "Edit", "MultiEdit", "Write",
+})
+
+
+def compactable_results(records: Iterable[Message]) -> list[str]:
+    """tool_use ids of compactable tools whose results are in the records, oldest first."""
+    names: dict[str, str] = {}
+    out: list[str] = []
+    for m in records:
+        for b in m.content:
+            if b.get("type") == "tool_use":
+                names[str(b.get("id"))] = str(b.get("name"))
+            elif b.get("type") == "tool_result":
+                tid = str(b.get("tool_use_id"))
+                if names.get(tid) in COMPACTABLE_TOOLS and tid not in out:
+                    out.append(tid)
+    return out
+
+
+def _parse_time(stamp: str) -> float | None:
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def minutes_since_last_assistant(records: list[Message], now: float) -> float | None:
+    for m in reversed(records):
+        if m.kind == "assistant" and not m.is_synthetic:
+            ts = _parse_time(m.timestamp)
+            return None if ts is None else (now - ts) / 60
+    return None
+
+
+def time_based_candidates(records: list[Message], settings: Settings, now: float,
+                          already: set[str]) -> list[str]:
+    cfg = settings.microcompact.timeBased
+    if not cfg.enabled:
+        return []
+    gap = minutes_since_last_assistant(records, now)
+    if gap is None or gap < cfg.gapMinutes:
+        return []
+    ids = compactable_results(records)
+    keep = ids[-cfg.keepRecent:] if cfg.keepRecent else []
+    return [i for i in ids if i not in keep and i not in already]
+
+
+def cached_candidates(records: list[Message], settings: Settings, already: set[str]) -> list[str]:
+    cfg = settings.microcompact.cached
+    if not cfg.enabled:
+        return []
+    ids = [i for i in compactable_results(records) if i not in already]
+    if len(ids) <= cfg.triggerResults:
+        return []
+    return ids[: len(ids) - cfg.keepRecent] if cfg.keepRecent else ids
+
+
+def clear_results(records: list[Message], cleared: set[str]) -> list[Message]:
+    """Copies of the records with cleared results replaced by the marker."""
+    if not cleared:
+        return records
+    out: list[Message] = []
+    for m in records:
+        if any(b.get("type") == "tool_result" and b.get("tool_use_id") in cleared for b in m.content):
+            content = [
+                {**b, "content": CLEARED_TOOL_RESULT}
+                if b.get("type") == "tool_result" and b.get("tool_use_id") in cleared else b
+                for b in m.content
+            ]
+            out.append(m.with_content(content))
+        else:
+            out.append(m)
+    return out
+
+
+def anthropic_context_management(settings: Settings) -> dict[str, object] | None:
+    cfg = settings.apiContextManagement
+    if not cfg.enabled:
+        return None
+    return {
+        "edits": [
+            {"type": "clear_thinking_20251015", "keep": "all"},
+            {
+                "type": "clear_tool_uses_20250919",
+                "trigger": {"type": "input_tokens", "value": cfg.triggerTokens},
+                "clear_at_least": {"type": "input_tokens",
+                                   "value": max(cfg.triggerTokens - cfg.keepTokens, 0)},
+            },
+        ]
+    }
+
+
+def client_side_context_edit(messages: list[ApiMessage], used: int, settings: Settings,
+                             counter: TextCounter) -> tuple[list[ApiMessage], int]:
+    """The same edit as Anthropic's clear_tool_uses, applied to an outgoing request.
+
+    Returns the edited messages and the tokens it removed. The transcript is untouched.
+    """
+    cfg = settings.apiContextManagement
+    if not cfg.enabled or used <= cfg.triggerTokens:
+        return messages, 0
+    goal = used - cfg.keepTokens
+    saved = 0.0
+    out = [ApiMessage(m.role, list(m.content)) for m in messages]
+    # The latest user message's results are what the model is about to read: keep them.
+    last_user = max((i for i, m in enumerate(out) if m.role == "user"), default=-1)
+    for i, m in enumerate(out):
+        if saved >= goal or i == last_user:
+            continue
+        content: list[Block] = []
+        for b in m.content:
+            if saved < goal and b.get("type") == "tool_result" and b.get("content") != CLEARED_TOOL_RESULT:
+                saved += block_tokens(b, counter)
+                b = {**copy.copy(b), "content": CLEARED_TOOL_RESULT}
+            elif saved < goal and b.get("type") in ("thinking", "redacted_thinking"):
+                saved += block_tokens(b, counter)
+                continue
+            content.append(b)
+        out[i] = ApiMessage(m.role, content or [{"type": "text", "text": "(no content)"}])
+    return out, round(saved)
+
+
+def now_utc() -> float:
+    return datetime.now(timezone.utc).timestamp()

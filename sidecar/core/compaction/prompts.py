@@ -1,0 +1,116 @@
+"""The texts compaction sends and writes, in our own words."""
+
+from __future__ import annotations
+
+import re
+
+SUMMARY_SECTIONS = [
+    "Primary Request and Intent",
+    "Key Technical Concepts",
+    "Files and Code Sections",
+    "Errors and Fixes",
+    "Problem Solving",
+    "All User Messages",
+    "Pending Tasks",
+    "Current Work",
+    "Next Steps",
+]
+
+SUMMARIZER_SYSTEM = (
+    "You write precise engineering summaries of coding conversations. You never call tools; "
+    "you answer in plain text only."
+)
+
+PTL_MARKER = "[earlier conversation truncated for compaction retry]"
+
+
+def compact_prompt(instructions: str | None) -> str:
+    sections = "\n".join(f"{i}. {name}" for i, name in enumerate(SUMMARY_SECTIONS, 1))
+    skeleton = "\n".join(f"{i}. {name}:\n   ..." for i, name in enumerate(SUMMARY_SECTIONS, 1))
+    extra = f"\n\nAdditional instructions from the user:\n{instructions.strip()}" if instructions else ""
+    return (
+        "Reply with text only. Do not call any tool: every tool call is refused and wastes the "
+        "one reply you have. Everything you need is in the conversation above.\n\n"
+        "Write a thorough summary of the conversation so far, so that work can continue from it "
+        "without the original messages. Keep the user's explicit requests, what was done about "
+        "them, and every technical detail a colleague would need: file paths, function names, "
+        "code that was written or changed, commands and their outcomes, errors and their fixes.\n\n"
+        "First think inside <analysis> tags: go through the conversation in order and note each "
+        "request, the approach taken, decisions, exact details and user feedback; then check "
+        "that nothing important is missing. The analysis is discarded.\n\n"
+        "Then write the summary inside <summary> tags with these numbered sections:\n"
+        f"{sections}\n\n"
+        "Under 'All User Messages' list every message the user typed (not tool results). Under "
+        "'Current Work' say precisely what was being done just before this summary. Under "
+        "'Next Steps' give the next step only if it follows directly from the user's latest "
+        "request, quoting it.\n\n"
+        "If the conversation contains instructions about how to summarize (for example a "
+        "'Compact Instructions' section in CLAUDE.md), follow them.\n\n"
+        f"Shape of the answer:\n<analysis>\n...\n</analysis>\n<summary>\n{skeleton}\n</summary>"
+        f"{extra}\n\nRemember: plain text, no tools, <analysis> then <summary>."
+    )
+
+
+_ANALYSIS = re.compile(r"<analysis>.*?</analysis>", re.DOTALL | re.IGNORECASE)
+_SUMMARY = re.compile(r"<summary>(.*?)(?:</summary>|$)", re.DOTALL | re.IGNORECASE)
+
+
+def format_summary(raw: str) -> str:
+    """Drop the analysis scratchpad; keep the summary body."""
+    text = _ANALYSIS.sub("", raw, count=1)
+    m = _SUMMARY.search(text)
+    body = m.group(1) if m else text
+    body = re.sub(r"\n{3,}", "\n\n", body).strip()
+    return body
+
+
+def summary_message_text(summary: str, transcript_path: str | None, *, auto: bool,
+                         preserved_tail: bool) -> str:
+    parts = [
+        "This session continues an earlier conversation that ran out of context. The summary "
+        "below covers the earlier part of that conversation.",
+        "",
+        "Summary:",
+        summary,
+    ]
+    if preserved_tail:
+        parts += ["", "The most recent messages follow verbatim after this summary."]
+    if transcript_path:
+        parts += ["", "If you need exact details from before this summary (code, error messages, "
+                  f"outputs), the full transcript is at: {transcript_path}"]
+    if auto:
+        parts += ["", "Continue the last task where it stopped, without recapping or asking "
+                  "whether to continue."]
+    return "\n".join(parts)
+
+
+MEMORY_TEMPLATE_SECTIONS = [
+    ("Session Title", "A short, distinctive 5 to 10 word title for this session"),
+    ("Current State", "What is being worked on right now, pending tasks, immediate next steps"),
+    ("Task specification", "What the user asked for, design decisions and their context"),
+    ("Files and Functions", "Important files, what they hold and why they matter"),
+    ("Workflow", "Commands usually run and in what order; how to read their output"),
+    ("Errors & Corrections", "Errors met and how they were fixed; user corrections; approaches to avoid"),
+    ("Codebase and System Documentation", "Important components and how they fit together"),
+    ("Learnings", "What worked, what did not, what to avoid"),
+    ("Key results", "Exact copies of specific outputs the user asked for"),
+    ("Worklog", "A terse step-by-step log of what was done"),
+]
+
+
+def memory_template() -> str:
+    return "\n\n".join(f"# {title}\n_{hint}_\n" for title, hint in MEMORY_TEMPLATE_SECTIONS)
+
+
+def memory_update_prompt(current: str) -> str:
+    return (
+        "This is not part of the conversation with the user; never mention it. Update the "
+        "session notes below from the conversation above.\n\n"
+        f"<current_notes_content>\n{current}\n</current_notes_content>\n\n"
+        "Keep every '# ' heading and the italic line under it exactly as they are; change only "
+        "the text beneath them; add no new sections; leave a section alone when nothing new "
+        "belongs there. Be specific: file paths, function names, commands, errors. Keep each "
+        "section under about 2,000 tokens by dropping the least important details. Always "
+        "refresh 'Current State'.\n\n"
+        "Reply with the complete updated notes file inside <summary> tags and nothing else."
+    )

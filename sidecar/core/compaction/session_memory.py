@@ -1,0 +1,179 @@
+"""Tier 3: a markdown memory of the session, kept current in the background.
+
+At auto-compact it becomes the summary with no extra call; the messages after the last
+summarized one are kept verbatim, extended backwards to the configured minimums.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sidecar.core.compaction.prompts import format_summary, memory_template, memory_update_prompt
+from sidecar.core.messages import Message
+from sidecar.core.tokens import message_tokens
+
+if TYPE_CHECKING:
+    from sidecar.core.session import Session
+
+log = logging.getLogger(__name__)
+SECTION_CHARS = 8_000
+PAD = 4 / 3  # the tail estimate is padded, as the reference's estimator does
+
+
+@dataclass
+class MemoryState:
+    last_summarized_uuid: str | None = None
+    tokens_at_update: int = 0
+    tool_calls_since: int = 0
+    updates: int = 0
+
+
+class SessionMemory:
+    def __init__(self, storage_dir: Path, session_id: str) -> None:
+        self.path = storage_dir / "session-memory" / f"{session_id}.md"
+        self._state_path = self.path.with_suffix(".json")
+        self.state = MemoryState()
+        self._task: asyncio.Task[None] | None = None
+        try:
+            self.state = MemoryState(**json.loads(self._state_path.read_text()))
+        except (OSError, ValueError, TypeError):
+            pass
+
+    def content(self) -> str | None:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except OSError:
+            return None
+        return None if text.strip() == memory_template().strip() or not text.strip() else text
+
+    def _save(self, text: str) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".md.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(self.path)
+        self._state_path.write_text(json.dumps(self.state.__dict__))
+
+    def note_response(self, session: Session, tool_calls: int) -> None:
+        """Called after every model response; starts an update when thresholds are met."""
+        cfg = session.settings.sessionMemory
+        if not cfg.enabled or (self._task is not None and not self._task.done()):
+            return
+        self.state.tool_calls_since += tool_calls
+        used = session.ledger.used()
+        if self.state.updates == 0:
+            if used < cfg.initTokens:
+                return
+        else:
+            if used - self.state.tokens_at_update < cfg.updateTokens:
+                return
+            if self.state.tool_calls_since < cfg.updateToolCalls and tool_calls > 0:
+                return
+        self._task = asyncio.ensure_future(self.update(session, ends_on_text=tool_calls == 0))
+
+    async def wait(self, timeout: float = 15.0) -> None:
+        if self._task is not None and not self._task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), timeout)
+            except (asyncio.TimeoutError, Exception):
+                pass
+
+    async def update(self, session: Session, ends_on_text: bool = True) -> bool:
+        from sidecar.core.compaction.forked_call import forked_text_call
+
+        records = session.view_records()
+        if not records:
+            return False
+        current = self.content() or memory_template()
+        try:
+            raw = await forked_text_call(session, records, memory_update_prompt(current))
+        except Exception as exc:
+            log.info("session memory update failed: %s", exc)
+            return False
+        text = format_summary(raw)
+        if not text:
+            return False
+        self.state.tokens_at_update = session.ledger.used()
+        self.state.tool_calls_since = 0
+        self.state.updates += 1
+        # Only a turn that ended on text is a safe cut: no tool_use waits for its result.
+        if ends_on_text:
+            self.state.last_summarized_uuid = records[-1].uuid
+        self._save(text)
+        return True
+
+
+def _truncate_sections(text: str) -> str:
+    out: list[str] = []
+    for chunk in text.split("\n# "):
+        if len(chunk) > SECTION_CHARS:
+            cut = chunk[:SECTION_CHARS].rsplit("\n", 1)[0]
+            chunk = cut + "\n[section truncated; the full notes are in the session memory file]"
+        out.append(chunk)
+    return "\n# ".join(out)
+
+
+def select_tail(records: list[Message], start: int, session: Session) -> int:
+    """Extend the kept tail backwards to the minimums, then repair API invariants."""
+    cfg = session.settings.sessionMemory
+    counter = session.ledger.counter
+
+    def cost(m: Message) -> float:
+        return message_tokens(m, counter) * PAD
+
+    tokens = sum(cost(m) for m in records[start:])
+    texts = sum(1 for m in records[start:] if any(b.get("type") == "text" for b in m.content))
+    while start > 0:
+        if tokens >= cfg.maxTokens or (tokens >= cfg.minTokens and texts >= cfg.minTextBlockMessages):
+            break
+        prev = records[start - 1]
+        if prev.kind == "system" and prev.subtype == "compact_boundary":
+            break
+        if tokens + cost(prev) > cfg.maxTokens:
+            break
+        start -= 1
+        tokens += cost(prev)
+        texts += 1 if any(b.get("type") == "text" for b in prev.content) else 0
+    # Never start on a tool_result whose tool_use would be cut off, nor in the middle of
+    # one response's records (thinking blocks travel with their message).
+    changed = True
+    while changed and start > 0:
+        changed = False
+        kept_use_ids = {str(b.get("id")) for m in records[start:] for b in m.content
+                        if b.get("type") == "tool_use"}
+        needed = {str(b.get("tool_use_id")) for m in records[start:] for b in m.content
+                  if b.get("type") == "tool_result"} - kept_use_ids
+        first = records[start]
+        sibling = (first.kind == "assistant" and first.message_id is not None
+                   and records[start - 1].message_id == first.message_id)
+        if needed or sibling or (first.kind == "user" and any(
+                b.get("type") == "tool_result" for b in first.content)):
+            start -= 1
+            changed = True
+    return start
+
+
+def plan_memory_compaction(session: Session, memory: SessionMemory) -> tuple[str, list[Message]] | None:
+    """The summary text and the kept tail, or None when the memory cannot serve."""
+    text = memory.content()
+    if text is None:
+        return None
+    records = session.view_records()
+    body = [i for i, m in enumerate(records) if not (m.kind == "system" and m.subtype == "compact_boundary")]
+    if not body:
+        return None
+    last = memory.state.last_summarized_uuid
+    if last is not None:
+        idx = next((i for i, m in enumerate(records) if m.uuid == last), None)
+        if idx is None:
+            return None
+        start = idx + 1
+    else:
+        start = len(records)
+    start = select_tail(records, start, session)
+    tail = [m for m in records[start:] if not (m.kind == "system" and m.subtype == "compact_boundary")]
+    return _truncate_sections(text), tail

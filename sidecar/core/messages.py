@@ -1,0 +1,169 @@
+"""The message model: Claude Code style records holding Anthropic-style content blocks.
+
+Content blocks stay plain JSON dicts (``{"type": "text", "text": ...}``) because that is
+their canonical form on the wire, in transcripts and in both providers' adapters; the
+record around them is typed.
+"""
+
+from __future__ import annotations
+
+import uuid as uuidlib
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+Block = dict[str, Any]
+Kind = Literal["user", "assistant", "system", "attachment", "hook_result", "progress"]
+
+SYNTHETIC_MODEL = "<synthetic>"
+CLEARED_TOOL_RESULT = "[Old tool result content cleared]"
+MISSING_TOOL_RESULT = "[Tool result missing due to internal error]"
+INTERRUPTED_MARK = "[Response interrupted]"
+NO_CONTENT = "(no content)"
+
+
+def new_uuid() -> str:
+    return str(uuidlib.uuid4())
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token usage of one API response, normalized across providers."""
+
+    input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def context_tokens(self) -> int:
+        """Tokens the response occupied in the window: the whole prompt plus the answer."""
+        return (
+            self.input_tokens
+            + self.cache_creation_input_tokens
+            + self.cache_read_input_tokens
+            + self.output_tokens
+        )
+
+    @property
+    def prompt_tokens(self) -> int:
+        return self.input_tokens + self.cache_creation_input_tokens + self.cache_read_input_tokens
+
+    def is_zero(self) -> bool:
+        return self.context_tokens == 0
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "input_tokens": self.input_tokens,
+            "cache_creation_input_tokens": self.cache_creation_input_tokens,
+            "cache_read_input_tokens": self.cache_read_input_tokens,
+            "output_tokens": self.output_tokens,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Usage | None:
+        if not isinstance(data, dict):
+            return None
+
+        def num(key: str) -> int:
+            value = data.get(key)
+            return int(value) if isinstance(value, (int, float)) and value > 0 else 0
+
+        return cls(
+            input_tokens=num("input_tokens"),
+            cache_creation_input_tokens=num("cache_creation_input_tokens"),
+            cache_read_input_tokens=num("cache_read_input_tokens"),
+            output_tokens=num("output_tokens"),
+        )
+
+
+@dataclass(slots=True)
+class Message:
+    """One conversation record.
+
+    ``kind`` follows the seed's message types. ``message_id`` is the provider's response id
+    on assistant records (several records can share one, as Claude Code splits a response
+    per block). ``usage`` is present on assistant records that came from a real API call.
+    """
+
+    kind: Kind
+    content: list[Block]
+    uuid: str = field(default_factory=new_uuid)
+    parent_uuid: str | None = None
+    timestamp: str = field(default_factory=now_iso)
+    message_id: str | None = None
+    model: str | None = None
+    usage: Usage | None = None
+    stop_reason: str | None = None
+    is_meta: bool = False
+    is_virtual: bool = False
+    is_compact_summary: bool = False
+    is_api_error: bool = False
+    subtype: str | None = None  # system records: compact_boundary, local_command, ...
+    attachment: dict[str, Any] | None = None  # attachment records: {"type": ..., ...}
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def role(self) -> Literal["user", "assistant"]:
+        return "assistant" if self.kind == "assistant" else "user"
+
+    @property
+    def is_synthetic(self) -> bool:
+        return self.model == SYNTHETIC_MODEL
+
+    def with_content(self, content: list[Block]) -> Message:
+        return replace(self, content=content)
+
+    def text(self) -> str:
+        return "".join(b.get("text", "") for b in self.content if b.get("type") == "text")
+
+    def tool_uses(self) -> list[Block]:
+        return [b for b in self.content if b.get("type") == "tool_use"]
+
+    def tool_results(self) -> list[Block]:
+        return [b for b in self.content if b.get("type") == "tool_result"]
+
+
+def as_blocks(content: Any) -> list[Block]:
+    """Content as a block list: strings become one text block, junk is dropped."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    if isinstance(content, list):
+        out: list[Block] = []
+        for item in content:
+            if isinstance(item, str):
+                out.append({"type": "text", "text": item})
+            elif isinstance(item, dict) and isinstance(item.get("type"), str):
+                out.append(item)
+        return out
+    return []
+
+
+def user_text(text: str, **kw: Any) -> Message:
+    return Message(kind="user", content=[{"type": "text", "text": text}], **kw)
+
+
+def assistant_blocks(content: list[Block], **kw: Any) -> Message:
+    return Message(kind="assistant", content=content, **kw)
+
+
+def tool_result_block(tool_use_id: str, content: str | list[Block], is_error: bool = False) -> Block:
+    block: Block = {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
+    if is_error:
+        block["is_error"] = True
+    return block
+
+
+@dataclass(frozen=True, slots=True)
+class ApiMessage:
+    """A message as sent to a provider: role and Anthropic-style blocks."""
+
+    role: Literal["user", "assistant"]
+    content: list[Block]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"role": self.role, "content": self.content}

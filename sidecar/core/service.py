@@ -1,0 +1,478 @@
+"""The session service: every request a transport receives lands on one method here."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from sidecar.core.editor import Editor
+from sidecar.core.errors import InvalidParams, SessionBusy, SessionNotFound
+from sidecar.core.messages import Block, Message, new_uuid
+from sidecar.core.normalize import normalize_for_api
+from sidecar.core.session import Session, SessionInfo
+from sidecar.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+SLASH_COMMANDS = [
+    {"name": "compact", "description": "Summarize the conversation to free context (optional instructions)"},
+    {"name": "context", "description": "Show what fills the context window"},
+    {"name": "clear", "description": "Start over with an empty context (the transcript is kept)"},
+    {"name": "model", "description": "Switch the model: /model NAME"},
+]
+
+
+def default_storage_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("context-sidecar"))
+
+
+class SessionService:
+    def __init__(self, editor: Editor, settings: Settings, *, environ: Mapping[str, str] | None = None) -> None:
+        self.editor = editor
+        self.settings = settings
+        self.environ = environ if environ is not None else os.environ
+        self.sessions: dict[str, Session] = {}
+        self._writer: Any = None
+        self._history: Any = None
+        self.client_watches = False
+
+    # ----- configuration ------------------------------------------------------------
+
+    @property
+    def storage_dir(self) -> Path:
+        return Path(self.settings.storageDir).expanduser() if self.settings.storageDir else default_storage_dir()
+
+    def writer(self) -> Any:
+        if self._writer is None:
+            from sidecar.storage.transcript import TranscriptWriter
+
+            self._writer = TranscriptWriter(self.storage_dir)
+        return self._writer
+
+    def history(self) -> Any:
+        if self._history is None:
+            from sidecar.storage.history import PromptHistory
+
+            h = self.settings.history
+            self._history = PromptHistory(
+                self.storage_dir, max_items=h.maxItems, max_pasted_content_length=h.maxPastedContentLength
+            )
+        return self._history
+
+    def update_settings(self, settings: Settings) -> None:
+        old_dir = self.storage_dir
+        self.settings = settings
+        if self.storage_dir != old_dir:
+            self._writer = None
+            self._history = None
+        for session in self.sessions.values():
+            session.set_model(session.info.model, session.info.provider,
+                              dataclasses.replace(settings, model=session.info.model,
+                                                  provider=session.info.provider))
+            session.rebuild_ledger()
+            session.send_usage_update()
+
+    def provider_factory(self) -> Callable[[Settings], Any]:
+        def make(settings: Settings) -> Any:
+            from sidecar.providers.registry import make_provider
+
+            return make_provider(settings, self.environ)
+
+        return make
+
+    def check_provider(self, settings: Settings) -> None:
+        """Raise ProviderNotConfigured early, and say so on the status bar."""
+        from sidecar.core.errors import ProviderNotConfigured
+
+        try:
+            self.provider_factory()(settings)
+        except ProviderNotConfigured as exc:
+            self.editor.status("error", False, exc.message)
+            raise
+
+    # ----- sessions -----------------------------------------------------------------
+
+    def _make_session(self, info: SessionInfo, settings: Settings) -> Session:
+        from sidecar.core.compaction.pipeline import ContextManager
+        from sidecar.core.file_state import FileReadState
+        from sidecar.core.prefix import prefix_for
+        from sidecar.tools.registry import default_tools
+
+        session = Session(
+            info, settings, editor=self.editor, writer=self.writer(),
+            prefix=prefix_for(Path(info.cwd), settings), file_state=FileReadState(),
+            tools=default_tools(settings), provider_factory=self.provider_factory(),
+        )
+        session.context = ContextManager(session)
+        self.sessions[info.session_id] = session
+        return session
+
+    def get(self, session_id: Any) -> Session:
+        if not isinstance(session_id, str) or not session_id:
+            raise InvalidParams("sessionId is required and must be a string")
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
+        return session
+
+    def new_session(self, cwd: Any, model: Any = None, provider: Any = None, title: Any = None) -> dict[str, Any]:
+        if not isinstance(cwd, str) or not cwd:
+            raise InvalidParams("cwd is required and must be an absolute path string")
+        if not os.path.isabs(cwd):
+            raise InvalidParams("cwd must be an absolute path")
+        for name, value in (("model", model), ("provider", provider), ("title", title)):
+            if value is not None and not isinstance(value, str):
+                raise InvalidParams(f"{name} must be a string")
+        settings = dataclasses.replace(
+            self.settings, model=model or self.settings.model, provider=provider or self.settings.provider
+        )
+        info = SessionInfo(session_id=new_uuid(), cwd=cwd, model=settings.model,
+                           provider=settings.provider, title=title)
+        session = self._make_session(info, settings)
+        session.rebuild_ledger()
+        self._announce(session)
+        return {"sessionId": session.id, "model": info.model, "provider": info.provider,
+                "gauge": session.gauge(bump=False)}
+
+    def _announce(self, session: Session) -> None:
+        session.update({"sessionUpdate": "available_commands_update",
+                        "availableCommands": SLASH_COMMANDS})
+        session.send_usage_update()
+        try:
+            self.provider_factory()(session.settings_for_call())
+            self.editor.status("normal", False, f"{session.info.provider} · {session.info.model}")
+        except Exception as exc:  # say it on the status bar; the prompt will answer -32002
+            self.editor.status("error", False, getattr(exc, "message", str(exc)))
+
+    def load_session(self, session_id: Any) -> dict[str, Any]:
+        from sidecar.storage.session_index import find_session
+        from sidecar.storage.transcript_loader import load_transcript
+
+        if not isinstance(session_id, str) or not session_id:
+            raise InvalidParams("sessionId is required and must be a string")
+        if session_id in self.sessions:
+            session = self.sessions[session_id]
+        else:
+            path = find_session(self.storage_dir, session_id)
+            if path is None and os.path.isfile(session_id):
+                path = Path(session_id)
+            if path is None:
+                raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
+            loaded = load_transcript(path)
+            for warning in loaded.warnings:
+                self.editor.show_message("warning", f"{path.name}: {warning}")
+            sid = loaded.session_id or session_id
+            cwd = loaded.cwd or str(Path.cwd())
+            settings = dataclasses.replace(
+                self.settings, model=loaded.model or self.settings.model,
+                provider=loaded.provider or self.settings.provider,
+            )
+            info = SessionInfo(session_id=sid, cwd=cwd, model=settings.model,
+                               provider=settings.provider, title=loaded.title)
+            session = self._make_session(info, settings)
+            if sid != session_id:
+                self.sessions[session_id] = session
+            for message in loaded.messages:
+                session.records.append(message)
+                meta = message.extra.get("microcompactMetadata") if message.subtype == "microcompact_boundary" else None
+                if isinstance(meta, dict):
+                    target = session.cache_deleted_ids if meta.get("trigger") == "cache_edits" else session.cleared_ids
+                    target.update(str(i) for i in meta.get("compactedToolIds") or [])
+            session.rebuild_ledger()
+            for key in ("full", "session_memory"):
+                count = sum(1 for m in session.records if m.kind == "system"
+                            and m.subtype == "compact_boundary"
+                            and (m.extra.get("compactMetadata") or {}).get("tier", "full") == key)
+                if count:
+                    session.compactions[key] = count
+        self._replay(session)
+        self._announce(session)
+        return {"sessionId": session.id, "model": session.info.model,
+                "provider": session.info.provider, "gauge": session.gauge(bump=False)}
+
+    def _replay(self, session: Session) -> None:
+        for m in session.records:
+            if m.is_meta or m.is_virtual or m.kind not in ("user", "assistant"):
+                continue
+            for block in m.content:
+                kind = block.get("type")
+                if kind == "text" and block.get("text"):
+                    update = "user_message_chunk" if m.kind == "user" else "agent_message_chunk"
+                    payload: dict[str, Any] = {"sessionUpdate": update,
+                                               "content": {"type": "text", "text": block["text"]}}
+                    if m.kind == "assistant":
+                        payload["messageId"] = m.message_id or m.uuid
+                    session.update(payload)
+                elif kind == "thinking" and block.get("thinking"):
+                    session.update({"sessionUpdate": "agent_thought_chunk",
+                                    "content": {"type": "text", "text": block["thinking"]},
+                                    "messageId": m.message_id or m.uuid})
+                elif kind == "tool_use":
+                    session.update({"sessionUpdate": "tool_call", "toolCallId": block.get("id"),
+                                    "title": str(block.get("name")), "kind": "other",
+                                    "status": "completed", "rawInput": block.get("input", {})})
+
+    def list_sessions(self, cwd: Any = None) -> dict[str, Any]:
+        from sidecar.storage.session_index import list_sessions
+
+        if cwd is not None and not isinstance(cwd, str):
+            raise InvalidParams("cwd must be a string")
+        found = {s.session_id: s for s in list_sessions(self.storage_dir, cwd)}
+        out = []
+        for summary in found.values():
+            out.append(summary.to_json() if hasattr(summary, "to_json") else dataclasses.asdict(summary))
+        for session in self.sessions.values():
+            if session.id in found or (cwd and session.info.cwd != cwd):
+                continue
+            out.append({
+                "sessionId": session.id, "title": session.info.title, "cwd": session.info.cwd,
+                "model": session.info.model, "provider": session.info.provider,
+                "createdAt": _iso(session.info.created_at), "updatedAt": _iso(session.info.updated_at),
+                "used": session.ledger.used(), "size": session.thresholds.size,
+            })
+        out.sort(key=lambda s: s.get("updatedAt") or "", reverse=True)
+        return {"sessions": out}
+
+    async def close_session(self, session_id: Any) -> dict[str, Any]:
+        session = self.get(session_id)
+        await self.cancel(session.id, wait=True)
+        session.persist_state()
+        self.sessions.pop(session.id, None)
+        self.writer().close_session(session.id, session.info.cwd)
+        return {}
+
+    async def delete_session(self, session_id: Any) -> dict[str, Any]:
+        from sidecar.storage.session_index import find_session
+
+        if isinstance(session_id, str) and session_id in self.sessions:
+            await self.close_session(session_id)
+        if not isinstance(session_id, str) or not session_id:
+            raise InvalidParams("sessionId is required and must be a string")
+        path = find_session(self.storage_dir, session_id)
+        if path is None:
+            raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
+        path.unlink()
+        return {}
+
+    # ----- turns --------------------------------------------------------------------
+
+    async def prompt(self, session_id: Any, prompt: Any) -> dict[str, Any]:
+        session = self.get(session_id)
+        blocks = _prompt_blocks(prompt)
+        if session.busy:
+            raise SessionBusy("A turn is already running in this session; cancel it or wait",
+                              data={"sessionId": session.id})
+        session.busy = True
+        try:
+            text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text").strip()
+            self._record_history(session, text)
+            if text.startswith("/"):
+                handled = await self._slash(session, text)
+                if handled is not None:
+                    return {"stopReason": handled, "gauge": session.gauge(bump=False)}
+            blocks = await self._expand_resources(session, blocks)
+            self.check_provider(session.settings_for_call())
+            self.editor.status("normal", True, "Thinking…")
+            stop = await session.run_turn(blocks)
+            return {"stopReason": stop, "gauge": session.gauge(bump=False)}
+        finally:
+            session.busy = False
+            self.editor.status("normal", False, f"{session.info.provider} · {session.info.model}")
+
+    def _record_history(self, session: Session, text: str) -> None:
+        if not text or self.environ.get("CLAUDE_CODE_SKIP_PROMPT_HISTORY"):
+            return
+        try:
+            from sidecar.storage.history_entry import HistoryEntry
+
+            self.history().add(HistoryEntry(display=text, project=session.info.cwd, session_id=session.id))
+        except Exception as exc:  # history is a convenience; never fail a turn on it
+            log.warning("prompt history not recorded: %s", exc)
+
+    async def _expand_resources(self, session: Session, blocks: list[Block]) -> list[Block]:
+        """resource_link blocks become file contents read with the Read tool (read state kept)."""
+        out: list[Block] = []
+        for block in blocks:
+            if block.get("type") == "resource_link":
+                from sidecar.core.tool_context import SessionToolContext
+                from urllib.parse import unquote, urlparse
+
+                uri = str(block.get("uri", ""))
+                path = unquote(urlparse(uri).path) if uri.startswith("file:") else uri
+                tool = next((t for t in session.tools if t.name == "Read"), None)
+                if tool is None:
+                    continue
+                outcome = await tool.run({"file_path": path}, SessionToolContext(session))
+                body = outcome.content if isinstance(outcome.content, str) else str(outcome.content)
+                out.append({"type": "text", "text": f"<file path=\"{path}\">\n{body}\n</file>"})
+            elif block.get("type") == "resource":
+                res = block.get("resource") or {}
+                out.append({"type": "text",
+                            "text": f"<selection uri=\"{res.get('uri', '')}\">\n{res.get('text', '')}\n</selection>"})
+            elif block.get("type") == "image":
+                out.append({"type": "image", "source": {"type": "base64", "media_type": block.get("mimeType"),
+                                                         "data": block.get("data")}})
+            else:
+                out.append(block)
+        return out
+
+    async def _slash(self, session: Session, text: str) -> str | None:
+        name, _, arg = text[1:].partition(" ")
+        arg = arg.strip()
+        if name == "compact":
+            await self.compact(session.id, arg or None, trigger="manual")
+            return "end_turn"
+        if name == "context":
+            view = self.context_view(session.id)
+            session.update({"sessionUpdate": "agent_message_chunk", "messageId": new_uuid(),
+                            "content": {"type": "text", "text": render_context(view)}})
+            return "end_turn"
+        if name == "clear":
+            session.clear()
+            session.update({"sessionUpdate": "agent_message_chunk", "messageId": new_uuid(),
+                            "content": {"type": "text", "text": "Context cleared."}})
+            session.send_usage_update()
+            return "end_turn"
+        if name == "model":
+            if not arg:
+                raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-4-5")
+            self.set_model(session.id, arg, None)
+            session.update({"sessionUpdate": "agent_message_chunk", "messageId": new_uuid(),
+                            "content": {"type": "text", "text": f"Model set to {arg}."}})
+            return "end_turn"
+        return None
+
+    async def cancel(self, session_id: Any, wait: bool = False) -> None:
+        session = self.sessions.get(session_id) if isinstance(session_id, str) else None
+        if session is None:
+            return
+        session.cancel_event.set()
+        if session.context is not None:
+            session.context.cancel()
+        if wait:
+            for _ in range(100):
+                if not session.busy:
+                    break
+                await asyncio.sleep(0.05)
+
+    def set_model(self, session_id: Any, model: Any, provider: Any) -> dict[str, Any]:
+        session = self.get(session_id)
+        if not isinstance(model, str) or not model:
+            raise InvalidParams("model is required and must be a string")
+        if provider is not None and not isinstance(provider, str):
+            raise InvalidParams("provider must be a string")
+        session.set_model(model, provider, dataclasses.replace(
+            session.settings, model=model, provider=provider or session.info.provider))
+        session.rebuild_ledger()
+        session.send_usage_update()
+        session.persist_state()
+        return {"gauge": session.gauge(bump=False)}
+
+    def gauge(self, session_id: Any) -> dict[str, Any]:
+        return self.get(session_id).gauge(bump=False)
+
+    async def compact(self, session_id: Any, instructions: Any = None, *, trigger: str = "manual",
+                      work_done_token: Any = None) -> dict[str, Any]:
+        session = self.get(session_id)
+        if instructions is not None and not isinstance(instructions, str):
+            raise InvalidParams("instructions must be a string")
+        assert session.context is not None
+        return await session.context.compact_now(trigger=trigger, instructions=instructions,
+                                                 work_done_token=work_done_token)
+
+    def context_view(self, session_id: Any) -> dict[str, Any]:
+        session = self.get(session_id)
+        prefix: dict[str, Any] = {"parts": session.prefix_parts(), "memoryFiles": []}
+        if session.prefix is not None:
+            prefix["memoryFiles"] = session.prefix.memory_files()
+        messages = [m.to_json() for m in normalize_for_api(session.context_records(), session.tool_names())]
+        return {
+            "gauge": session.gauge(bump=False),
+            "prefix": prefix,
+            "fileReadState": session.file_state.snapshot(),
+            "messages": messages,
+        }
+
+    def history_list(self, limit: Any = None, project: Any = None) -> dict[str, Any]:
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
+            raise InvalidParams("limit must be a positive integer")
+        if project is not None and not isinstance(project, str):
+            raise InvalidParams("project must be a string")
+        entries = self.history().list(limit=limit or self.settings.history.maxItems, project=project)
+        return {"entries": [e.to_json() if hasattr(e, "to_json") else e for e in entries]}
+
+    def history_undo(self) -> dict[str, Any]:
+        removed = self.history().undo()
+        return {"removed": removed.to_json() if hasattr(removed, "to_json") else removed}
+
+    async def shutdown(self) -> None:
+        for session in list(self.sessions.values()):
+            await self.cancel(session.id)
+            session.persist_state()
+        if self._history is not None:
+            self._history.flush()
+        if self._writer is not None:
+            self._writer.close()
+
+
+def _iso(ts: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + f".{int(ts * 1000) % 1000:03d}Z"
+
+
+def _prompt_blocks(prompt: Any) -> list[Block]:
+    if not isinstance(prompt, list) or not prompt:
+        raise InvalidParams("prompt must be a non-empty array of content blocks")
+    out: list[Block] = []
+    for i, block in enumerate(prompt):
+        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+            raise InvalidParams(f"prompt[{i}] must be a content block with a type")
+        kind = block["type"]
+        if kind == "text":
+            if not isinstance(block.get("text"), str):
+                raise InvalidParams(f"prompt[{i}].text must be a string")
+            out.append({"type": "text", "text": block["text"]})
+        elif kind == "resource_link":
+            if not isinstance(block.get("uri"), str):
+                raise InvalidParams(f"prompt[{i}].uri must be a string")
+            out.append(dict(block))
+        elif kind == "resource":
+            res = block.get("resource")
+            if not isinstance(res, dict) or not isinstance(res.get("text"), str):
+                raise InvalidParams(f"prompt[{i}].resource.text must be a string")
+            out.append(dict(block))
+        elif kind == "image":
+            if not isinstance(block.get("data"), str) or not isinstance(block.get("mimeType"), str):
+                raise InvalidParams(f"prompt[{i}] image needs mimeType and data")
+            out.append(dict(block))
+        else:
+            raise InvalidParams(f"prompt[{i}].type {kind!r} is not supported")
+    return out
+
+
+def render_context(view: dict[str, Any]) -> str:
+    g = view["gauge"]
+    lines = [
+        f"**Context** {g['used']:,} / {g['size']:,} tokens ({g['percentUsed']}%), "
+        f"source: {g['source']}, level: {g['level']}",
+        f"Auto-compact at {g['autoCompactAt']:,}" if g.get("autoCompactAt") else "Auto-compact off",
+        "",
+        "| part | tokens |", "|---|---|",
+    ]
+    for key, value in g["breakdown"].items():
+        lines.append(f"| {key} | {value:,} |")
+    files = view["prefix"].get("memoryFiles") or []
+    if files:
+        lines += ["", "**Memory files**"] + [f"- {f.get('path')} ({f.get('tokens', 0):,} tokens)" for f in files]
+    reads = view.get("fileReadState") or []
+    if reads:
+        lines += ["", "**Files read**"] + [
+            f"- {r.get('path')}{' (stale)' if r.get('stale') else ''}" for r in reads]
+    lines += ["", f"{len(view['messages'])} messages in the model's view."]
+    return "\n".join(lines)

@@ -1,0 +1,525 @@
+"""One chat session: its records, its token ledger, and its agent turn.
+
+The record list is the transcript: append-only, and what the model sees is derived from
+it (the slice after the last compact boundary, normalized). Every record is written to
+disk as it is appended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from sidecar.core.coalesce import ChunkCoalescer
+from sidecar.core.errors import ContextWindowExceeded, ProviderFailed
+from sidecar.core.gauge import BreakerState, build_gauge
+from sidecar.core.messages import (
+    INTERRUPTED_MARK,
+    Block,
+    Message,
+    Usage,
+    new_uuid,
+    tool_result_block,
+)
+from sidecar.core.normalize import model_slice, normalize_for_api
+from sidecar.core.settings import Settings
+from sidecar.core.tokens import TokenLedger, make_counter
+from sidecar.core.window import Thresholds, compute_thresholds, resolve_window
+
+if TYPE_CHECKING:
+    from sidecar.core.compaction.pipeline import ContextManager
+    from sidecar.core.editor import Editor
+    from sidecar.core.file_state import FileReadState
+    from sidecar.core.prefix import PrefixStore
+    from sidecar.providers.base import ModelRequest, Provider
+    from sidecar.storage.transcript import TranscriptWriter
+    from sidecar.tools.base import Tool
+
+log = logging.getLogger(__name__)
+
+STOP_REASONS = {"end_turn": "end_turn", "stop_sequence": "end_turn", "tool_use": "end_turn",
+                "max_tokens": "max_tokens", "refusal": "refusal", "pause_turn": "end_turn"}
+INTERRUPTED_TOOL = "Interrupted by the user before the tool finished."
+
+
+@dataclass
+class SessionInfo:
+    session_id: str
+    cwd: str
+    model: str
+    provider: str
+    title: str | None = None
+    created_at: float = field(default_factory=time.time)
+    updated_at: float = field(default_factory=time.time)
+
+
+class Session:
+    def __init__(
+        self,
+        info: SessionInfo,
+        settings: Settings,
+        *,
+        editor: Editor,
+        writer: TranscriptWriter | None,
+        prefix: PrefixStore | None,
+        file_state: FileReadState,
+        tools: list[Tool],
+        provider_factory: Callable[[Settings], Provider],
+    ) -> None:
+        self.info = info
+        self.settings = settings
+        self.editor = editor
+        self.writer = writer
+        self.prefix = prefix
+        self.file_state = file_state
+        self.tools = tools
+        self._provider_factory = provider_factory
+        self._provider: Provider | None = None
+        self.records: list[Message] = []
+        self.ledger = TokenLedger(make_counter(settings.tokens.estimator, info.model))
+        self.thresholds: Thresholds = self._thresholds()
+        self.seq = 0
+        self.compactions: dict[str, int] = {}
+        self.last_usage: Usage | None = None
+        self.cost_usd: float | None = None
+        self.prefix_cursor = 0
+        self.allowed_always: set[str] = set()
+        self.cancel_event = asyncio.Event()
+        self.turn_task: asyncio.Task[Any] | None = None
+        self.busy = False
+        self.context: ContextManager | None = None  # set by the service
+        self._prefix_parts_cache: dict[str, int] | None = None
+        self.clock: Callable[[], float] = time.time
+        # Tool results cleared locally (time-based) and deleted server-side (cache edits);
+        # both are frozen once sent.
+        self.cleared_ids: set[str] = set()
+        self.cache_deleted_ids: set[str] = set()
+
+    # ----- identity and configuration -------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.info.session_id
+
+    def _thresholds(self) -> Thresholds:
+        window = resolve_window(self.info.model, self.info.provider, self.settings)
+        return compute_thresholds(window, self.settings)
+
+    def set_model(self, model: str, provider: str | None, settings: Settings) -> None:
+        self.info.model = model
+        if provider:
+            self.info.provider = provider
+        self.settings = settings
+        self._provider = None
+        self.thresholds = self._thresholds()
+
+    def provider(self) -> Provider:
+        if self._provider is None:
+            self._provider = self._provider_factory(self.settings_for_call())
+        return self._provider
+
+    def settings_for_call(self, model: str | None = None) -> Settings:
+        import dataclasses
+
+        return dataclasses.replace(
+            self.settings, model=model or self.info.model, provider=self.info.provider
+        )
+
+    # ----- records ------------------------------------------------------------------
+
+    def append(self, message: Message, *, persist: bool = True) -> Message:
+        self.records.append(message)
+        self.ledger.append(message)
+        if persist and self.writer is not None:
+            try:
+                self.writer.append(message, self.id, self.info.cwd)
+            except OSError as exc:  # a full disk must not lose the in-memory turn
+                log.error("transcript write failed: %s", exc)
+                self.editor.show_message("error", f"Could not write the transcript: {exc}")
+        self.info.updated_at = time.time()
+        return message
+
+    def append_many(self, messages: list[Message]) -> None:
+        """Append records with one transcript write (all or nothing on a crash)."""
+        for message in messages:
+            self.records.append(message)
+        if self.writer is not None:
+            try:
+                self.writer.append_many(messages, self.id, self.info.cwd)
+            except OSError as exc:
+                log.error("transcript write failed: %s", exc)
+                self.editor.show_message("error", f"Could not write the transcript: {exc}")
+        self.info.updated_at = time.time()
+
+    def context_records(self) -> list[Message]:
+        return model_slice(self.records)
+
+    def view_records(self) -> list[Message]:
+        """The records the model sees: after the last boundary, cleared results applied."""
+        from sidecar.core.compaction.microcompact import clear_results
+
+        return clear_results(self.context_records(), self.cleared_ids)
+
+    def rebuild_ledger(self, anchor_ok: bool = True) -> None:
+        self._prefix_parts_cache = None
+        self.ledger.prefix_tokens = self.prefix_parts()
+        self.ledger.rebuild(self.view_records(), anchor_ok=anchor_ok)
+
+    def estimate(self, records: list[Message]) -> int:
+        """Estimated tokens of a would-be context (prefix plus these records)."""
+        from sidecar.core.compaction.microcompact import clear_results
+
+        return sum(self.prefix_parts().values()) + self.ledger.estimate_messages(
+            model_slice(clear_results(records, self.cleared_ids)))
+
+    def record_clearing(self, ids: list[str], kind: str) -> None:
+        """Freeze a microcompact decision and write it down so a reload keeps it."""
+        before = self.ledger.used()
+        if kind == "cache_edits":
+            self.cache_deleted_ids.update(ids)
+        else:
+            self.cleared_ids.update(ids)
+            # The last usage still counts the cleared text: estimate until the next call.
+            self.rebuild_ledger(anchor_ok=False)
+        self.append(Message(kind="system", subtype="microcompact_boundary",
+                            content=[{"type": "text", "text": "Old tool results cleared"}],
+                            extra={"microcompactMetadata": {"trigger": kind, "preTokens": before,
+                                                            "compactedToolIds": ids}}))
+
+    def transcript_path(self) -> Path | None:
+        return self.writer.path_for(self.id, self.info.cwd) if self.writer is not None else None
+
+    def prefix_parts(self) -> dict[str, int]:
+        if self._prefix_parts_cache is None:
+            parts: dict[str, int] = {}
+            if self.prefix is not None:
+                parts.update(self.prefix.parts(self.ledger.counter))
+            from sidecar.tools.registry import tool_specs
+            import json
+
+            specs = [s.__dict__ for s in tool_specs(self.tools)]
+            parts["tools"] = round(self.ledger.counter.text(json.dumps(specs)))
+            self._prefix_parts_cache = parts
+        return self._prefix_parts_cache
+
+    def persist_state(self) -> None:
+        if self.writer is None:
+            return
+        try:
+            self.writer.append_state(
+                self.id, self.info.cwd, model=self.info.model, provider=self.info.provider,
+                title=self.info.title, used=self.ledger.used(), size=self.thresholds.size,
+            )
+        except OSError as exc:
+            log.error("state write failed: %s", exc)
+
+    # ----- gauge --------------------------------------------------------------------
+
+    def breaker_state(self) -> BreakerState:
+        if self.context is None:
+            return BreakerState(self.settings.autoCompact.enabled, False, 0)
+        return self.context.breaker_state()
+
+    def gauge(self, bump: bool = True) -> dict[str, Any]:
+        if bump:
+            self.seq += 1
+        return build_gauge(
+            session_id=self.id,
+            seq=self.seq,
+            model=self.info.model,
+            provider=self.info.provider,
+            ledger=self.ledger,
+            thresholds=self.thresholds,
+            breaker=self.breaker_state(),
+            compactions=self.compactions,
+            last_turn=self.last_usage,
+            cost_usd=self.cost_usd,
+        )
+
+    def send_usage_update(self) -> dict[str, Any]:
+        gauge = self.gauge()
+        update: dict[str, Any] = {
+            "sessionUpdate": "usage_update",
+            "used": gauge["used"],
+            "size": gauge["size"],
+            "_meta": {"sidecar": gauge},
+        }
+        if gauge.get("cost"):
+            update["cost"] = gauge["cost"]
+        self.editor.session_update(self.id, update)
+        return gauge
+
+    def update(self, payload: dict[str, Any]) -> None:
+        self.editor.session_update(self.id, payload)
+
+    # ----- requests -----------------------------------------------------------------
+
+    def tool_names(self) -> set[str]:
+        return {t.name for t in self.tools}
+
+    def build_request(self, records: list[Message] | None = None) -> ModelRequest:
+        from sidecar.providers.base import ModelRequest
+        from sidecar.tools.registry import tool_specs
+
+        recs = list(records if records is not None else self.view_records())
+        system: list[Block] = self.prefix.system_blocks() if self.prefix else []
+        user_ctx = self.prefix.user_context() if self.prefix else None
+        if user_ctx is not None:
+            recs = [user_ctx, *recs]
+        messages = normalize_for_api(recs, self.tool_names())
+        window = resolve_window(self.info.model, self.info.provider, self.settings)
+        return ModelRequest(
+            model=self.info.model,
+            system=system,
+            messages=messages,
+            tools=tool_specs(self.tools),
+            max_tokens=min(window.max_output_tokens, 32_000),
+            prompt_cache_key=self.id,
+            timeout_seconds=float(self.settings.retry.timeoutSeconds),
+        )
+
+    # ----- the turn -----------------------------------------------------------------
+
+    async def run_turn(self, prompt: list[Block]) -> str:
+        """Run one agent turn; returns the stop reason."""
+        from sidecar.providers.base import ProviderError
+
+        self.cancel_event.clear()
+        if self.info.title is None:
+            text = " ".join(b.get("text", "") for b in prompt if b.get("type") == "text").strip()
+            self.info.title = (text[:80] or "New session")
+            self.update({"sessionUpdate": "session_info_update", "title": self.info.title})
+        self.append(Message(kind="user", content=prompt))
+        self._take_prefix_changes()
+        self.send_usage_update()
+        calls = 0
+        reactive_compacted = False
+        while True:
+            if self.cancel_event.is_set():
+                return "cancelled"
+            if calls >= self.settings.maxTurnRequests:
+                return "max_turn_requests"
+            if self.context is not None:
+                await self.context.before_call(self)
+            elif self.ledger.used() >= self.thresholds.blocking_at:
+                raise ContextWindowExceeded("The context is full; run /compact")
+            if self.cancel_event.is_set():
+                return "cancelled"
+            request = self.build_request()
+            if self.context is not None:
+                request = self.context.prepare_request(self, request)
+            calls += 1
+            try:
+                completed = await self._stream_call(request)
+            except ProviderError as err:
+                if err.prompt_too_long and not reactive_compacted and self.context is not None:
+                    reactive_compacted = True
+                    if await self.context.recover_from_overflow(self, err):
+                        calls -= 1
+                        continue
+                self.persist_state()
+                raise ProviderFailed(
+                    f"The provider failed: {err.message}", data=err.to_data()
+                ) from err
+            if completed is None:  # cancelled midway
+                return "cancelled"
+            tool_uses = [b for b in completed.content if b.get("type") == "tool_use"]
+            if not tool_uses or completed.stop_reason != "tool_use":
+                self.persist_state()
+                return STOP_REASONS.get(completed.stop_reason, "end_turn")
+            await self._run_tools(tool_uses, completed.message_id)
+            self._take_prefix_changes()
+            self.send_usage_update()
+            if self.cancel_event.is_set():
+                self.persist_state()
+                return "cancelled"
+
+    def _take_prefix_changes(self) -> None:
+        if self.prefix is None:
+            return
+        changes, self.prefix_cursor = self.prefix.changes_since(self.prefix_cursor)
+        for change in changes:
+            self.append(change)
+
+    async def _stream_call(self, request: ModelRequest) -> Any:
+        """Stream one model call to the editor; None when cancelled."""
+        from sidecar.providers.base import Completed, TextDelta, ThinkingDelta, ToolUseStart
+        from sidecar.providers.registry import cost_usd
+        from sidecar.providers.retry import Restarted, stream_with_retry
+
+        message_id = f"msg_{new_uuid()[:12]}"
+        partial: dict[str, list[str]] = {"text": [], "thinking": []}
+
+        def emit(kind: str, text: str) -> None:
+            name = "agent_message_chunk" if kind == "text" else "agent_thought_chunk"
+            self.update({"sessionUpdate": name, "content": {"type": "text", "text": text},
+                         "messageId": message_id})
+
+        coalescer = ChunkCoalescer(emit)
+        retry = self.settings.retry
+
+        def on_retry(attempt: int, error: Exception, delay: float) -> None:
+            self.editor.status("warning", True, f"Provider error ({error}); retry {attempt} in {delay:.1f}s")
+
+        async def consume() -> Any:
+            result = None
+            async for event in stream_with_retry(
+                self.provider(), request, max_retries=retry.maxRetries,
+                base_delay=retry.baseDelayMs / 1000, max_delay=retry.maxDelayMs / 1000,
+                on_retry=on_retry,
+            ):
+                if isinstance(event, TextDelta):
+                    partial["text"].append(event.text)
+                    coalescer.add("text", event.text)
+                elif isinstance(event, ThinkingDelta):
+                    partial["thinking"].append(event.text)
+                    coalescer.add("thinking", event.text)
+                elif isinstance(event, Restarted):
+                    coalescer.flush()
+                    partial["text"].clear()
+                    partial["thinking"].clear()
+                    emit("text", "\n\n[retrying after a provider error]\n\n")
+                elif isinstance(event, ToolUseStart):
+                    coalescer.flush()
+                elif isinstance(event, Completed):
+                    result = event
+            return result
+
+        task = asyncio.ensure_future(consume())
+        cancel_wait = asyncio.ensure_future(self.cancel_event.wait())
+        try:
+            done, _ = await asyncio.wait({task, cancel_wait}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            task.cancel()
+            cancel_wait.cancel()
+            raise
+        cancel_wait.cancel()
+        coalescer.flush()
+        if task not in done:
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+            self._keep_partial(partial, request.model, message_id)
+            return None
+        try:
+            completed = task.result()
+        except Exception:
+            self._keep_partial(partial, request.model, message_id)
+            raise
+        if completed is None:
+            self._keep_partial(partial, request.model, message_id)
+            return None
+        self.last_usage = completed.usage
+        cost = cost_usd(completed.usage, self.info.model, self.info.provider)
+        if cost is not None:
+            self.cost_usd = (self.cost_usd or 0.0) + cost
+        self.append(Message(
+            kind="assistant", content=completed.content or [{"type": "text", "text": ""}],
+            message_id=completed.message_id or message_id, model=completed.model or request.model,
+            usage=completed.usage, stop_reason=completed.stop_reason,
+        ))
+        if self.context is not None:
+            self.context.after_response(self, completed)
+        self.send_usage_update()
+        return completed
+
+    def _keep_partial(self, partial: dict[str, list[str]], model: str, message_id: str) -> None:
+        """The partial answer stays in the transcript, marked as interrupted."""
+        text = "".join(partial["text"])
+        if not text and not partial["thinking"]:
+            return
+        blocks: list[Block] = []
+        if text:
+            blocks.append({"type": "text", "text": f"{text}\n\n{INTERRUPTED_MARK}"})
+        else:
+            blocks.append({"type": "text", "text": INTERRUPTED_MARK})
+        self.append(Message(kind="assistant", content=blocks, message_id=message_id, model=model,
+                            stop_reason="interrupted", extra={"interrupted": True}))
+
+    async def _run_tools(self, tool_uses: list[Block], message_id: str) -> None:
+        from sidecar.core.tool_context import SessionToolContext
+
+        ctx = SessionToolContext(self)
+        by_name = {t.name: t for t in self.tools}
+        results: list[Block] = []
+        for use in tool_uses:
+            tid = str(use.get("id"))
+            name = str(use.get("name"))
+            raw_input = use.get("input") if isinstance(use.get("input"), dict) else {}
+            tool = by_name.get(name)
+            if self.cancel_event.is_set():
+                results.append(tool_result_block(tid, INTERRUPTED_TOOL, is_error=True))
+                continue
+            title = tool.title(raw_input, ctx.roots) if tool else name
+            self.update({
+                "sessionUpdate": "tool_call", "toolCallId": tid, "title": title,
+                "kind": tool.kind if tool else "other", "status": "pending", "rawInput": raw_input,
+                "locations": tool.locations(raw_input, ctx.roots) if tool else [],
+            })
+            if tool is None:
+                outcome_content: Any = f"Unknown tool {name!r}; available: {', '.join(sorted(by_name))}"
+                is_error, raw_output = True, {}
+            else:
+                self.update({"sessionUpdate": "tool_call_update", "toolCallId": tid,
+                             "status": "in_progress"})
+                ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind,
+                                         "rawInput": raw_input}
+                outcome_content, is_error, raw_output = await self._run_one(tool, raw_input, ctx)
+            results.append(tool_result_block(tid, outcome_content, is_error=is_error))
+            text = outcome_content if isinstance(outcome_content, str) else "".join(
+                b.get("text", "") for b in outcome_content if isinstance(b, dict))
+            self.update({
+                "sessionUpdate": "tool_call_update", "toolCallId": tid,
+                "status": "failed" if is_error else "completed",
+                "content": [{"type": "content", "content": {"type": "text", "text": text[:20_000]}}],
+                "rawOutput": raw_output,
+            })
+        self.append(Message(kind="user", content=results,
+                            extra={"sourceToolMessageId": message_id}))
+
+    async def _run_one(self, tool: Tool, raw_input: dict[str, Any], ctx: Any) -> tuple[Any, bool, dict[str, Any]]:
+        run = asyncio.ensure_future(tool.run(raw_input, ctx))
+        cancel_wait = asyncio.ensure_future(self.cancel_event.wait())
+        await asyncio.wait({run, cancel_wait}, return_when=asyncio.FIRST_COMPLETED)
+        cancel_wait.cancel()
+        if not run.done():
+            # The tool sees the cancel event too (the shell kills its process group).
+            try:
+                await asyncio.wait_for(asyncio.shield(run), timeout=5)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                run.cancel()
+                return INTERRUPTED_TOOL, True, {}
+        try:
+            outcome = run.result()
+        except asyncio.CancelledError:
+            return INTERRUPTED_TOOL, True, {}
+        except Exception as exc:  # a tool bug must not break the transcript
+            log.exception("tool %s failed", tool.name)
+            return f"{tool.name} failed: {exc}", True, {}
+        if self.cancel_event.is_set() and outcome.is_error:
+            return INTERRUPTED_TOOL, True, outcome.raw_output
+        return outcome.content, outcome.is_error, outcome.raw_output
+
+    # ----- maintenance --------------------------------------------------------------
+
+    def clear(self) -> None:
+        """Start over: a boundary with no summary; the transcript keeps everything."""
+        self.append(Message(kind="system", subtype="compact_boundary",
+                            content=[{"type": "text", "text": "Conversation cleared"}],
+                            extra={"compactMetadata": {"trigger": "clear", "preTokens": self.ledger.used()}}))
+        self.cleared_ids.clear()
+        self.cache_deleted_ids.clear()
+        self.file_state.forget_results()
+        if self.prefix is not None:
+            self.prefix.rebuild()
+        self.rebuild_ledger()
+        self.last_usage = None
+
+    def cwd_path(self) -> Path:
+        return Path(self.info.cwd)

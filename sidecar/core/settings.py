@@ -1,0 +1,302 @@
+"""The `contextSidecar` settings: one typed model with the seed's defaults.
+
+Sources merge in order (later wins): the user file, the workspace file, the
+``CONTEXT_SIDECAR_SETTINGS`` environment variable, then what the editor sends. Invalid
+values fall back to the default and leave a warning the server shows to the user.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, get_type_hints
+
+SECTION = "contextSidecar"
+
+
+@dataclass(frozen=True)
+class AutoCompact:
+    enabled: bool = True
+    bufferTokens: int = 13_000
+    confirm: bool = False
+    maxConsecutiveFailures: int = 3
+
+
+@dataclass(frozen=True)
+class TimeBased:
+    enabled: bool = True
+    gapMinutes: int = 60
+    keepRecent: int = 1
+
+
+@dataclass(frozen=True)
+class Cached:
+    enabled: bool = True
+    triggerResults: int = 12
+    keepRecent: int = 3
+
+
+@dataclass(frozen=True)
+class Microcompact:
+    timeBased: TimeBased = field(default_factory=TimeBased)
+    cached: Cached = field(default_factory=Cached)
+
+
+@dataclass(frozen=True)
+class ApiContextManagement:
+    enabled: bool = True
+    triggerTokens: int = 180_000
+    keepTokens: int = 40_000
+
+
+@dataclass(frozen=True)
+class SessionMemory:
+    enabled: bool = True
+    minTokens: int = 10_000
+    minTextBlockMessages: int = 5
+    maxTokens: int = 40_000
+    initTokens: int = 10_000
+    updateTokens: int = 5_000
+    updateToolCalls: int = 3
+
+
+@dataclass(frozen=True)
+class PostCompact:
+    maxFiles: int = 5
+    totalTokens: int = 50_000
+    perFileTokens: int = 5_000
+    skillsTotalTokens: int = 25_000
+    perSkillTokens: int = 5_000
+
+
+@dataclass(frozen=True)
+class History:
+    maxItems: int = 100
+    maxPastedContentLength: int = 1024
+
+
+@dataclass(frozen=True)
+class Tools:
+    shell: bool = True
+    allow: tuple[str, ...] = ()
+    shellOutputChars: int = 30_000
+    readMaxLines: int = 2_000
+
+
+@dataclass(frozen=True)
+class Tokens:
+    # "calibrated" learns bytes per token from consecutive usage anchors; "bytes4" is the
+    # seed's 4 bytes per token (2 for JSON); "tiktoken" counts with a real encoding.
+    estimator: str = "calibrated"
+
+
+@dataclass(frozen=True)
+class Settings:
+    provider: str = "anthropic"
+    model: str = "claude-sonnet-4-5"
+    baseUrl: str | None = None
+    apiKeyEnv: str | None = None
+    contextWindow: int | None = None
+    maxOutputTokens: int | None = None
+    compactModel: str | None = None
+    storageDir: str | None = None
+    maxTurnRequests: int = 50
+    summaryReserveTokens: int = 20_000
+    warningBufferTokens: int = 20_000
+    errorBufferTokens: int = 20_000
+    blockingBufferTokens: int = 3_000
+    autoCompact: AutoCompact = field(default_factory=AutoCompact)
+    microcompact: Microcompact = field(default_factory=Microcompact)
+    apiContextManagement: ApiContextManagement = field(default_factory=ApiContextManagement)
+    sessionMemory: SessionMemory = field(default_factory=SessionMemory)
+    postCompact: PostCompact = field(default_factory=PostCompact)
+    history: History = field(default_factory=History)
+    tools: Tools = field(default_factory=Tools)
+    tokens: Tokens = field(default_factory=Tokens)
+    preCompactHooks: tuple[str, ...] = ()
+    retry: "Retry" = field(default_factory=lambda: Retry())
+
+
+@dataclass(frozen=True)
+class Retry:
+    maxRetries: int = 4
+    baseDelayMs: int = 500
+    maxDelayMs: int = 20_000
+    timeoutSeconds: int = 600
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "provider": ("anthropic", "openai", "openai-compatible"),
+    "tokens.estimator": ("calibrated", "bytes4", "tiktoken"),
+}
+# Numbers that may be zero; every other int must be positive.
+_ZERO_OK = {"microcompact.timeBased.keepRecent", "microcompact.cached.keepRecent", "retry.maxRetries"}
+
+
+def _coerce(path: str, hint: Any, value: Any, default: Any, warnings: list[str]) -> Any:
+    if dataclasses.is_dataclass(hint):
+        if not isinstance(value, Mapping):
+            warnings.append(f"setting {SECTION}.{path} must be an object; using defaults")
+            return default
+        return _build(hint, value, path + ".", warnings, base=default)
+    text = str(hint)
+    ok: bool
+    if hint is bool:
+        ok = isinstance(value, bool)
+    elif hint is int or text in ("int | None", "typing.Optional[int]"):
+        ok = (value is None and "None" in text) or (
+            isinstance(value, int) and not isinstance(value, bool)
+            and (value > 0 or (value == 0 and path in _ZERO_OK))
+        )
+    elif hint is str or text in ("str | None", "typing.Optional[str]"):
+        ok = (value is None and "None" in text) or (isinstance(value, str) and value != "")
+        if ok and path in _CHOICES and value not in _CHOICES[path]:
+            ok = False
+    elif text.startswith("tuple[str"):
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        if ok:
+            value = tuple(value)
+    else:
+        ok = False
+    if not ok:
+        choices = f" (one of {', '.join(_CHOICES[path])})" if path in _CHOICES else ""
+        warnings.append(
+            f"invalid value for {SECTION}.{path}: {json.dumps(value)[:80]}{choices}; "
+            f"using the default {json.dumps(default if not isinstance(default, tuple) else list(default))}"
+        )
+        return default
+    return value
+
+
+def _build(cls: Any, data: Mapping[str, Any], prefix: str, warnings: list[str], base: Any = None) -> Any:
+    base = base if base is not None else cls()
+    hints = get_type_hints(cls)
+    known = {f.name for f in dataclasses.fields(cls)}
+    for key in data:
+        if key not in known:
+            warnings.append(f"unknown setting {SECTION}.{prefix}{key} ignored")
+    changes = {
+        name: _coerce(prefix + name, hints[name], data[name], getattr(base, name), warnings)
+        for name in known
+        if name in data
+    }
+    return dataclasses.replace(base, **changes)
+
+
+def merge_dicts(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = merge_dicts(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def parse_settings(data: Mapping[str, Any] | None) -> tuple[Settings, list[str]]:
+    warnings: list[str] = []
+    if data is None:
+        return Settings(), warnings
+    if not isinstance(data, Mapping):
+        return Settings(), [f"{SECTION} settings must be an object; using defaults"]
+    return _build(Settings, data, "", warnings), warnings
+
+
+def user_settings_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("context-sidecar")) / "settings.json"
+
+
+def _read_json_file(path: Path, warnings: list[str]) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        warnings.append(f"cannot read {path}: {exc}")
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        warnings.append(f"{path} is not valid JSON ({exc}); ignored")
+        return {}
+    if not isinstance(data, dict):
+        warnings.append(f"{path} must hold a JSON object; ignored")
+        return {}
+    return data.get(SECTION, data) if isinstance(data.get(SECTION), dict) else data
+
+
+def file_and_env_layers(workspace: str | None, warnings: list[str]) -> dict[str, Any]:
+    """The first three sources, merged: user file, workspace file, environment."""
+    merged: dict[str, Any] = _read_json_file(user_settings_path(), warnings)
+    if workspace:
+        merged = merge_dicts(
+            merged, _read_json_file(Path(workspace) / ".context-sidecar" / "settings.json", warnings)
+        )
+    raw = os.environ.get("CONTEXT_SIDECAR_SETTINGS")
+    if raw:
+        try:
+            env = json.loads(raw)
+            if isinstance(env, dict):
+                merged = merge_dicts(merged, env)
+            else:
+                warnings.append("CONTEXT_SIDECAR_SETTINGS must be a JSON object; ignored")
+        except json.JSONDecodeError as exc:
+            warnings.append(f"CONTEXT_SIDECAR_SETTINGS is not valid JSON ({exc}); ignored")
+    return merged
+
+
+def resolve_settings(
+    workspace: str | None, *editor_layers: Mapping[str, Any] | None
+) -> tuple[Settings, list[str]]:
+    warnings: list[str] = []
+    merged = file_and_env_layers(workspace, warnings)
+    for layer in editor_layers:
+        if isinstance(layer, Mapping):
+            merged = merge_dicts(merged, layer)
+        elif layer is not None:
+            warnings.append(f"{SECTION} settings from the editor must be an object; ignored")
+    settings, more = parse_settings(merged)
+    return apply_env_overrides(settings, warnings + more)
+
+
+def _env_int(name: str, warnings: list[str]) -> int | None:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        warnings.append(f"environment variable {name}={raw!r} is not an integer; ignored")
+        return None
+    if value <= 0:
+        warnings.append(f"environment variable {name}={raw!r} must be positive; ignored")
+        return None
+    return value
+
+
+def _truthy(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def apply_env_overrides(settings: Settings, warnings: list[str]) -> tuple[Settings, list[str]]:
+    """The seed's environment variable names override settings."""
+    s = settings
+    if _truthy("DISABLE_AUTO_COMPACT") or _truthy("DISABLE_COMPACT"):
+        s = dataclasses.replace(s, autoCompact=dataclasses.replace(s.autoCompact, enabled=False))
+    if _truthy("DISABLE_CLAUDE_CODE_SM_COMPACT"):
+        s = dataclasses.replace(s, sessionMemory=dataclasses.replace(s.sessionMemory, enabled=False))
+    if _truthy("ENABLE_CLAUDE_CODE_SM_COMPACT"):
+        s = dataclasses.replace(s, sessionMemory=dataclasses.replace(s.sessionMemory, enabled=True))
+    max_out = _env_int("CLAUDE_CODE_MAX_OUTPUT_TOKENS", warnings)
+    if max_out is not None:
+        s = dataclasses.replace(s, maxOutputTokens=max_out)
+    return s, warnings
+
+
+def settings_to_json(settings: Settings) -> dict[str, Any]:
+    return dataclasses.asdict(settings)

@@ -1,0 +1,55 @@
+"""What a running tool may ask of its session: roots, buffers, edits, permission."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sidecar.core.session import Session
+
+PERMISSION_OPTIONS = [
+    {"optionId": "allow_once", "name": "Allow once", "kind": "allow_once"},
+    {"optionId": "allow_always", "name": "Always allow in this session", "kind": "allow_always"},
+    {"optionId": "reject_once", "name": "Reject", "kind": "reject_once"},
+]
+
+
+class SessionToolContext:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self.roots = [Path(session.info.cwd).resolve()]
+        self.file_state = session.file_state
+        self.settings = session.settings
+        self.cancelled: asyncio.Event = session.cancel_event
+        self.current_tool_call: dict[str, Any] = {}
+
+    async def read_buffer(self, path: Path) -> str | None:
+        return self._session.editor.buffer_text(path)
+
+    async def apply_edit(self, path: Path, new_text: str, label: str) -> bool:
+        exists = path.exists()
+        applied = await self._session.editor.apply_edit(path, new_text, label, exists)
+        if applied is None:  # the editor cannot apply edits: write the file ourselves
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(new_text, encoding="utf-8")
+            return True
+        return applied
+
+    async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
+        if tool_name in self._session.allowed_always:
+            return "allow_always"
+        tool_call = {
+            "toolCallId": self.current_tool_call.get("toolCallId", ""),
+            "title": title,
+            "kind": self.current_tool_call.get("kind", "execute"),
+            "status": "pending",
+            "rawInput": raw_input,
+        }
+        answer = await self._session.editor.request_permission(
+            self._session.id, tool_call, PERMISSION_OPTIONS
+        )
+        if answer == "allow_always":
+            self._session.allowed_always.add(tool_name)
+        return answer

@@ -1,0 +1,150 @@
+"""The editor port over LSP: notifications, permission prompts, edits, progress."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types
+
+from sidecar.protocol import methods as m
+
+if TYPE_CHECKING:
+    from pygls.lsp.server import LanguageServer
+
+log = logging.getLogger(__name__)
+_LEVELS = {"error": types.MessageType.Error, "warning": types.MessageType.Warning,
+           "info": types.MessageType.Info}
+
+
+class LspEditor:
+    def __init__(self, server: LanguageServer) -> None:
+        self._server = server
+        self.permission_requests = False
+        self.supports_configuration = False
+        self.supports_apply_edit = False
+        self.supports_progress = False
+        self.supports_show_message_request = False
+
+    def configure(self, caps: types.ClientCapabilities, sidecar_caps: dict[str, Any]) -> None:
+        self.permission_requests = bool(sidecar_caps.get("permissionRequests"))
+        ws = caps.workspace
+        self.supports_configuration = bool(ws and ws.configuration)
+        self.supports_apply_edit = bool(ws and ws.apply_edit)
+        win = caps.window
+        self.supports_progress = bool(win and win.work_done_progress)
+        self.supports_show_message_request = bool(win and win.show_message)
+
+    def session_update(self, session_id: str, update: dict[str, Any]) -> None:
+        self._server.protocol.notify(m.SESSION_UPDATE, {"sessionId": session_id, "update": update})
+
+    def status(self, kind: str, busy: bool, message: str) -> None:
+        self._server.protocol.notify(m.DID_CHANGE_STATUS, {"kind": kind, "busy": busy, "message": message})
+
+    def show_message(self, level: str, text: str) -> None:
+        log.log(logging.WARNING if level != "info" else logging.INFO, "%s", text)
+        self._server.window_show_message(
+            types.ShowMessageParams(type=_LEVELS.get(level, types.MessageType.Info), message=text)
+        )
+
+    async def request_permission(
+        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, str]]
+    ) -> str:
+        if self.permission_requests:
+            try:
+                result = await self._server.protocol.send_request_async(
+                    m.SESSION_REQUEST_PERMISSION,
+                    {"sessionId": session_id, "toolCall": tool_call, "options": options},
+                )
+            except Exception as exc:
+                log.warning("permission request failed: %s", exc)
+                return "reject_once"
+            outcome = (result or {}).get("outcome") if isinstance(result, dict) else None
+            if isinstance(outcome, dict) and outcome.get("outcome") == "selected":
+                return str(outcome.get("optionId") or "reject_once")
+            return "cancelled"
+        if self.supports_show_message_request:
+            try:
+                answer = await self._server.window_show_message_request_async(
+                    types.ShowMessageRequestParams(
+                        type=types.MessageType.Warning,
+                        message=f"Allow {tool_call.get('title')}?",
+                        actions=[types.MessageActionItem(title=o["name"]) for o in options],
+                    )
+                )
+            except Exception as exc:
+                log.warning("showMessageRequest failed: %s", exc)
+                return "reject_once"
+            if answer is None:
+                return "cancelled"
+            title = getattr(answer, "title", None) or (answer.get("title") if isinstance(answer, dict) else None)
+            for option in options:
+                if option["name"] == title:
+                    return option["optionId"]
+            return "reject_once"
+        return "reject_once"
+
+    async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:
+        if not self.supports_apply_edit:
+            return None
+        uri = path.as_uri()
+        changes: list[Any] = []
+        if not exists:
+            changes.append(types.CreateFile(kind="create", uri=uri,
+                                            options=types.CreateFileOptions(overwrite=False, ignore_if_exists=True)))
+        end = types.Position(line=10**7, character=0)
+        changes.append(types.TextDocumentEdit(
+            text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=None),
+            edits=[types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end),
+                                  new_text=new_text)],
+        ))
+        try:
+            result = await self._server.workspace_apply_edit_async(
+                types.ApplyWorkspaceEditParams(edit=types.WorkspaceEdit(document_changes=changes), label=label)
+            )
+        except Exception as exc:
+            log.warning("workspace/applyEdit failed: %s", exc)
+            return False
+        applied = getattr(result, "applied", None)
+        if applied is None and isinstance(result, dict):
+            applied = result.get("applied")
+        return bool(applied)
+
+    def buffer_text(self, path: Path) -> str | None:
+        try:
+            workspace = self._server.workspace
+        except RuntimeError:
+            return None
+        uri = path.as_uri()
+        docs = workspace.text_documents
+        if uri in docs:
+            return docs[uri].source
+        for key, doc in docs.items():  # editors differ in how they escape URIs
+            if Path(unquote(urlparse(key).path)) == path:
+                return doc.source
+        return None
+
+    async def progress(self, token: str | None, kind: str, title: str, message: str = "",
+                       percentage: int | None = None) -> str | None:
+        if not self.supports_progress and token is None:
+            return None
+        try:
+            if kind == "begin":
+                if token is None:
+                    token = f"sidecar-{uuid.uuid4().hex[:8]}"
+                    await self._server.work_done_progress.create_async(token)
+                self._server.work_done_progress.begin(
+                    token, types.WorkDoneProgressBegin(title=title, message=message or None,
+                                                       percentage=percentage, cancellable=True))
+            elif token is not None and kind == "report":
+                self._server.work_done_progress.report(
+                    token, types.WorkDoneProgressReport(message=message or None, percentage=percentage))
+            elif token is not None and kind == "end":
+                self._server.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message or None))
+        except Exception as exc:
+            log.info("progress %s failed: %s", kind, exc)
+            return None
+        return token

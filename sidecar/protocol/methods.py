@@ -1,0 +1,21 @@
+"""Every wire method name, in one place."""
+
+SESSION_NEW = "session/new"
+SESSION_LOAD = "session/load"
+SESSION_LIST = "session/list"
+SESSION_CLOSE = "session/close"
+SESSION_DELETE = "session/delete"
+SESSION_PROMPT = "session/prompt"
+SESSION_SET_MODEL = "session/set_model"
+SESSION_CANCEL = "session/cancel"
+SESSION_UPDATE = "session/update"
+SESSION_REQUEST_PERMISSION = "session/request_permission"
+
+GAUGE = "sidecar/gauge"
+COMPACT = "sidecar/compact"
+CONTEXT = "sidecar/context"
+HISTORY_LIST = "sidecar/history/list"
+HISTORY_UNDO = "sidecar/history/undo"
+DID_CHANGE_STATUS = "sidecar/didChangeStatus"
+
+SECTION = "contextSidecar"

@@ -1,0 +1,231 @@
+"""The LSP transport: pygls over stdio, handlers adapting to the session service.
+
+Only this package imports pygls and lsprotocol. Custom params arrive as plain dicts (the
+converter below keeps them so, instead of pygls' namedtuples that mangle ``_meta``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Generator
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
+from pygls.protocol import LanguageServerProtocol, lsp_method
+
+from sidecar import PROTOCOL_VERSION, __version__
+from sidecar.core.errors import InvalidParams, SidecarError
+from sidecar.core.service import SessionService
+from sidecar.core.settings import Settings, resolve_settings
+from sidecar.protocol import methods as m
+from sidecar.protocol.editor_client import LspEditor
+from sidecar.protocol.logging_setup import setup_logging
+
+log = logging.getLogger(__name__)
+PROVIDERS = ["anthropic", "openai", "openai-compatible"]
+
+
+def _converter() -> Any:
+    from lsprotocol import converters
+
+    converter = converters.get_converter()
+
+    def keep_params(obj: dict[str, Any], cls: type) -> Any:
+        return cls(**obj)
+
+    for cls in (JsonRPCRequestMessage, JsonRPCNotification, JsonRPCResponseMessage):
+        converter.register_structure_hook(cls, keep_params)
+    return converter
+
+
+class SidecarProtocol(LanguageServerProtocol):
+    """Adds the sidecar's own capabilities to the initialize result."""
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
+        result = yield from super().lsp_initialize(params)
+        result.capabilities.experimental = {
+            "contextSidecar": {"protocolVersion": PROTOCOL_VERSION, "providers": PROVIDERS}
+        }
+        return result
+
+
+class SidecarServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("context-sidecar", __version__, protocol_cls=SidecarProtocol,
+                         converter_factory=_converter)
+        self.editor = LspEditor(self)
+        self.service = SessionService(self.editor, Settings())
+        self.init_settings: dict[str, Any] | None = None
+        self.workspace_root: str | None = None
+        self.client_sidecar_caps: dict[str, Any] = {}
+
+    def apply_settings(self, editor_layer: Any) -> None:
+        settings, warnings = resolve_settings(self.workspace_root, self.init_settings, editor_layer)
+        for warning in warnings:
+            self.editor.show_message("warning", f"context-sidecar: {warning}")
+        self.service.update_settings(settings)
+
+
+def _params(params: Any) -> dict[str, Any]:
+    if params is None:
+        return {}
+    if not isinstance(params, dict):
+        raise InvalidParams("params must be an object")
+    return params
+
+
+def _wire(fn: Callable[[dict[str, Any]], Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    async def handler(ls: SidecarServer, params: Any) -> Any:
+        try:
+            return await fn(_params(params))
+        except SidecarError as exc:
+            raise JsonRpcException(message=exc.message, code=exc.code, data=exc.data) from exc
+
+    return handler
+
+
+def build_server() -> SidecarServer:
+    server = SidecarServer()
+    svc = server.service
+
+    @server.feature(types.INITIALIZE)
+    def on_initialize(ls: SidecarServer, params: types.InitializeParams) -> None:
+        options = params.initialization_options
+        if isinstance(options, dict):
+            ls.init_settings = options.get("settings") if isinstance(options.get("settings"), dict) else None
+        folders = params.workspace_folders or []
+        if folders:
+            ls.workspace_root = unquote(urlparse(folders[0].uri).path)
+        elif params.root_uri:
+            ls.workspace_root = unquote(urlparse(params.root_uri).path)
+        experimental = params.capabilities.experimental
+        if isinstance(experimental, dict) and isinstance(experimental.get("contextSidecar"), dict):
+            ls.client_sidecar_caps = experimental["contextSidecar"]
+        ls.editor.configure(params.capabilities, ls.client_sidecar_caps)
+        ls.apply_settings(None)
+
+    @server.feature(types.INITIALIZED)
+    async def on_initialized(ls: SidecarServer, params: Any) -> None:
+        threading.Thread(target=_warm_up, name="sdk-warm-up", daemon=True).start()
+        await _pull_configuration(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def on_config(ls: SidecarServer, params: types.DidChangeConfigurationParams) -> None:
+        if ls.editor.supports_configuration:
+            await _pull_configuration(ls)
+        else:
+            settings = params.settings if isinstance(params.settings, dict) else None
+            ls.apply_settings(settings.get(m.SECTION) if settings and isinstance(settings.get(m.SECTION), dict) else settings)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def on_watched(ls: SidecarServer, params: types.DidChangeWatchedFilesParams) -> None:
+        paths = {Path(unquote(urlparse(c.uri).path)) for c in params.changes}
+        svc.client_watches = True
+        from sidecar.core.prefix import notify_paths_changed
+
+        notify_paths_changed(paths)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def on_change(ls: SidecarServer, params: types.DidChangeTextDocumentParams) -> None:
+        path = Path(unquote(urlparse(params.text_document.uri).path))
+        for session in svc.sessions.values():
+            session.file_state.mark_stale(path)
+
+    async def new(p: dict[str, Any]) -> Any:
+        return svc.new_session(p.get("cwd"), p.get("model"), p.get("provider"), p.get("title"))
+
+    async def load(p: dict[str, Any]) -> Any:
+        return svc.load_session(p.get("sessionId"))
+
+    async def list_(p: dict[str, Any]) -> Any:
+        return await asyncio.to_thread(svc.list_sessions, p.get("cwd"))
+
+    async def close(p: dict[str, Any]) -> Any:
+        return await svc.close_session(p.get("sessionId"))
+
+    async def delete(p: dict[str, Any]) -> Any:
+        return await svc.delete_session(p.get("sessionId"))
+
+    async def prompt(p: dict[str, Any]) -> Any:
+        return await svc.prompt(p.get("sessionId"), p.get("prompt"))
+
+    async def set_model(p: dict[str, Any]) -> Any:
+        return svc.set_model(p.get("sessionId"), p.get("model"), p.get("provider"))
+
+    async def gauge(p: dict[str, Any]) -> Any:
+        return svc.gauge(p.get("sessionId"))
+
+    async def compact(p: dict[str, Any]) -> Any:
+        return await svc.compact(p.get("sessionId"), p.get("instructions"),
+                                 work_done_token=p.get("workDoneToken"))
+
+    async def context(p: dict[str, Any]) -> Any:
+        return svc.context_view(p.get("sessionId"))
+
+    async def history_list(p: dict[str, Any]) -> Any:
+        return svc.history_list(p.get("limit"), p.get("project"))
+
+    async def history_undo(p: dict[str, Any]) -> Any:
+        return svc.history_undo()
+
+    for method, fn in (
+        (m.SESSION_NEW, new), (m.SESSION_LOAD, load), (m.SESSION_LIST, list_),
+        (m.SESSION_CLOSE, close), (m.SESSION_DELETE, delete), (m.SESSION_PROMPT, prompt),
+        (m.SESSION_SET_MODEL, set_model), (m.GAUGE, gauge), (m.COMPACT, compact),
+        (m.CONTEXT, context), (m.HISTORY_LIST, history_list), (m.HISTORY_UNDO, history_undo),
+    ):
+        server.feature(method)(_wire(fn))
+
+    @server.feature(m.SESSION_CANCEL)
+    async def on_cancel(ls: SidecarServer, params: Any) -> None:
+        if isinstance(params, dict):
+            await svc.cancel(params.get("sessionId"))
+
+    @server.feature(types.SHUTDOWN)
+    async def on_shutdown(ls: SidecarServer, params: Any) -> None:
+        await svc.shutdown()
+
+    return server
+
+
+async def _pull_configuration(ls: SidecarServer) -> None:
+    if not ls.editor.supports_configuration:
+        return
+    try:
+        result = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section=m.SECTION)])
+        )
+    except Exception as exc:  # an editor without the section answers errors or null
+        log.info("workspace/configuration failed: %s", exc)
+        return
+    value = result[0] if isinstance(result, list) and result else None
+    if isinstance(value, dict) and value:
+        ls.apply_settings(value)
+
+
+def _warm_up() -> None:
+    """Import the SDKs off the start-up path so the first prompt does not pay for them."""
+    for name in ("anthropic", "openai", "sidecar.providers.registry"):
+        try:
+            __import__(name)
+        except Exception as exc:
+            log.debug("warm-up import of %s failed: %s", name, exc)
+
+
+def serve(log_file: str | None = None, log_level: str = "INFO") -> int:
+    setup_logging(log_file, log_level)
+    server = build_server()
+    log.info("context-sidecar %s serving LSP over stdio", __version__)
+    try:
+        server.start_io()
+    except KeyboardInterrupt:
+        pass
+    return 0

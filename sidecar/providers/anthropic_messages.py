@@ -1,0 +1,467 @@
+"""The Anthropic Messages adapter, through the official ``anthropic`` SDK.
+
+The SDK takes about two seconds to import, so it is imported on first use, never when this
+module loads. The client is built with ``max_retries=0``: retries belong to
+``sidecar.providers.retry`` so that every attempt is visible to the session.
+
+Request shaping:
+
+- Prompt caching: ``cache_control: {"type": "ephemeral"}`` goes on the last system block,
+  the last tool definition and, when ``cache_latest_message`` is set, the last cacheable
+  block of the latest message. Markers already present in the request are removed first, so
+  a request never carries more than the API's limit of four.
+- Tier 2 context editing: ``context_management`` travels as a body field with the beta
+  header ``anthropic-beta: context-management-2025-06-27`` (the SDK's non-beta ``create``
+  has no parameter for it, hence ``extra_body`` and ``extra_headers``).
+- Tier 1 cached microcompact, our wire assumption: the tool_use ids in
+  ``request.cache_deletions`` are sent as one extra content block at the start of the
+  latest user message,
+  ``{"type": "cache_edits", "edits": [{"type": "delete", "tool_use_id": ID}, ...]}``.
+  The server drops those tool results from its cached prefix without the prefix bytes
+  changing; our own copy of the conversation keeps them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from sidecar.core.catalog import ModelInfo
+from sidecar.core.messages import Block, Usage
+from sidecar.providers.base import (
+    Completed,
+    ModelRequest,
+    ProviderError,
+    StreamEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolInputDelta,
+    ToolUseStart,
+)
+from sidecar.providers.retry import (
+    RETRYABLE_TYPES,
+    mid_stream,
+    parse_retry_after,
+    status_is_retryable,
+    transport_error,
+    type_for_status,
+)
+
+CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27"
+EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
+MAX_CACHE_BREAKPOINTS = 4
+# The API refuses budgets under 1,024 tokens and budgets not below max_tokens.
+MIN_THINKING_BUDGET = 1_024
+# Block types that may not carry a cache breakpoint.
+_UNCACHEABLE = frozenset({"thinking", "redacted_thinking", "cache_edits"})
+
+
+def _strip_cache_control(block: Block) -> Block:
+    out = {k: v for k, v in block.items() if k != "cache_control"}
+    if out.get("type") == "tool_result" and isinstance(out.get("content"), list):
+        out["content"] = [
+            _strip_cache_control(part) if isinstance(part, dict) else part
+            for part in out["content"]
+        ]
+    return out
+
+
+def _wire_block(block: Block) -> Block | None:
+    """A copy of one of our blocks as the API accepts it, or None to leave it out."""
+    kind = block.get("type")
+    # A thinking block without a signature (from another provider's reasoning) would be
+    # rejected: the API verifies signatures on thinking it gets back.
+    if kind == "thinking" and not block.get("signature"):
+        return None
+    return _strip_cache_control(copy.deepcopy(block))
+
+
+def cache_edits_block(tool_use_ids: list[str]) -> Block:
+    return {
+        "type": "cache_edits",
+        "edits": [{"type": "delete", "tool_use_id": tool_use_id} for tool_use_id in tool_use_ids],
+    }
+
+
+def build_messages_body(
+    request: ModelRequest, model_info: ModelInfo | None = None
+) -> dict[str, Any]:
+    """The Messages API body for a request (without ``stream``), cache markers placed."""
+    messages: list[dict[str, Any]] = []
+    for message in request.messages:
+        content = [b for b in (_wire_block(block) for block in message.content) if b is not None]
+        messages.append({"role": message.role, "content": content})
+
+    breakpoints = 0
+    if request.cache_latest_message and messages:
+        latest = messages[-1]["content"]
+        for block in reversed(latest):
+            if block.get("type") not in _UNCACHEABLE:
+                block["cache_control"] = dict(EPHEMERAL)
+                breakpoints += 1
+                break
+
+    if request.cache_deletions:
+        for message in reversed(messages):
+            if message["role"] == "user":
+                message["content"].insert(0, cache_edits_block(list(request.cache_deletions)))
+                break
+
+    body: dict[str, Any] = {"model": request.model, "messages": messages}
+
+    system = [_strip_cache_control(copy.deepcopy(b)) for b in request.system if b.get("text")]
+    if system:
+        if breakpoints < MAX_CACHE_BREAKPOINTS:
+            system[-1]["cache_control"] = dict(EPHEMERAL)
+            breakpoints += 1
+        body["system"] = system
+
+    if request.tools:
+        tools: list[dict[str, Any]] = [
+            {"name": t.name, "description": t.description, "input_schema": t.input_schema}
+            for t in request.tools
+        ]
+        if breakpoints < MAX_CACHE_BREAKPOINTS:
+            tools[-1]["cache_control"] = dict(EPHEMERAL)
+        body["tools"] = tools
+
+    max_tokens = request.max_tokens
+    if model_info is not None:
+        max_tokens = min(max_tokens, model_info.max_output_tokens)
+    body["max_tokens"] = max_tokens
+
+    if request.thinking_budget:
+        budget = min(request.thinking_budget, max_tokens - 1)
+        if budget >= MIN_THINKING_BUDGET:
+            body["thinking"] = {"type": "enabled", "budget_tokens": budget}
+
+    if request.context_management is not None:
+        body["context_management"] = copy.deepcopy(request.context_management)
+    return body
+
+
+def _split_for_sdk(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
+    """Keyword arguments the SDK types, the rest as ``extra_body``, and extra headers."""
+    kwargs = {k: v for k, v in body.items() if k != "context_management"}
+    extra_body: dict[str, Any] = {}
+    headers: dict[str, str] = {}
+    if "context_management" in body:
+        extra_body["context_management"] = body["context_management"]
+        headers["anthropic-beta"] = CONTEXT_MANAGEMENT_BETA
+    return kwargs, extra_body, headers
+
+
+def _field(obj: Any, name: str) -> Any:
+    """An attribute of an SDK model, also when it arrived as an undeclared extra field."""
+    if obj is None:
+        return None
+    if isinstance(obj, dict):
+        return obj.get(name)
+    value = getattr(obj, name, None)
+    if value is None:
+        extra = getattr(obj, "model_extra", None) or {}
+        value = extra.get(name)
+    return value
+
+
+def _as_dict(obj: Any) -> dict[str, Any]:
+    if isinstance(obj, dict):
+        return dict(obj)
+    dump = getattr(obj, "model_dump", None)
+    if callable(dump):
+        return dict(dump(exclude_none=True))
+    return {}
+
+
+def _count(value: Any) -> int | None:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def classify_anthropic_error(err: BaseException) -> ProviderError:
+    """Map an exception from the anthropic SDK (or its transport) to a ProviderError."""
+    import anthropic
+
+    if isinstance(err, anthropic.APIStatusError):
+        body_type: str | None = err.type if isinstance(err.type, str) else None
+        message = (
+            err.api_message if isinstance(err.api_message, str) and err.api_message else str(err)
+        )
+        status: int | None = err.status_code
+        if status is not None and status < 400:
+            # An ``event: error`` inside a 200 stream: the body says what went wrong.
+            status = None
+            error_type = body_type or "api_error"
+            retryable = error_type in RETRYABLE_TYPES
+        else:
+            error_type = body_type or type_for_status(status)
+            retryable = status_is_retryable(status)
+        return ProviderError(
+            message,
+            status=status,
+            type=error_type,
+            retry_after=parse_retry_after(err.response.headers),
+            retryable=retryable,
+        )
+    if isinstance(err, anthropic.APITimeoutError):
+        return ProviderError("the request timed out", type="timeout", retryable=True)
+    if isinstance(err, anthropic.APIConnectionError):
+        cause = err.__cause__
+        detail = f" ({type(cause).__name__}: {cause})" if cause is not None else ""
+        return ProviderError(f"connection error{detail}", type="connection_error", retryable=True)
+    if isinstance(err, anthropic.APIResponseValidationError):
+        return ProviderError(str(err), type="malformed_event", retryable=True)
+    mapped = transport_error(err)
+    if mapped is not None:
+        return mapped
+    if isinstance(err, TypeError) and "authentication" in str(err).lower():
+        return ProviderError(str(err), type="authentication_error", retryable=False)
+    return ProviderError(f"{type(err).__name__}: {err}", type="api_error", retryable=False)
+
+
+class _Assembly:
+    """The response being assembled from raw stream events."""
+
+    def __init__(self) -> None:
+        self.blocks: dict[int, Block] = {}
+        self.json_parts: dict[int, list[str]] = {}
+        self.message_id = ""
+        self.model = ""
+        self.stop_reason = ""
+        self.usage: dict[str, int] = {}
+        self.applied_edits: list[dict[str, Any]] = []
+        self.stopped = False
+
+    def merge_usage(self, usage: Any) -> None:
+        for key in (
+            "input_tokens",
+            "cache_creation_input_tokens",
+            "cache_read_input_tokens",
+            "output_tokens",
+        ):
+            value = _count(_field(usage, key))
+            if value is not None:
+                self.usage[key] = value
+
+    def completed(self) -> Completed:
+        usage = Usage(
+            input_tokens=self.usage.get("input_tokens", 0),
+            cache_creation_input_tokens=self.usage.get("cache_creation_input_tokens", 0),
+            cache_read_input_tokens=self.usage.get("cache_read_input_tokens", 0),
+            output_tokens=self.usage.get("output_tokens", 0),
+        )
+        return Completed(
+            content=[self.blocks[i] for i in sorted(self.blocks)],
+            usage=usage,
+            stop_reason=self.stop_reason or "end_turn",
+            message_id=self.message_id,
+            model=self.model,
+            applied_edits=self.applied_edits,
+        )
+
+
+class AnthropicProvider:
+    """``Provider`` over the Anthropic Messages API."""
+
+    name = "anthropic"
+
+    def __init__(
+        self,
+        api_key: str,
+        base_url: str | None = None,
+        model_info: ModelInfo | None = None,
+        *,
+        default_timeout: float = 600.0,
+    ) -> None:
+        self._api_key = api_key
+        self.base_url = base_url
+        self.model_info = model_info
+        self._default_timeout = default_timeout
+        self._client: Any = None
+
+    def __repr__(self) -> str:  # never show the key
+        return f"AnthropicProvider(base_url={self.base_url!r})"
+
+    def _sdk_client(self) -> Any:
+        if self._client is None:
+            import anthropic
+
+            self._client = anthropic.AsyncAnthropic(
+                api_key=self._api_key,
+                base_url=self.base_url,
+                max_retries=0,
+                timeout=self._default_timeout,
+            )
+        return self._client
+
+    async def aclose(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
+
+    async def count_tokens(self, request: ModelRequest) -> int | None:
+        body = build_messages_body(
+            ModelRequest(
+                model=request.model,
+                system=request.system,
+                messages=request.messages,
+                tools=request.tools,
+                max_tokens=request.max_tokens,
+                thinking_budget=request.thinking_budget,
+                context_management=request.context_management,
+                cache_latest_message=False,
+                timeout_seconds=request.timeout_seconds,
+            ),
+            self.model_info,
+        )
+        body.pop("max_tokens", None)
+        kwargs, extra_body, headers = _split_for_sdk(body)
+        try:
+            result = await self._sdk_client().messages.count_tokens(
+                **kwargs,
+                extra_body=extra_body or None,
+                extra_headers=headers or None,
+                timeout=request.timeout_seconds,
+            )
+        except ProviderError:
+            raise
+        except Exception as err:
+            raise classify_anthropic_error(err) from err
+        return int(result.input_tokens)
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        body = build_messages_body(request, self.model_info)
+        kwargs, extra_body, headers = _split_for_sdk(body)
+        state = _Assembly()
+        streaming = False
+        try:
+            stream = await self._sdk_client().messages.create(
+                **kwargs,
+                stream=True,
+                extra_body=extra_body or None,
+                extra_headers=headers or None,
+                timeout=request.timeout_seconds,
+            )
+            streaming = True
+            async with stream:
+                async for event in stream:
+                    for out in self._on_event(event, state):
+                        yield out
+                    if state.stopped:
+                        break
+        except ProviderError:
+            raise
+        except Exception as err:
+            raise mid_stream(classify_anthropic_error(err), streaming) from err
+        if not state.stopped:
+            raise ProviderError(
+                "the response stream ended before message_stop",
+                type="stream_interrupted",
+                retryable=True,
+            )
+        yield state.completed()
+
+    def _on_event(self, event: Any, state: _Assembly) -> list[StreamEvent]:
+        kind = _field(event, "type")
+        if kind == "message_start":
+            message = _field(event, "message")
+            state.message_id = str(_field(message, "id") or "")
+            state.model = str(_field(message, "model") or "")
+            state.merge_usage(_field(message, "usage"))
+            return []
+        if kind == "content_block_start":
+            return self._on_block_start(
+                int(_field(event, "index")), _field(event, "content_block"), state
+            )
+        if kind == "content_block_delta":
+            return self._on_delta(int(_field(event, "index")), _field(event, "delta"), state)
+        if kind == "content_block_stop":
+            self._on_block_stop(int(_field(event, "index")), state)
+            return []
+        if kind == "message_delta":
+            delta = _field(event, "delta")
+            stop_reason = _field(delta, "stop_reason")
+            if stop_reason:
+                state.stop_reason = str(stop_reason)
+            state.merge_usage(_field(event, "usage"))
+            management = _field(event, "context_management")
+            edits = _field(management, "applied_edits")
+            if isinstance(edits, list):
+                state.applied_edits = [_as_dict(e) for e in edits]
+            return []
+        if kind == "message_stop":
+            state.stopped = True
+        return []
+
+    def _on_block_start(self, index: int, block: Any, state: _Assembly) -> list[StreamEvent]:
+        kind = _field(block, "type")
+        if kind == "text":
+            text = str(_field(block, "text") or "")
+            state.blocks[index] = {"type": "text", "text": text}
+            return [TextDelta(index, text)] if text else []
+        if kind == "thinking":
+            thinking = str(_field(block, "thinking") or "")
+            state.blocks[index] = {
+                "type": "thinking",
+                "thinking": thinking,
+                "signature": str(_field(block, "signature") or ""),
+            }
+            return [ThinkingDelta(index, thinking)] if thinking else []
+        if kind == "tool_use":
+            tool_id = str(_field(block, "id") or "")
+            name = str(_field(block, "name") or "")
+            state.blocks[index] = {"type": "tool_use", "id": tool_id, "name": name, "input": {}}
+            state.json_parts[index] = []
+            return [ToolUseStart(index, tool_id, name)]
+        # redacted_thinking and server-side tool blocks arrive whole; keep them verbatim.
+        state.blocks[index] = _as_dict(block)
+        return []
+
+    def _on_delta(self, index: int, delta: Any, state: _Assembly) -> list[StreamEvent]:
+        block = state.blocks.get(index)
+        if block is None:
+            raise ProviderError(
+                f"content_block_delta for unknown block {index}",
+                type="malformed_event",
+                retryable=True,
+            )
+        kind = _field(delta, "type")
+        if kind == "text_delta":
+            text = str(_field(delta, "text") or "")
+            block["text"] = block.get("text", "") + text
+            return [TextDelta(index, text)] if text else []
+        if kind == "thinking_delta":
+            text = str(_field(delta, "thinking") or "")
+            block["thinking"] = block.get("thinking", "") + text
+            return [ThinkingDelta(index, text)] if text else []
+        if kind == "signature_delta":
+            block["signature"] = str(_field(delta, "signature") or "")
+            return []
+        if kind == "input_json_delta":
+            piece = str(_field(delta, "partial_json") or "")
+            state.json_parts.setdefault(index, []).append(piece)
+            return [ToolInputDelta(index, piece)] if piece else []
+        if kind == "citations_delta":
+            citation = _field(delta, "citation")
+            if citation is not None:
+                block.setdefault("citations", []).append(_as_dict(citation))
+        return []
+
+    def _on_block_stop(self, index: int, state: _Assembly) -> None:
+        block = state.blocks.get(index)
+        if block is None or block.get("type") != "tool_use":
+            return
+        raw = "".join(state.json_parts.pop(index, []))
+        if not raw.strip():
+            block["input"] = {}
+            return
+        try:
+            parsed = json.loads(raw)
+        except json.JSONDecodeError as err:
+            raise ProviderError(
+                f"tool_use input for {block.get('name')!r} is not valid JSON: {err}",
+                type="malformed_event",
+                retryable=True,
+            ) from err
+        block["input"] = parsed if isinstance(parsed, dict) else {"value": parsed}

@@ -1,0 +1,19 @@
+"""A scripted, stdlib-only fake of the Anthropic Messages and OpenAI Chat Completions APIs.
+
+Used in-process by tests (``FakeLLMServer``) and as a separate process by Node and Neovim
+tests (``python -m sidecar.providers.fake_llm``). Counts tokens with tiktoken and simulates
+both providers' prompt caches, so usage figures behave like the real services'.
+"""
+
+from .process import main
+from .script import RecordedRequest, Reply, default_reply
+from .server import DEFAULT_CONTEXT_WINDOW, FakeLLMServer
+
+__all__ = [
+    "DEFAULT_CONTEXT_WINDOW",
+    "FakeLLMServer",
+    "RecordedRequest",
+    "Reply",
+    "default_reply",
+    "main",
+]

@@ -1,0 +1,604 @@
+"""The fake LLM server: real HTTP on 127.0.0.1 speaking the Anthropic and OpenAI wires.
+
+Stdlib only (``http.server``, one thread per connection); replies come from a FIFO queue,
+then an optional responder, then a deterministic default.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable
+from typing import Any, Self
+
+from . import anthropic_wire, openai_wire
+from .cache import MAX_BREAKPOINTS, AnthropicPromptCache, CacheUsage, Clock, OpenAIPrefixCache
+from .context_edits import ContextEditError, apply_context_edits
+from .counting import (
+    anthropic_units,
+    openai_units,
+    output_tokens,
+    total_tokens,
+    warm_up_in_background,
+)
+from .script import Provider, RecordedRequest, Reply, Responder, default_reply
+from .transport import Exchange, Handler, HTTPServer
+
+DEFAULT_CONTEXT_WINDOW = 200_000
+DEFAULT_HANG_SECONDS = 30.0
+_STREAM_FAULTS = ("cut_stream", "malformed_event", "hang")
+
+
+class FakeLLMServer:
+    """A scripted Anthropic/OpenAI-compatible model server on an ephemeral loopback port.
+
+    Replies come from the FIFO queue, then ``responder``, then ``default_reply``.
+    """
+
+    def __init__(
+        self,
+        *,
+        context_window: int = DEFAULT_CONTEXT_WINDOW,
+        port: int = 0,
+        clock: Clock | None = None,
+        cache_min_tokens: int = 0,
+        responder: Responder | None = None,
+    ) -> None:
+        self.context_window = context_window
+        self.responder: Responder | None = responder
+        self.requests: list[RecordedRequest] = []
+        self._port = port
+        self._base_clock: Clock = clock or time.monotonic
+        self._clock_offset = 0.0
+        self._replies: deque[Reply] = deque()
+        self._lock = threading.Lock()
+        self._recorded = threading.Condition(self._lock)
+        self._stopping = threading.Event()
+        self._connections: set[socket.socket] = set()
+        self._httpd: HTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.anthropic_cache = AnthropicPromptCache(self.now, min_tokens=cache_min_tokens)
+        self.openai_cache = OpenAIPrefixCache(self.now)
+
+    # ------------------------------------------------------------ lifecycle
+
+    def start(self) -> Self:
+        if self._httpd is not None:
+            return self
+        warm_up_in_background()
+        self._stopping.clear()
+        httpd = HTTPServer(("127.0.0.1", self._port), Handler)
+        httpd.host = self
+        self._httpd = httpd
+        self._thread = threading.Thread(
+            target=httpd.serve_forever, kwargs={"poll_interval": 0.01}, name="fake-llm", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        httpd = self._httpd
+        if httpd is None:
+            return
+        self._stopping.set()
+        httpd.shutdown()
+        with self._lock:
+            connections = list(self._connections)
+        for conn in connections:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._httpd = None
+        self._thread = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        if self._httpd is None:
+            raise RuntimeError("the fake LLM server is not running")
+        return int(self._httpd.server_address[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def openai_base_url(self) -> str:
+        return self.url + "/v1"
+
+    # ------------------------------------------------------------ scripting
+
+    def queue(self, reply: Reply | dict[str, Any] | str) -> None:
+        with self._lock:
+            self._replies.append(Reply.from_json(reply))
+
+    def queue_many(self, replies: Iterable[Reply | dict[str, Any] | str]) -> None:
+        parsed = [Reply.from_json(r) for r in replies]
+        with self._lock:
+            self._replies.extend(parsed)
+
+    @property
+    def pending_replies(self) -> int:
+        with self._lock:
+            return len(self._replies)
+
+    def reset(self) -> None:
+        """Forget queued replies, the responder, recorded requests and both prompt caches."""
+        with self._lock:
+            self._replies.clear()
+            self.requests.clear()
+            self.responder = None
+        self.anthropic_cache.clear()
+        self.openai_cache.clear()
+
+    def now(self) -> float:
+        return self._base_clock() + self._clock_offset
+
+    def advance_clock(self, seconds: float) -> None:
+        """Move the cache clock forward, e.g. past the 5-minute TTL, without sleeping."""
+        self._clock_offset += seconds
+
+    def wait_for_requests(self, count: int, timeout: float = 5.0) -> list[RecordedRequest]:
+        """Block until at least ``count`` requests were recorded; useful with other processes."""
+        deadline = time.monotonic() + timeout
+        with self._recorded:
+            while len(self.requests) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"saw {len(self.requests)} of {count} requests")
+                self._recorded.wait(left)
+            return list(self.requests)
+
+    # ------------------------------------------------------------ internals
+
+    def track_connection(self, conn: socket.socket, *, add: bool) -> None:
+        with self._lock:
+            if add:
+                self._connections.add(conn)
+            else:
+                self._connections.discard(conn)
+
+    def _record(self, request: RecordedRequest) -> None:
+        with self._recorded:
+            self.requests.append(request)
+            self._recorded.notify_all()
+
+    def _next_reply(self, request: RecordedRequest) -> Reply:
+        with self._lock:
+            if self._replies:
+                return self._replies.popleft()
+            responder = self.responder
+        if responder is not None:
+            return Reply.from_json(responder(request))
+        return default_reply(request)
+
+    def _sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            self._stopping.wait(seconds)
+
+    def route(self, ex: Exchange, method: str) -> None:
+        path = ex.path
+        if path.startswith("/_fake/"):
+            self._control(ex, method, path)
+            return
+        if method != "POST":
+            ex.send_json(404, anthropic_wire.error_body(404, f"Not found: {method} {path}"))
+            return
+        if path == "/v1/messages":
+            self._anthropic_messages(ex)
+        elif path == "/v1/messages/count_tokens":
+            self._anthropic_count(ex)
+        elif path == "/v1/chat/completions":
+            self._openai_chat(ex)
+        else:
+            ex.send_json(404, anthropic_wire.error_body(404, f"Not found: {method} {path}"))
+
+    def _control(self, ex: Exchange, method: str, path: str) -> None:
+        if path == "/_fake/health":
+            ex.send_json(200, {"ok": True})
+        elif path == "/_fake/replies" and method == "POST":
+            body = ex.json_body()
+            replies = body.get("replies", []) if isinstance(body, dict) else body
+            try:
+                self.queue_many(replies)
+            except (ValueError, TypeError) as err:
+                ex.send_json(400, {"error": str(err)})
+                return
+            ex.send_json(200, {"queued": len(replies), "pending": self.pending_replies})
+        elif path == "/_fake/requests" and method == "GET":
+            with self._lock:
+                recorded = [r.to_json() for r in self.requests]
+            ex.send_json(200, {"requests": recorded})
+        elif path == "/_fake/reset" and method == "POST":
+            self.reset()
+            ex.send_json(200, {"ok": True})
+        elif path == "/_fake/config" and method == "POST":
+            body = ex.json_body() or {}
+            if "context_window" in body:
+                self.context_window = int(body["context_window"])
+            if "cache_min_tokens" in body:
+                self.anthropic_cache.min_tokens = int(body["cache_min_tokens"])
+            if "advance_clock_seconds" in body:
+                self.advance_clock(float(body["advance_clock_seconds"]))
+            ex.send_json(
+                200,
+                {
+                    "context_window": self.context_window,
+                    "cache_min_tokens": self.anthropic_cache.min_tokens,
+                    "pending": self.pending_replies,
+                },
+            )
+        else:
+            ex.send_json(404, {"error": f"unknown control endpoint {method} {path}"})
+
+    def _begin(
+        self, ex: Exchange, provider: Provider
+    ) -> tuple[RecordedRequest, dict[str, Any] | None]:
+        """Record the request; answer auth and JSON errors. Returns the body when it may proceed."""
+        try:
+            body = ex.json_body()
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        request = RecordedRequest(
+            path=ex.path,
+            provider=provider,
+            headers=ex.public_headers(),
+            body=body if isinstance(body, dict) else {},
+        )
+        self._record(request)
+        if not ex.has_credentials():
+            request.status = 401
+            if provider == "anthropic":
+                ex.send_json(401, anthropic_wire.error_body(401, "x-api-key header is required"))
+            else:
+                ex.send_json(
+                    401,
+                    openai_wire.error_body(
+                        "You didn't provide an API key. You need to provide your API key in an "
+                        "Authorization header using Bearer auth "
+                        "(i.e. Authorization: Bearer YOUR_KEY).",
+                        "invalid_request_error",
+                        None,
+                    ),
+                )
+            return request, None
+        if not isinstance(body, dict):
+            request.status = 400
+            message = "The request body is not valid JSON."
+            if provider == "anthropic":
+                ex.send_json(400, anthropic_wire.error_body(400, message))
+            else:
+                ex.send_json(400, openai_wire.error_body(message, "invalid_request_error", None))
+            return request, None
+        return request, body
+
+    def _reply_for(self, ex: Exchange, request: RecordedRequest) -> Reply | None:
+        try:
+            return self._next_reply(request)
+        except Exception as err:  # noqa: BLE001 - any responder bug must reach the client as a 500
+            request.status = 500
+            request.fault = "responder_error"
+            body = (
+                anthropic_wire.error_body(500, f"responder failed: {err!r}")
+                if request.provider == "anthropic"
+                else openai_wire.error_body(f"responder failed: {err!r}", "server_error", None)
+            )
+            ex.send_json(500, body)
+            return None
+
+    # ------------------------------------------------------------ Anthropic
+
+    def _anthropic_count(self, ex: Exchange) -> None:
+        request, body = self._begin(ex, "anthropic")
+        if body is None:
+            return
+        try:
+            outcome = apply_context_edits(body)
+        except ContextEditError as err:
+            request.status = 400
+            ex.send_json(400, anthropic_wire.error_body(400, str(err)))
+            return
+        request.input_tokens = total_tokens(anthropic_units(outcome.body))
+        request.applied_edits = outcome.applied_edits
+        answer: dict[str, Any] = {"input_tokens": request.input_tokens}
+        if outcome.requested:
+            answer["context_management"] = {"original_input_tokens": outcome.original_input_tokens}
+        ex.send_json(200, answer, {"request-id": anthropic_wire.new_request_id()})
+
+    def _anthropic_messages(self, ex: Exchange) -> None:
+        request, body = self._begin(ex, "anthropic")
+        if body is None:
+            return
+        try:
+            outcome = apply_context_edits(body)
+        except ContextEditError as err:
+            request.status = 400
+            ex.send_json(400, anthropic_wire.error_body(400, str(err)))
+            return
+        units = anthropic_units(outcome.body)
+        request.input_tokens = total_tokens(units)
+        request.applied_edits = outcome.applied_edits
+        breakpoints = sum(1 for u in units if u.breakpoint_ttl is not None)
+        if breakpoints > MAX_BREAKPOINTS:
+            request.status = 400
+            ex.send_json(
+                400,
+                anthropic_wire.error_body(
+                    400,
+                    f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided. "
+                    f"Found {breakpoints}.",
+                ),
+            )
+            return
+        if request.input_tokens > self.context_window:
+            self._anthropic_too_long(ex, request, request.input_tokens, self.context_window)
+            return
+        reply = self._reply_for(ex, request)
+        if reply is None:
+            return
+        model = reply.model or str(body.get("model") or "claude-fake")
+        fault = reply.fault or {}
+        kind = fault.get("fault")
+        if kind is not None:
+            request.fault = str(kind)
+        if kind == "rate_limit":
+            retry_after = fault.get("retry_after", 1)
+            request.status = 429
+            ex.send_json(
+                429,
+                anthropic_wire.error_body(
+                    429,
+                    "This request would exceed the rate limit for your organization of 50 requests "
+                    "per minute. Please try again later.",
+                ),
+                {"retry-after": f"{retry_after:g}", "request-id": anthropic_wire.new_request_id()},
+            )
+            return
+        if kind == "overloaded":
+            request.status = 529
+            ex.send_json(529, anthropic_wire.error_body(529, "Overloaded"))
+            return
+        if kind == "server_error":
+            request.status = 500
+            ex.send_json(500, anthropic_wire.error_body(500, "Internal server error"))
+            return
+        if kind == "prompt_too_long":
+            tokens = int(fault.get("tokens", max(request.input_tokens, self.context_window + 1)))
+            self._anthropic_too_long(
+                ex, request, tokens, int(fault.get("maximum", self.context_window))
+            )
+            return
+        if kind in _STREAM_FAULTS:
+            reply = self._content_for_fault(reply, request)
+
+        cache = self.anthropic_cache.apply(model, units)
+        usage = _anthropic_usage(cache, output_tokens(reply.content), reply.usage)
+        request.usage = usage
+        management = {"applied_edits": outcome.applied_edits} if outcome.requested else None
+        headers = {"request-id": anthropic_wire.new_request_id()}
+
+        if body.get("stream"):
+            events = anthropic_wire.stream_events(
+                reply, model=model, usage=usage, context_management=management
+            )
+            payloads = [anthropic_wire.encode_event(name, data) for name, data in events]
+            broken = (
+                b'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0,\n\n'
+            )
+            self._stream(ex, reply, fault, payloads, broken, end=None, headers=headers)
+            return
+        message = anthropic_wire.message_json(
+            reply, model=model, usage=usage, context_management=management
+        )
+        self._single(ex, fault, message, headers)
+
+    def _anthropic_too_long(
+        self, ex: Exchange, request: RecordedRequest, tokens: int, maximum: int
+    ) -> None:
+        request.status = 400
+        request.fault = "prompt_too_long"
+        ex.send_json(
+            400,
+            anthropic_wire.error_body(400, anthropic_wire.prompt_too_long_message(tokens, maximum)),
+            {"request-id": anthropic_wire.new_request_id()},
+        )
+
+    # ------------------------------------------------------------ OpenAI
+
+    def _openai_chat(self, ex: Exchange) -> None:
+        request, body = self._begin(ex, "openai")
+        if body is None:
+            return
+        units = openai_units(body)
+        request.input_tokens = total_tokens(units)
+        if request.input_tokens > self.context_window:
+            request.status = 400
+            request.fault = "prompt_too_long"
+            ex.send_json(
+                400, openai_wire.prompt_too_long_body(request.input_tokens, self.context_window)
+            )
+            return
+        reply = self._reply_for(ex, request)
+        if reply is None:
+            return
+        model = reply.model or str(body.get("model") or "gpt-fake")
+        fault = reply.fault or {}
+        kind = fault.get("fault")
+        if kind is not None:
+            request.fault = str(kind)
+        if kind == "rate_limit":
+            retry_after = fault.get("retry_after", 1)
+            request.status = 429
+            ex.send_json(
+                429,
+                openai_wire.rate_limit_body(model, float(retry_after)),
+                {
+                    "retry-after": f"{retry_after:g}",
+                    "x-request-id": anthropic_wire.new_request_id(),
+                },
+            )
+            return
+        if kind == "overloaded":
+            request.status = 503
+            ex.send_json(
+                503,
+                openai_wire.error_body(
+                    "The server is overloaded or not ready yet.", "server_error", None
+                ),
+            )
+            return
+        if kind == "server_error":
+            request.status = 500
+            ex.send_json(
+                500,
+                openai_wire.error_body(
+                    "The server had an error while processing your request. Sorry about that!",
+                    "server_error",
+                    None,
+                ),
+            )
+            return
+        if kind == "prompt_too_long":
+            request.status = 400
+            tokens = int(fault.get("tokens", max(request.input_tokens, self.context_window + 1)))
+            maximum = int(fault.get("maximum", self.context_window))
+            ex.send_json(400, openai_wire.prompt_too_long_body(tokens, maximum))
+            return
+        if kind in _STREAM_FAULTS:
+            reply = self._content_for_fault(reply, request)
+
+        key = body.get("prompt_cache_key")
+        cached = self.openai_cache.apply(units, str(key) if key is not None else None)
+        reasoning = sum(output_tokens([b]) for b in reply.content if b["type"] == "thinking")
+        usage = _openai_usage(
+            request.input_tokens, cached, output_tokens(reply.content), reasoning, reply.usage
+        )
+        request.usage = usage
+        headers = {"x-request-id": anthropic_wire.new_request_id()}
+        if body.get("stream"):
+            options = body.get("stream_options") or {}
+            chunks = openai_wire.stream_chunks(
+                reply, model=model, usage=usage, include_usage=bool(options.get("include_usage"))
+            )
+            payloads = [openai_wire.encode_chunk(c) for c in chunks]
+            broken = b'data: {"id": "chatcmpl-broken", "choices": [\n\n'
+            self._stream(ex, reply, fault, payloads, broken, end=openai_wire.DONE, headers=headers)
+            return
+        self._single(
+            ex, fault, openai_wire.completion_json(reply, model=model, usage=usage), headers
+        )
+
+    # ------------------------------------------------------------ delivery
+
+    def _content_for_fault(self, reply: Reply, request: RecordedRequest) -> Reply:
+        """Stream faults still need something to stream: the fault's content, else the default."""
+        fault = reply.fault or {}
+        content = fault.get("content")
+        base = Reply(content=list(content)) if isinstance(content, list) else default_reply(request)
+        return Reply(
+            content=base.content,
+            stop_reason=fault.get("stop_reason"),
+            chunk_size=int(fault.get("chunk_size", reply.chunk_size)),
+            chunk_delay_ms=float(fault.get("chunk_delay_ms", reply.chunk_delay_ms)),
+            usage=reply.usage,
+        )
+
+    def _stream(
+        self,
+        ex: Exchange,
+        reply: Reply,
+        fault: dict[str, Any],
+        payloads: list[bytes],
+        broken: bytes,
+        *,
+        end: bytes | None,
+        headers: dict[str, str],
+    ) -> None:
+        kind = fault.get("fault")
+        half = max(len(payloads) // 2, 1)
+        stop_after = int(fault.get("after_events", half)) if kind in _STREAM_FAULTS else None
+        if kind == "hang" and "after_events" not in fault:
+            self._hang(ex, fault)  # stall before any byte, so the client's read timeout fires
+        ex.start_stream(headers)
+        delay = reply.chunk_delay_ms / 1000.0
+        for index, payload in enumerate(payloads):
+            if stop_after is not None and index == stop_after:
+                if kind == "malformed_event":
+                    ex.write_chunk(broken)
+                elif kind == "hang":
+                    self._hang(ex, fault)
+                else:
+                    ex.drop()
+            if index and delay:
+                self._sleep(delay)
+            ex.write_chunk(payload)
+        if stop_after is not None and stop_after >= len(payloads):
+            if kind == "malformed_event":
+                ex.write_chunk(broken)
+            elif kind == "hang":
+                self._hang(ex, fault)
+            else:
+                ex.drop()
+        if end is not None:
+            ex.write_chunk(end)
+        ex.end_stream()
+
+    def _single(
+        self, ex: Exchange, fault: dict[str, Any], body: dict[str, Any], headers: dict[str, str]
+    ) -> None:
+        kind = fault.get("fault")
+        if kind == "hang":
+            self._hang(ex, fault)
+        if kind == "cut_stream":
+            ex.drop()
+        if kind == "malformed_event":
+            ex.send_bytes(200, b'{"id": "msg_broken", "content": [', "application/json", headers)
+            return
+        ex.send_json(200, body, headers)
+
+    def _hang(self, ex: Exchange, fault: dict[str, Any]) -> None:
+        self._sleep(float(fault.get("seconds", DEFAULT_HANG_SECONDS)))
+        ex.drop()
+
+
+def _anthropic_usage(
+    cache: CacheUsage, out: int, override: dict[str, Any] | None
+) -> dict[str, Any]:
+    usage: dict[str, Any] = {
+        "input_tokens": cache.input_tokens,
+        "cache_creation_input_tokens": cache.cache_creation_input_tokens,
+        "cache_read_input_tokens": cache.cache_read_input_tokens,
+        "cache_creation": {
+            "ephemeral_5m_input_tokens": cache.ephemeral_5m_input_tokens,
+            "ephemeral_1h_input_tokens": cache.ephemeral_1h_input_tokens,
+        },
+        "output_tokens": out,
+        "service_tier": "standard",
+    }
+    if override:
+        usage.update(override)
+    return usage
+
+
+def _openai_usage(
+    prompt: int, cached: int, completion: int, reasoning: int, override: dict[str, Any] | None
+) -> dict[str, Any]:
+    if override:
+        # Overrides may be written with either provider's names.
+        prompt = int(override.get("prompt_tokens", override.get("input_tokens", prompt)))
+        completion = int(
+            override.get("completion_tokens", override.get("output_tokens", completion))
+        )
+        cached = int(override.get("cached_tokens", override.get("cache_read_input_tokens", cached)))
+    return openai_wire.usage_json(prompt, completion, cached, reasoning)

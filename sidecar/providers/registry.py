@@ -1,0 +1,132 @@
+"""Building the configured provider, and what a response cost.
+
+The API key comes only from the environment variable named by ``apiKeyEnv`` (default
+``ANTHROPIC_API_KEY`` or ``OPENAI_API_KEY``); it is handed to the SDK client and never put
+in a message, a log line or an error. Importing this module does not import either SDK.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from urllib.parse import urlsplit
+
+from sidecar.core.catalog import ModelInfo, lookup
+from sidecar.core.errors import ProviderNotConfigured
+from sidecar.core.messages import Usage
+from sidecar.core.settings import SECTION, Settings
+from sidecar.providers.anthropic_messages import AnthropicProvider
+from sidecar.providers.base import Provider
+from sidecar.providers.openai_chat import KEYLESS_PLACEHOLDER, OpenAIChatProvider
+
+PROVIDERS = ("anthropic", "openai", "openai-compatible")
+DEFAULT_KEY_ENV = {
+    "anthropic": "ANTHROPIC_API_KEY",
+    "openai": "OPENAI_API_KEY",
+    "openai-compatible": "OPENAI_API_KEY",
+}
+# The variables the SDKs themselves read for the base URL.
+BASE_URL_ENV = {
+    "anthropic": "ANTHROPIC_BASE_URL",
+    "openai": "OPENAI_BASE_URL",
+    "openai-compatible": "OPENAI_BASE_URL",
+}
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
+
+
+def is_local_url(url: str | None) -> bool:
+    if not url:
+        return False
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return False
+    return host.lower() in _LOCAL_HOSTS or host.startswith("127.")
+
+
+def _anthropic_base_url(url: str | None) -> str | None:
+    """The SDK appends ``/v1/messages`` itself; a base URL ending in ``/v1`` would double it."""
+    if not url:
+        return None
+    trimmed = url.rstrip("/")
+    return trimmed.removesuffix("/v1")
+
+
+def resolve_base_url(settings: Settings, environ: Mapping[str, str]) -> str | None:
+    return settings.baseUrl or environ.get(BASE_URL_ENV.get(settings.provider, "")) or None
+
+
+def make_provider(settings: Settings, environ: Mapping[str, str]) -> Provider:
+    """The provider ``settings`` ask for, or ``ProviderNotConfigured`` saying how to fix it."""
+    name = settings.provider
+    if name not in PROVIDERS:
+        raise ProviderNotConfigured(
+            f"unknown provider {name!r}",
+            data={
+                "provider": name,
+                "fix": f"set {SECTION}.provider to one of: {', '.join(PROVIDERS)}",
+            },
+        )
+    key_env = settings.apiKeyEnv or DEFAULT_KEY_ENV[name]
+    base_url = resolve_base_url(settings, environ)
+    model_info: ModelInfo | None = lookup(settings.model, name)
+    if model_info is not None and settings.maxOutputTokens:
+        # The user's output limit wins over the catalog's, as in window resolution.
+        model_info = dataclasses.replace(model_info, max_output_tokens=settings.maxOutputTokens)
+    timeout = float(settings.retry.timeoutSeconds)
+    key = (environ.get(key_env) or "").strip()
+
+    if name == "openai-compatible" and not base_url:
+        raise ProviderNotConfigured(
+            "the openai-compatible provider needs a base URL",
+            data={
+                "provider": name,
+                "fix": f"set {SECTION}.baseUrl (for example http://localhost:11434/v1 for Ollama) "
+                f"or the environment variable {BASE_URL_ENV[name]}",
+            },
+        )
+    if not key:
+        if name == "openai-compatible" and is_local_url(base_url):
+            key = KEYLESS_PLACEHOLDER  # local servers (Ollama, llama.cpp, vLLM) need no key
+        else:
+            raise ProviderNotConfigured(
+                f"no API key for provider {name}: the environment variable {key_env} is not set",
+                data={
+                    "provider": name,
+                    "apiKeyEnv": key_env,
+                    "fix": f"set the environment variable {key_env} to your API key before "
+                    f"starting the editor, or set {SECTION}.apiKeyEnv to the name of the "
+                    "variable that holds it",
+                },
+            )
+
+    if name == "anthropic":
+        return AnthropicProvider(
+            key,
+            base_url=_anthropic_base_url(base_url),
+            model_info=model_info,
+            default_timeout=timeout,
+        )
+    return OpenAIChatProvider(
+        key,
+        base_url=base_url.rstrip("/") if base_url else None,
+        model_info=model_info,
+        name="openai" if name == "openai" else "openai-compatible",
+        default_timeout=timeout,
+    )
+
+
+def cost_usd(usage: Usage, model: str, provider: str) -> float | None:
+    """Dollars a response cost at catalog prices, or None when the model's prices are unknown."""
+    info = lookup(model, provider)
+    if info is None or info.input_price is None or info.output_price is None:
+        return None
+    write_price = info.cache_write_price if info.cache_write_price is not None else info.input_price
+    read_price = info.cache_read_price if info.cache_read_price is not None else info.input_price
+    total = (
+        usage.input_tokens * info.input_price
+        + usage.cache_creation_input_tokens * write_price
+        + usage.cache_read_input_tokens * read_price
+        + usage.output_tokens * info.output_price
+    )
+    return total / 1_000_000

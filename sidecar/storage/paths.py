@@ -1,0 +1,59 @@
+"""Where storage files live under the storage directory.
+
+The layout follows Claude Code's (``projects/<sanitized cwd>/<sessionId>.jsonl``) so its
+transcript viewers find our sessions and its sessions can be opened here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+TRANSCRIPT_SUFFIX = ".jsonl"
+# Claude Code caps the directory name; longer paths get a hash suffix so two long paths
+# sharing a prefix still land in different directories.
+MAX_SANITIZED_LENGTH = 200
+
+_NON_ALNUM = re.compile(r"[^A-Za-z0-9]")
+# Session ids end up in file names: allow nothing that could walk out of the directory.
+_SESSION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
+
+
+def sanitize_cwd(cwd: str) -> str:
+    """Every character other than an ASCII letter or digit becomes ``-``."""
+    name = _NON_ALNUM.sub("-", cwd)
+    if len(name) <= MAX_SANITIZED_LENGTH:
+        return name
+    digest = hashlib.sha256(cwd.encode("utf-8")).hexdigest()[:12]
+    return f"{name[:MAX_SANITIZED_LENGTH]}-{digest}"
+
+
+def is_valid_session_id(session_id: str) -> bool:
+    return bool(_SESSION_ID.match(session_id)) and ".." not in session_id
+
+
+def check_session_id(session_id: str) -> str:
+    if not is_valid_session_id(session_id):
+        raise ValueError(f"invalid session id: {session_id!r}")
+    return session_id
+
+
+def projects_dir(storage_dir: Path | str) -> Path:
+    return Path(storage_dir) / "projects"
+
+
+def project_dir(storage_dir: Path | str, cwd: str) -> Path:
+    return projects_dir(storage_dir) / sanitize_cwd(cwd)
+
+
+def transcript_path(storage_dir: Path | str, cwd: str, session_id: str) -> Path:
+    return project_dir(storage_dir, cwd) / f"{check_session_id(session_id)}{TRANSCRIPT_SUFFIX}"
+
+
+def history_path(storage_dir: Path | str) -> Path:
+    return Path(storage_dir) / "history.jsonl"
+
+
+def paste_cache_dir(storage_dir: Path | str) -> Path:
+    return Path(storage_dir) / "paste-cache"

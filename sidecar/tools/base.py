@@ -1,0 +1,198 @@
+"""The tool port: what a tool is, what it returns, and what it needs from the session.
+
+Tool names and input shapes follow Claude Code so a recorded Claude Code session can be
+continued here and the model's habits carry over. ``Tool.run`` never raises for bad input
+or a failing file system: every failure becomes an ``is_error`` outcome the model reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Literal, Protocol
+
+from sidecar.core.file_state import FileReadState
+from sidecar.core.messages import Block, tool_result_block
+from sidecar.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+# ACP tool kinds (agentclientprotocol.com, ToolKind).
+ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]
+PermissionAnswer = Literal[
+    "allow_once", "allow_always", "reject_once", "reject_always", "cancelled"
+]
+ALLOWING: frozenset[str] = frozenset({"allow_once", "allow_always"})
+
+
+class ToolContext(Protocol):
+    """What a session gives its tools."""
+
+    roots: list[Path]
+    file_state: FileReadState
+    cancelled: asyncio.Event
+    settings: Settings
+
+    async def read_buffer(self, path: Path) -> str | None:
+        """The editor's unsaved text of ``path``, or None when the editor has none open."""
+        ...
+
+    async def apply_edit(self, path: Path, new_text: str, label: str) -> bool:
+        """Replace (or create) the whole document through the editor; True when applied."""
+        ...
+
+    async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
+        """One of ``allow_once, allow_always, reject_once, reject_always, cancelled``."""
+        ...
+
+
+class ToolError(Exception):
+    """A failure the model should read as the tool's result."""
+
+
+@dataclass
+class ToolOutcome:
+    content: str | list[Block]
+    is_error: bool = False
+    raw_output: dict[str, Any] = field(default_factory=dict)
+    # ACP tool_call content for the editor (e.g. a diff); text content is used when empty.
+    display: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def error(cls, message: str, **raw: Any) -> ToolOutcome:
+        return cls(message, is_error=True, raw_output={"error": message, **raw})
+
+    def text(self) -> str:
+        if isinstance(self.content, str):
+            return self.content
+        return "".join(str(b.get("text", "")) for b in self.content if b.get("type") == "text")
+
+    def to_result_block(self, tool_use_id: str) -> Block:
+        return tool_result_block(tool_use_id, self.content, self.is_error)
+
+    def acp_content(self) -> list[dict[str, Any]]:
+        """``content`` of a ``tool_call_update``."""
+        if self.display:
+            return self.display
+        if isinstance(self.content, str):
+            return [{"type": "content", "content": {"type": "text", "text": self.content}}]
+        return [{"type": "content", "content": b} for b in self.content if b.get("type") == "text"]
+
+
+class Tool:
+    """Subclasses set the class attributes and implement ``invoke``."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    input_schema: ClassVar[dict[str, Any]]
+    kind: ClassVar[ToolKind] = "other"
+    # Whether old results of this tool may be cleared by microcompact.
+    compactable: ClassVar[bool] = True
+
+    def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str:
+        return self.name
+
+    def locations(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> list[dict[str, Any]]:
+        return []
+
+    async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        raise NotImplementedError
+
+    async def run(self, input: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        try:
+            args = validate_input(self.input_schema, input)
+        except ToolError as exc:
+            return ToolOutcome.error(str(exc))
+        return await self.guarded(self.invoke(args, ctx))
+
+    async def guarded(self, work: Awaitable[ToolOutcome]) -> ToolOutcome:
+        """``work``'s outcome, with every failure turned into an error outcome."""
+        try:
+            return await work
+        except ToolError as exc:
+            return ToolOutcome.error(str(exc))
+        except OSError as exc:
+            return ToolOutcome.error(
+                f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bug must not end the turn; the model sees it and moves on
+            log.exception("tool %s failed", self.name)
+            return ToolOutcome.error(f"{self.name} failed: {type(exc).__name__}: {exc}")
+
+
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "array": "an array",
+    "object": "an object",
+}
+
+
+def _coerce(name: str, spec: dict[str, Any], value: Any) -> Any:
+    kind = spec.get("type")
+    # Models sometimes quote numbers and booleans; accept the unambiguous spellings.
+    if kind == "integer":
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value.strip())
+        elif isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ToolError(f"Invalid input: `{name}` must be {_TYPE_NAMES[kind]}, got {value!r}")
+        if "minimum" in spec and value < spec["minimum"]:
+            raise ToolError(
+                f"Invalid input: `{name}` must be at least {spec['minimum']}, got {value}"
+            )
+    elif kind == "number":
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ToolError(f"Invalid input: `{name}` must be {_TYPE_NAMES[kind]}, got {value!r}")
+        if "minimum" in spec and value < spec["minimum"]:
+            raise ToolError(
+                f"Invalid input: `{name}` must be at least {spec['minimum']}, got {value}"
+            )
+    elif kind == "boolean":
+        if value in ("true", "false"):
+            value = value == "true"
+        if not isinstance(value, bool):
+            raise ToolError(f"Invalid input: `{name}` must be {_TYPE_NAMES[kind]}, got {value!r}")
+    elif kind == "string":
+        if not isinstance(value, str):
+            raise ToolError(f"Invalid input: `{name}` must be {_TYPE_NAMES[kind]}, got {value!r}")
+    elif kind == "array":
+        item_kind = spec.get("items", {}).get("type")
+        if not isinstance(value, list) or (
+            item_kind == "string" and not all(isinstance(v, str) for v in value)
+        ):
+            what = "an array of strings" if item_kind == "string" else _TYPE_NAMES[kind]
+            raise ToolError(f"Invalid input: `{name}` must be {what}, got {value!r}")
+    if "enum" in spec and value not in spec["enum"]:
+        allowed = ", ".join(repr(v) for v in spec["enum"])
+        raise ToolError(f"Invalid input: `{name}` must be one of {allowed}, got {value!r}")
+    return value
+
+
+def validate_input(schema: dict[str, Any], input: Any) -> dict[str, Any]:
+    """Check ``input`` against the small JSON-schema subset tools use; unknown keys are
+    dropped (models add harmless extras), and errors name the field."""
+    if not isinstance(input, dict):
+        raise ToolError(f"Invalid input: expected an object, got {type(input).__name__}")
+    props: dict[str, Any] = schema.get("properties", {})
+    for name in schema.get("required", []):
+        if input.get(name) is None:
+            raise ToolError(f"Invalid input: `{name}` is required")
+    out: dict[str, Any] = {}
+    for name, spec in props.items():
+        if name in input and input[name] is not None:
+            out[name] = _coerce(name, spec, input[name])
+    return out

@@ -1,0 +1,33 @@
+"""The tool set a session offers the model, and its provider-facing specs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sidecar.core.settings import Settings
+from sidecar.providers.base import ToolSpec
+from sidecar.tools.base import Tool
+from sidecar.tools.read import ReadTool
+from sidecar.tools.search import GlobTool, GrepTool, LSTool
+from sidecar.tools.shell import BashTool
+from sidecar.tools.write_edit import EditTool, WriteTool
+
+
+def default_tools(settings: Settings) -> list[Tool]:
+    tools: list[Tool] = [ReadTool(), WriteTool(), EditTool(), GlobTool(), GrepTool(), LSTool()]
+    if settings.tools.shell:
+        tools.append(BashTool())
+    return tools
+
+
+def tool_specs(tools: Sequence[Tool]) -> list[ToolSpec]:
+    return [ToolSpec(t.name, t.description, t.input_schema) for t in tools]
+
+
+def tools_by_name(tools: Sequence[Tool]) -> dict[str, Tool]:
+    return {t.name: t for t in tools}
+
+
+def compactable_names(tools: Sequence[Tool]) -> frozenset[str]:
+    """Names whose old results microcompact may clear."""
+    return frozenset(t.name for t in tools if t.compactable)

@@ -1,0 +1,299 @@
+"""Bash: a shell command in the first workspace root, with permission, timeout and cancel.
+
+The command runs in its own process group so a timeout or a cancel stops everything it
+started, not just the shell. Output (stdout and stderr interleaved) is kept head and tail
+within the configured character budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from sidecar.tools.base import ALLOWING, Tool, ToolContext, ToolError, ToolOutcome
+
+DEFAULT_TIMEOUT_MS = 120_000
+MAX_TIMEOUT_MS = 600_000
+# After SIGTERM the group gets this long before SIGKILL.
+KILL_GRACE_S = 1.0
+# A command that exited while something it started still holds its output open is
+# given this long, then that something is stopped too (else the tool would hang).
+LINGER_S = 1.0
+POLL_S = 0.25
+READ_CHUNK = 65_536
+PERMISSION_DENIED = "Permission denied by the user"
+PERMISSION_CANCELLED = "Permission request was cancelled; the command did not run."
+# Characters that chain, substitute or redirect: an allow-listed prefix must not vouch
+# for whatever follows them.
+_SHELL_CONTROL = re.compile(r"[;&|`<>\n\r]|\$\(")
+# Provider credentials the sidecar itself holds; a command printing its environment must
+# not copy them into the conversation.
+_SECRET_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY")
+
+
+def allowed_by_prefix(command: str, prefixes: Sequence[str]) -> bool:
+    """Whether ``command`` is covered by a ``tools.allow`` entry: the entry is a leading
+    word sequence ("git status", "npm test"; "Bash(npm test:*)" is accepted too)."""
+    cmd = command.strip()
+    if not cmd or _SHELL_CONTROL.search(cmd):
+        return False
+    for raw in prefixes:
+        prefix = raw.strip()
+        if prefix.startswith("Bash(") and prefix.endswith(")"):
+            prefix = prefix[5:-1]
+        prefix = prefix.removesuffix(":*").removesuffix("*").strip()
+        if prefix and (cmd == prefix or cmd.startswith(prefix + " ")):
+            return True
+    return False
+
+
+class OutputCollector:
+    """Keeps the first and last ``chars`` characters' worth of bytes and counts the rest."""
+
+    def __init__(self, chars: int) -> None:
+        self.chars = max(chars, 1)
+        self._room = self.chars * 4  # a character is at most four UTF-8 bytes
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.dropped = 0
+
+    def feed(self, data: bytes) -> None:
+        if len(self.head) < self._room:
+            take = self._room - len(self.head)
+            self.head += data[:take]
+            data = data[take:]
+        if not data:
+            return
+        self.tail += data
+        if len(self.tail) > 2 * self._room:
+            cut = len(self.tail) - self._room
+            self.dropped += cut
+            del self.tail[:cut]
+
+    async def drain(self, stream: asyncio.StreamReader) -> None:
+        while chunk := await stream.read(READ_CHUNK):
+            self.feed(chunk)
+
+    def render(self) -> tuple[str, int]:
+        """The kept text and how many characters were cut from its middle."""
+        head = self.head.decode("utf-8", "replace")
+        tail = self.tail.decode("utf-8", "replace")
+        if not self.dropped:
+            text = (bytes(self.head) + bytes(self.tail)).decode("utf-8", "replace")
+            if len(text) <= self.chars:
+                return text, 0
+            head, tail = text, text
+            total = len(text)
+        else:
+            total = len(head) + self.dropped + len(tail)
+        front = self.chars // 2
+        back = self.chars - front
+        cut = total - front - back
+        return f"{head[:front]}\n\n... [{cut} characters of output cut] ...\n\n{tail[-back:]}", cut
+
+
+@dataclass
+class RunResult:
+    exit_code: int | None
+    output: str
+    cut_chars: int
+    timed_out: bool
+    cancelled: bool
+    lingering_stopped: bool
+    duration_ms: int
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _child_env(extra_secret: str | None) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in (*_SECRET_ENV, extra_secret):
+        if name:
+            env.pop(name, None)
+    return env
+
+
+async def run_command(
+    command: str,
+    cwd: Path,
+    timeout_s: float,
+    cancelled: asyncio.Event,
+    output_chars: int,
+    secret_env: str | None = None,
+) -> RunResult:
+    started = time.monotonic()
+    shell = shutil.which("bash") or "/bin/sh"
+    proc = await asyncio.create_subprocess_exec(
+        shell,
+        "-c",
+        command,
+        cwd=os.fspath(cwd),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        start_new_session=True,  # own session and process group: killpg reaches children
+        env=_child_env(secret_env),
+    )
+    assert proc.stdout is not None
+    collector = OutputCollector(output_chars)
+    reader = asyncio.create_task(collector.drain(proc.stdout))
+    # Process.wait() resolves once the process exited and its output pipe closed.
+    finished = asyncio.create_task(proc.wait())
+    cancel_wait = asyncio.create_task(cancelled.wait())
+    deadline = started + timeout_s
+    timed_out = was_cancelled = lingering = False
+    exited_at: float | None = None
+    try:
+        while not finished.done():
+            now = time.monotonic()
+            if now >= deadline:
+                timed_out = True
+                break
+            done, _ = await asyncio.wait(
+                {finished, cancel_wait},
+                timeout=min(deadline - now, POLL_S),
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+            if finished in done:
+                break
+            if cancel_wait in done:
+                was_cancelled = True
+                break
+            if proc.returncode is not None:
+                exited_at = exited_at or time.monotonic()
+                if time.monotonic() - exited_at >= LINGER_S:
+                    lingering = True
+                    break
+        if not finished.done():
+            await _stop_group(proc.pid, finished)
+        try:
+            await asyncio.wait_for(asyncio.shield(reader), timeout=KILL_GRACE_S)
+        except TimeoutError:
+            # Something outside the group still holds the pipe; keep what was read.
+            reader.cancel()
+    finally:
+        cancel_wait.cancel()
+        if not finished.done():
+            _signal_group(proc.pid, signal.SIGKILL)
+            finished.cancel()
+    output, cut = collector.render()
+    return RunResult(
+        exit_code=proc.returncode,
+        output=output,
+        cut_chars=cut,
+        timed_out=timed_out,
+        cancelled=was_cancelled,
+        lingering_stopped=lingering,
+        duration_ms=round((time.monotonic() - started) * 1000),
+    )
+
+
+async def _stop_group(pgid: int, finished: asyncio.Task[int]) -> None:
+    _signal_group(pgid, signal.SIGTERM)
+    try:
+        await asyncio.wait_for(asyncio.shield(finished), timeout=KILL_GRACE_S)
+    except TimeoutError:
+        _signal_group(pgid, signal.SIGKILL)
+        try:
+            await asyncio.wait_for(asyncio.shield(finished), timeout=KILL_GRACE_S)
+        except TimeoutError:
+            pass
+
+
+class BashTool(Tool):
+    name = "Bash"
+    kind = "execute"
+    compactable = True
+    description = (
+        "Runs a shell command (bash) in the workspace root and returns its combined stdout "
+        "and stderr and its exit code. The user is asked for permission unless the command "
+        "is allow-listed. timeout is in milliseconds (default 120000, at most 600000). Long "
+        "output is shortened in the middle. Prefer Read, Edit, Glob and Grep over cat, sed, "
+        "find and grep."
+    )
+    input_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "properties": {
+            "command": {"type": "string", "description": "The command to run."},
+            "timeout": {
+                "type": "number",
+                "minimum": 1,
+                "description": "Timeout in milliseconds (default 120000, max 600000).",
+            },
+            "description": {
+                "type": "string",
+                "description": "What the command does, in a few words, shown to the user.",
+            },
+        },
+        "required": ["command"],
+    }
+
+    def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str:
+        description = input.get("description")
+        command = input.get("command")
+        if isinstance(description, str) and description.strip():
+            return description.strip()
+        if isinstance(command, str):
+            return command if len(command) <= 120 else command[:117] + "..."
+        return "Bash"
+
+    async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        command: str = args["command"]
+        if not command.strip():
+            raise ToolError("Invalid input: `command` must not be empty")
+        if not ctx.roots:
+            raise ToolError("No workspace folder is open; commands have nowhere to run.")
+        timeout_ms = min(float(args.get("timeout", DEFAULT_TIMEOUT_MS)), MAX_TIMEOUT_MS)
+        if not allowed_by_prefix(command, ctx.settings.tools.allow):
+            answer = await ctx.ask_permission(self.name, self.title(args, ctx.roots), dict(args))
+            if answer == "cancelled":
+                return ToolOutcome.error(PERMISSION_CANCELLED, permission=answer)
+            if answer not in ALLOWING:
+                return ToolOutcome.error(PERMISSION_DENIED, permission=answer)
+        if ctx.cancelled.is_set():
+            return ToolOutcome.error("Command was cancelled before it started.", cancelled=True)
+        result = await run_command(
+            command,
+            ctx.roots[0],
+            timeout_ms / 1000,
+            ctx.cancelled,
+            ctx.settings.tools.shellOutputChars,
+            ctx.settings.apiKeyEnv,
+        )
+        return _outcome(result, timeout_ms)
+
+
+def _outcome(result: RunResult, timeout_ms: float) -> ToolOutcome:
+    parts = [result.output.rstrip() or "(no output)"]
+    if result.cut_chars:
+        parts.append(f"[Output was {result.cut_chars} characters too long; the middle was cut.]")
+    if result.timed_out:
+        parts.append(f"Command timed out after {timeout_ms / 1000:g} s and was stopped.")
+    if result.cancelled:
+        parts.append("Command was cancelled by the user and stopped.")
+    if result.lingering_stopped:
+        parts.append("Processes the command left running with its output open were stopped.")
+    code = result.exit_code
+    parts.append(f"Exit code: {code}" if code is not None else "Exit code: none (killed)")
+    failed = result.timed_out or result.cancelled or code != 0
+    raw = {
+        "exitCode": code,
+        "timedOut": result.timed_out,
+        "cancelled": result.cancelled,
+        "cutChars": result.cut_chars,
+        "durationMs": result.duration_ms,
+    }
+    return ToolOutcome("\n".join(parts), is_error=failed, raw_output=raw)

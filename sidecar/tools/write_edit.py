@@ -1,0 +1,197 @@
+"""Write and Edit: file changes that land in the editor (with undo) through ``apply_edit``.
+
+Both refuse to change an existing file the model has not read, or one that changed since
+it was read, so the model never overwrites text it has not seen. After a change the read
+state holds the new text, so a following Edit needs no re-read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from sidecar.tools.base import Tool, ToolContext, ToolError, ToolOutcome
+from sidecar.tools.documents import Document, load_document
+from sidecar.tools.paths import display_path, location_of, resolve_path
+from sidecar.tools.read import number_lines, split_lines
+
+SNIPPET_CONTEXT_LINES = 4
+NOT_READ = "File has not been read yet. Read it first before writing to it."
+CHANGED_SINCE_READ = (
+    "File has been modified since it was read, either by the user or by a linter. "
+    "Read it again before attempting to write it."
+)
+
+
+def _check_read_state(path: Path, doc: Document, ctx: ToolContext) -> None:
+    state = ctx.file_state
+    if state.get(path) is None:
+        raise ToolError(NOT_READ)
+    if state.is_stale(path, doc.text):
+        raise ToolError(CHANGED_SINCE_READ)
+
+
+def _refuse_directory(path: Path) -> None:
+    if path.is_dir():
+        raise ToolError(f"{path} is a directory, not a file.")
+
+
+def _diff(path: Path, old: str | None, new: str) -> list[dict[str, Any]]:
+    return [{"type": "diff", "path": str(path), "oldText": old, "newText": new}]
+
+
+async def _apply(path: Path, old: str | None, new: str, label: str, ctx: ToolContext) -> None:
+    if not await ctx.apply_edit(path, new, label):
+        raise ToolError(f"The editor did not apply the change to {path}; the file is unchanged.")
+    ctx.file_state.record_write(path, new)
+
+
+def _path_title(verb: str, input: dict[str, Any], roots: Sequence[Path]) -> str:
+    raw = input.get("file_path")
+    if not isinstance(raw, str):
+        return verb
+    return f"{verb} {display_path(raw, roots) if roots else raw}"
+
+
+class WriteTool(Tool):
+    name = "Write"
+    kind = "edit"
+    compactable = True
+    description = (
+        "Writes a file in the workspace, replacing its whole content, or creates it. An "
+        "existing file must have been read with Read first in this conversation, and must "
+        "not have changed since. Prefer Edit for changing part of an existing file."
+    )
+    input_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "properties": {
+            "file_path": {"type": "string", "description": "Path of the file to write."},
+            "content": {"type": "string", "description": "The complete new content of the file."},
+        },
+        "required": ["file_path", "content"],
+    }
+
+    def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str:
+        return _path_title("Write", input, roots)
+
+    def locations(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> list[dict[str, Any]]:
+        return location_of(input.get("file_path"), roots)
+
+    async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        path = resolve_path(args["file_path"], ctx.roots)
+        content: str = args["content"]
+        _refuse_directory(path)
+        doc = await load_document(path, ctx)
+        if doc is not None:
+            _check_read_state(path, doc, ctx)
+        await _apply(path, doc.text if doc else None, content, self.title(args, ctx.roots), ctx)
+        lines = len(split_lines(content))
+        if doc is None:
+            message = f"File created successfully at: {path} ({lines} lines)"
+        else:
+            message = f"The file {path} has been overwritten ({lines} lines)."
+        return ToolOutcome(
+            message,
+            raw_output={"path": str(path), "created": doc is None, "lines": lines},
+            display=_diff(path, doc.text if doc else None, content),
+        )
+
+
+class EditTool(Tool):
+    name = "Edit"
+    kind = "edit"
+    compactable = True
+    description = (
+        "Replaces exact text in a file. old_string must match the file exactly (including "
+        "indentation; do not include the line-number prefixes Read shows) and must occur "
+        "exactly once unless replace_all is true; give more surrounding context to make it "
+        "unique. The file must have been read with Read first in this conversation. An "
+        "empty old_string creates a new file with new_string as its content."
+    )
+    input_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "properties": {
+            "file_path": {"type": "string", "description": "Path of the file to change."},
+            "old_string": {"type": "string", "description": "The exact text to replace."},
+            "new_string": {"type": "string", "description": "The text to put in its place."},
+            "replace_all": {
+                "type": "boolean",
+                "description": "Replace every occurrence of old_string (default false).",
+            },
+        },
+        "required": ["file_path", "old_string", "new_string"],
+    }
+
+    def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str:
+        return _path_title("Edit", input, roots)
+
+    def locations(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> list[dict[str, Any]]:
+        return location_of(input.get("file_path"), roots)
+
+    async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        path = resolve_path(args["file_path"], ctx.roots)
+        old: str = args["old_string"]
+        new: str = args["new_string"]
+        replace_all: bool = args.get("replace_all", False)
+        label = self.title(args, ctx.roots)
+        if old == new:
+            raise ToolError("No changes to make: old_string and new_string are exactly the same.")
+        _refuse_directory(path)
+        doc = await load_document(path, ctx, strict=True)
+        if doc is None:
+            if old != "":
+                raise ToolError(f"File does not exist: {path}")
+            await _apply(path, None, new, label, ctx)
+            return ToolOutcome(
+                f"File created successfully at: {path}",
+                raw_output={"path": str(path), "created": True, "replacements": 0},
+                display=_diff(path, None, new),
+            )
+        if old == "" and doc.text.strip() != "":
+            raise ToolError(
+                f"Cannot create {path}: it already exists. Give old_string to change part of it."
+            )
+        _check_read_state(path, doc, ctx)
+        text = doc.text
+        if old == "":
+            new_text, count, at, inserted = new, 1, 0, new
+        else:
+            target, inserted = old, new
+            count = text.count(target)
+            # The model writes "\n"; a file with CRLF endings still means the same lines.
+            if count == 0 and "\r\n" in text and "\n" in old and "\r\n" not in old:
+                target, inserted = old.replace("\n", "\r\n"), new.replace("\n", "\r\n")
+                count = text.count(target)
+            if count == 0:
+                raise ToolError(f"String to replace not found in file.\nString: {old}")
+            if count > 1 and not replace_all:
+                raise ToolError(
+                    f"Found {count} matches of the string to replace, but replace_all is false. "
+                    "To replace all occurrences, set replace_all to true. To replace only one "
+                    "occurrence, give more context to identify it uniquely.\n"
+                    f"String: {old}"
+                )
+            at = text.index(target)
+            new_text = (
+                text.replace(target, inserted) if replace_all else text.replace(target, inserted, 1)
+            )
+        await _apply(path, text, new_text, label, ctx)
+        raw = {"path": str(path), "created": False, "replacements": count if replace_all else 1}
+        if replace_all and count > 1:
+            message = f"The file {path} has been updated. All {count} occurrences were replaced."
+        else:
+            message = (
+                f"The file {path} has been updated. Here's the result of running `cat -n` on a "
+                f"snippet of the edited file:\n{_snippet(new_text, at, inserted)}"
+            )
+        return ToolOutcome(message, raw_output=raw, display=_diff(path, text, new_text))
+
+
+def _snippet(text: str, at: int, inserted: str) -> str:
+    first = text.count("\n", 0, at) + 1
+    last = first + inserted.count("\n")
+    lines = split_lines(text)
+    start = max(first - SNIPPET_CONTEXT_LINES, 1)
+    end = min(last + SNIPPET_CONTEXT_LINES, len(lines))
+    return number_lines(lines[start - 1 : end], start)

@@ -1,0 +1,17 @@
+"""Watching what invalidates a workspace's context prefix: CLAUDE.md files and git state."""
+
+from sidecar.watch.sources import ChangeSource, ClientWatchSource, WatchfilesSource
+from sidecar.watch.stream import ChangeStream
+from sidecar.watch.targets import WatchTargets, watch_globs
+from sidecar.watch.workspace import WorkspaceWatcher, watch_workspace
+
+__all__ = [
+    "ChangeSource",
+    "ChangeStream",
+    "ClientWatchSource",
+    "WatchTargets",
+    "WatchfilesSource",
+    "WorkspaceWatcher",
+    "watch_globs",
+    "watch_workspace",
+]

@@ -1,0 +1,128 @@
+"""A pytest-lsp client wired to the real sidecar and the in-process fake LLM server."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from tests.e2e.conftest import KEY_ENV, client_capabilities, raw_json
+
+os.environ.setdefault(KEY_ENV, "test-key")
+SERVER = [sys.executable, "-m", "sidecar", "serve", "--stdio"]
+
+
+def settings_for(provider: str, url: str, store: Path, **extra: Any) -> dict[str, Any]:
+    base = {
+        "anthropic": {"provider": "anthropic", "model": "claude-sonnet-4-5", "baseUrl": url},
+        "openai": {"provider": "openai", "model": "gpt-4o", "baseUrl": url + "/v1"},
+    }[provider]
+    return {**base, "apiKeyEnv": KEY_ENV, "storageDir": str(store),
+            "retry": {"maxRetries": 2, "baseDelayMs": 10, "maxDelayMs": 50}, **extra}
+
+
+class Recorder:
+    """Collects what the server sends and answers its requests."""
+
+    def __init__(self, client: LanguageClient) -> None:
+        self.updates: list[dict[str, Any]] = []
+        self.edits: list[Any] = []
+        self.status: list[dict[str, Any]] = []
+        self.permission_answer: Callable[[dict[str, Any]], Any] = lambda p: {
+            "outcome": {"outcome": "selected", "optionId": "allow_once"}}
+        self.permission_requests: list[dict[str, Any]] = []
+        self.update_event = asyncio.Event()
+
+        @client.feature("session/update")
+        def on_update(params: Any) -> None:
+            self.updates.append(params["update"])
+            self.update_event.set()
+
+        @client.feature("sidecar/didChangeStatus")
+        def on_status(params: Any) -> None:
+            self.status.append(params)
+
+        @client.feature("session/request_permission")
+        async def on_permission(params: Any) -> Any:
+            self.permission_requests.append(params)
+            answer = self.permission_answer(params)
+            if asyncio.iscoroutine(answer):
+                answer = await answer
+            return answer
+
+        @client.feature(types.WORKSPACE_APPLY_EDIT)
+        def on_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+            self.edits.append(params)
+            for change in params.edit.document_changes or []:
+                if isinstance(change, types.TextDocumentEdit):
+                    path = Path(change.text_document.uri.removeprefix("file://"))
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(change.edits[0].new_text)
+            return types.ApplyWorkspaceEditResult(applied=True)
+
+    def reset(self) -> None:
+        self.updates.clear()
+        self.edits.clear()
+        self.status.clear()
+        self.permission_requests.clear()
+        self.permission_answer = lambda p: {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [u for u in self.updates if u.get("sessionUpdate") == kind]
+
+    def text(self) -> str:
+        return "".join(u["content"]["text"] for u in self.of("agent_message_chunk"))
+
+    async def wait_for(self, pred: Callable[[], bool], timeout: float = 10) -> None:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not pred():
+            self.update_event.clear()
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise TimeoutError("condition not met")
+            try:
+                await asyncio.wait_for(self.update_event.wait(), min(left, 0.2))
+            except asyncio.TimeoutError:
+                pass
+
+
+async def initialize(client: LanguageClient, settings: dict[str, Any], root: Path | None = None,
+                     permission: bool = True) -> Recorder:
+    raw_json(client)
+    rec = Recorder(client)
+    await client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities(permission),
+        root_uri=root.as_uri() if root else None,
+        initialization_options={"settings": settings},
+    ))
+    return rec
+
+
+async def call(client: LanguageClient, method: str, params: Any) -> Any:
+    return await client.protocol.send_request_async(method, params)
+
+
+async def prompt(client: LanguageClient, session_id: str, text: str) -> Any:
+    return await call(client, "session/prompt", {"sessionId": session_id,
+                                                 "prompt": [{"type": "text", "text": text}]})
+
+
+async def start_client(env: dict[str, str] | None = None) -> LanguageClient:
+    from pytest_lsp.client import make_test_lsp_client
+
+    client = make_test_lsp_client()
+    await client.start_io(*SERVER, env=env)
+    return client
+
+
+async def stop_client(client: LanguageClient) -> None:
+    try:
+        await asyncio.wait_for(client.shutdown_session(), 10)
+    except Exception:
+        pass
+    await client.stop()

@@ -1,0 +1,78 @@
+"""The model catalog and the message model's small helpers."""
+
+from __future__ import annotations
+
+import pytest
+
+from sidecar.core import catalog
+from sidecar.core.messages import Message, Usage, as_blocks
+
+
+@pytest.mark.parametrize("model, provider, window, out", [
+    ("claude-sonnet-4-5-20250929", "anthropic", 200_000, 32_000),
+    ("Claude-Opus-4-6", "anthropic", 200_000, 64_000),
+    ("claude-opus-4-6[1m]", "anthropic", 200_000, 64_000),  # the suffix is window.py's business
+    ("claude-3-5-haiku-latest", "anthropic", 200_000, 8_192),
+    ("anthropic/claude-sonnet-4", "openai-compatible", 200_000, 32_000),
+    ("gpt-4o-2024-08-06", "openai", 128_000, 16_384),
+    ("gpt-4o-mini", "openai", 128_000, 16_384),
+    ("openai/gpt-4.1-mini", "openai-compatible", 1_047_576, 32_768),
+    ("deepseek-chat", "openai-compatible", 128_000, 8_192),
+    ("deepseek-reasoner", "openai-compatible", 128_000, 32_768),
+    ("qwen2.5-coder:7b", "openai-compatible", 32_768, 8_192),
+    ("gpt-4o", "anthropic", 128_000, 16_384),  # found in the other table as a last resort
+])
+def test_lookup(model: str, provider: str, window: int, out: int) -> None:
+    info = catalog.lookup(model, provider)
+    assert info is not None
+    assert (info.context_window, info.max_output_tokens) == (window, out)
+
+
+@pytest.mark.parametrize("model", ["my-finetune", "", "gpt"])
+def test_unknown_models(model: str) -> None:
+    assert catalog.lookup(model, "openai-compatible") is None
+
+
+def test_anthropic_prices_derive_cache_prices() -> None:
+    info = catalog.lookup("claude-sonnet-4-5", "anthropic")
+    assert info is not None
+    assert (info.input_price, info.output_price) == (3.0, 15.0)
+    assert info.cache_write_price == pytest.approx(3.75)
+    assert info.cache_read_price == pytest.approx(0.3)
+
+
+def test_every_entry_is_sane() -> None:
+    for table in (catalog.ANTHROPIC_MODELS, catalog.OPENAI_COMPATIBLE_MODELS):
+        for name, info in table.items():
+            assert name == name.lower()
+            assert 0 < info.max_output_tokens < info.context_window, name
+
+
+def test_usage_from_json_ignores_junk_and_sums_the_window() -> None:
+    u = Usage.from_json({"input_tokens": 3, "cache_creation_input_tokens": 2_000,
+                         "cache_read_input_tokens": "many", "output_tokens": -4,
+                         "service_tier": "standard"})
+    assert u == Usage(3, 2_000, 0, 0)
+    assert Usage.from_json(None) is None and Usage.from_json([1]) is None
+    full = Usage(1, 2_691, 30_635, 223)
+    assert full.context_tokens == 33_550 and full.prompt_tokens == 33_327
+    assert Usage().is_zero() and not full.is_zero()
+    assert Usage.from_json(full.to_json()) == full
+
+
+def test_as_blocks() -> None:
+    assert as_blocks("hi") == [{"type": "text", "text": "hi"}]
+    assert as_blocks("") == []
+    assert as_blocks(["a", {"type": "image", "source": {}}, {"no": "type"}, 5]) == [
+        {"type": "text", "text": "a"}, {"type": "image", "source": {}}]
+    assert as_blocks(None) == []
+
+
+def test_roles_and_views() -> None:
+    m = Message(kind="assistant", content=[
+        {"type": "text", "text": "a"}, {"type": "tool_use", "id": "t", "name": "X", "input": {}},
+        {"type": "text", "text": "b"}])
+    assert m.role == "assistant" and m.text() == "ab" and len(m.tool_uses()) == 1
+    for kind in ("user", "system", "attachment", "hook_result", "progress"):
+        assert Message(kind=kind, content=[]).role == "user"  # type: ignore[arg-type]
+    assert Message(kind="assistant", content=[], model="<synthetic>").is_synthetic

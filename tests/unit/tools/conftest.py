@@ -1,0 +1,62 @@
+"""A ToolContext standing in for a session: buffers, applied edits and permission answers
+are plain fields the tests set and inspect."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sidecar.core.file_state import FileReadState
+from sidecar.core.settings import Settings, Tools
+
+
+@dataclass
+class FakeContext:
+    roots: list[Path]
+    file_state: FileReadState = field(default_factory=FileReadState)
+    cancelled: asyncio.Event = field(default_factory=asyncio.Event)
+    settings: Settings = field(default_factory=Settings)
+    buffers: dict[Path, str] = field(default_factory=dict)
+    edits: list[tuple[Path, str, str]] = field(default_factory=list)
+    apply_ok: bool = True
+    permission: str = "allow_once"
+    asked: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+
+    async def read_buffer(self, path: Path) -> str | None:
+        return self.buffers.get(path)
+
+    async def apply_edit(self, path: Path, new_text: str, label: str) -> bool:
+        self.edits.append((path, new_text, label))
+        if not self.apply_ok:
+            return False
+        # Like a session without editor applyEdit support: write the file itself.
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(new_text, encoding="utf-8", newline="")
+        self.buffers.pop(path, None)
+        return True
+
+    async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
+        self.asked.append((tool_name, title, raw_input))
+        return self.permission
+
+    def with_tools(self, **changes: Any) -> FakeContext:
+        tools: Tools = dataclasses.replace(self.settings.tools, **changes)
+        self.settings = dataclasses.replace(self.settings, tools=tools)
+        return self
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def ctx(ws: Path) -> FakeContext:
+    return FakeContext(roots=[ws])

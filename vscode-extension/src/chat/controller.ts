@@ -1,0 +1,408 @@
+// Routes chat traffic between the webview and the sidecar. It owns the focused session and
+// knows nothing of VS Code: the extension host gives it a SidecarPort (the language client)
+// and a ChatHooks sink (the webview and the status bar), and the protocol tests give it a
+// vscode-jsonrpc connection, so the same routing runs against the real sidecar in tests.
+
+import { fixFromErrorData } from "../client/handshake";
+import type { ConnectionState, HostToWebviewBody, WebviewToHost } from "../shared/messages";
+import { SeqGate } from "../shared/messages";
+import {
+  ErrorCodes,
+  Methods,
+  type CompactResult,
+  type Gauge,
+  type PermissionOutcome,
+  type PromptResult,
+  type RequestPermissionParams,
+  type SessionStarted,
+  type SessionSummary,
+  type SessionUpdateParams,
+  type StatusParams,
+} from "../shared/protocol";
+import { GaugeTracker } from "../status/gaugeFormat";
+
+export interface SidecarPort {
+  request<R>(method: string, params: unknown): Promise<R>;
+  notify(method: string, params: unknown): void;
+}
+
+export interface ChatHooks {
+  /** Send to the webview (the caller stamps seq). */
+  post(body: HostToWebviewBody): void;
+  /** A fresh gauge of the focused session, or undefined when no session is focused. */
+  gaugeChanged(gauge: Gauge | undefined): void;
+  compactingChanged(compacting: boolean): void;
+  /** Open the /context view of a session. */
+  showContext(sessionId: string): void;
+  log(line: string): void;
+}
+
+interface RpcErrorLike {
+  code?: unknown;
+  message?: unknown;
+  data?: unknown;
+}
+
+export function describeError(error: unknown): { message: string; code?: number; fix?: string } {
+  const e = (error ?? {}) as RpcErrorLike;
+  const message = typeof e.message === "string" && e.message ? e.message : String(error);
+  const code = typeof e.code === "number" ? e.code : undefined;
+  let fix = fixFromErrorData(e.data);
+  if (!fix && code === ErrorCodes.providerNotConfigured) {
+    fix = "Run “Context Sidecar: Set API Key”, or check contextSidecar.provider, model and apiKeyEnv.";
+  }
+  if (!fix && code === ErrorCodes.contextWindowExceeded) fix = "Run /compact, or start a new session.";
+  if (!fix && code === ErrorCodes.sessionBusy) fix = "Wait for the running turn to end, or press Cancel.";
+  return { message, code, fix };
+}
+
+export class ChatController {
+  private sessionId: string | null = null;
+  private title: string | null = null;
+  private model: string | null = null;
+  private busy = false;
+  private compacting = 0;
+  private connection: ConnectionState = "starting";
+  private port: SidecarPort | undefined;
+  private readonly gate = new SeqGate();
+  private readonly tracker = new GaugeTracker();
+  private nextPermissionId = 1;
+  private readonly pendingPermissions = new Map<number, (outcome: PermissionOutcome) => void>();
+  private readonly compactionsSeen = new Set<string>();
+
+  constructor(
+    private readonly hooks: ChatHooks,
+    private readonly cwd: () => string,
+  ) {}
+
+  get currentSessionId(): string | null {
+    return this.sessionId;
+  }
+
+  get isBusy(): boolean {
+    return this.busy;
+  }
+
+  /** The sidecar (re)connected or went away. A reconnect re-attaches the focused session. */
+  async setConnection(state: ConnectionState, port?: SidecarPort): Promise<void> {
+    this.connection = state;
+    this.port = state === "running" ? port : undefined;
+    if (state !== "running") {
+      this.busy = false;
+      this.setCompacting(false, true);
+      this.cancelPendingPermissions();
+    }
+    this.postState();
+    if (state === "running" && this.sessionId) await this.loadSession(this.sessionId);
+  }
+
+  // ---- from the webview -------------------------------------------------------------
+
+  async handleWebviewMessage(message: WebviewToHost): Promise<void> {
+    if (message.type === "ready") {
+      // A (re)loaded webview numbers its messages from 1 again.
+      this.gate.reset();
+      this.gate.accept(message);
+      this.postState();
+      const gauge = this.tracker.gauge;
+      if (gauge) this.hooks.post({ type: "gauge", gauge });
+      return;
+    }
+    if (!this.gate.accept(message)) {
+      this.hooks.log(`Dropped a stale webview message (${message.type}, seq ${message.seq}).`);
+      return;
+    }
+    switch (message.type) {
+      case "newSession":
+        await this.newSession();
+        return;
+      case "listSessions":
+        await this.listSessions();
+        return;
+      case "loadSession":
+        await this.loadSession(message.sessionId);
+        return;
+      case "prompt":
+        await this.prompt(message.text);
+        return;
+      case "cancel":
+        this.cancel();
+        return;
+      case "compact":
+        await this.compact(message.instructions);
+        return;
+      case "showContext":
+        if (this.sessionId) this.hooks.showContext(this.sessionId);
+        else this.postError({ message: "No session yet.", fix: "Send a message or press New to start one." });
+        return;
+      case "permissionAnswer":
+        this.answerPermission(message.requestId, message.optionId);
+        return;
+    }
+  }
+
+  // ---- from the sidecar -------------------------------------------------------------
+
+  onSessionUpdate(params: SessionUpdateParams): void {
+    if (!params || params.sessionId !== this.sessionId || !params.update) return;
+    const update = params.update;
+    switch (update.sessionUpdate) {
+      case "usage_update":
+        this.offerGauge(update._meta?.sidecar);
+        break;
+      case "compaction_update":
+        this.compactionsSeen.add(update.compactionId);
+        if (update.status === "in_progress") this.setCompacting(true);
+        else this.setCompacting(false);
+        break;
+      case "session_info_update":
+        if (update.title !== undefined) {
+          this.title = update.title ?? null;
+          this.postState();
+        }
+        break;
+    }
+    this.hooks.post({ type: "update", update });
+  }
+
+  onStatus(status: StatusParams): void {
+    this.hooks.log(`sidecar status: ${status.kind}${status.busy ? " (busy)" : ""}${status.message ? `: ${status.message}` : ""}`);
+  }
+
+  /** Shows the permission prompt in the panel and waits for the user's choice. */
+  requestPermission(params: RequestPermissionParams, onCancel?: (cb: () => void) => void): Promise<PermissionOutcome> {
+    const requestId = this.nextPermissionId++;
+    return new Promise<PermissionOutcome>((resolve) => {
+      this.pendingPermissions.set(requestId, resolve);
+      onCancel?.(() => this.answerPermission(requestId, null));
+      this.hooks.post({
+        type: "permission",
+        requestId,
+        toolCall: params.toolCall ?? {},
+        options: Array.isArray(params.options) ? params.options : [],
+      });
+    });
+  }
+
+  // ---- actions, also used by commands ------------------------------------------------
+
+  async newSession(): Promise<boolean> {
+    const port = this.requirePort();
+    if (!port) return false;
+    if (this.busy) this.cancel();
+    try {
+      const started = await port.request<SessionStarted>(Methods.sessionNew, { cwd: this.cwd() });
+      this.focus(started.sessionId, null, started.model);
+      this.hooks.post({ type: "reset" });
+      this.offerGauge(started.gauge);
+      this.postState();
+      return true;
+    } catch (error) {
+      this.postError(describeError(error));
+      return false;
+    }
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    const port = this.requirePort();
+    if (!port) return [];
+    try {
+      const result = await port.request<{ sessions: SessionSummary[] }>(Methods.sessionList, { cwd: this.cwd() });
+      const sessions = Array.isArray(result?.sessions) ? result.sessions : [];
+      this.hooks.post({ type: "sessions", sessions });
+      return sessions;
+    } catch (error) {
+      this.postError(describeError(error));
+      return [];
+    }
+  }
+
+  async loadSession(sessionId: string): Promise<boolean> {
+    const port = this.requirePort();
+    if (!port) return false;
+    if (this.busy && sessionId !== this.sessionId) this.cancel();
+    const previous = { id: this.sessionId, title: this.title, model: this.model };
+    // Focus first: the replay arrives as session/update before the answer.
+    this.focus(sessionId, null, null);
+    this.hooks.post({ type: "reset" });
+    this.postState();
+    try {
+      const loaded = await port.request<SessionStarted>(Methods.sessionLoad, { sessionId });
+      this.model = loaded.model ?? null;
+      this.offerGauge(loaded.gauge);
+      this.postState();
+      return true;
+    } catch (error) {
+      this.focus(previous.id, previous.title, previous.model);
+      this.postState();
+      this.postError(describeError(error));
+      return false;
+    }
+  }
+
+  async prompt(text: string): Promise<PromptResult | undefined> {
+    const trimmed = text.trim();
+    if (!trimmed) return undefined;
+    const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(trimmed);
+    if (compact) {
+      await this.compact(compact[1]?.trim() || undefined);
+      return undefined;
+    }
+    if (this.busy) {
+      this.postError({ message: "A turn is already running.", fix: "Wait for it to end, or press Cancel." });
+      return undefined;
+    }
+    const port = this.requirePort();
+    if (!port) return undefined;
+    if (!this.sessionId && !(await this.newSession())) return undefined;
+    const sessionId = this.sessionId!;
+    this.hooks.post({ type: "userPrompt", text: trimmed });
+    this.busy = true;
+    this.postState();
+    try {
+      const result = await port.request<PromptResult>(Methods.sessionPrompt, {
+        sessionId,
+        prompt: [{ type: "text", text: trimmed }],
+      });
+      if (sessionId === this.sessionId) {
+        this.offerGauge(result?.gauge);
+        this.hooks.post({ type: "turnEnded", stopReason: String(result?.stopReason ?? "end_turn") });
+      }
+      return result;
+    } catch (error) {
+      if (sessionId === this.sessionId) this.postError(describeError(error));
+      return undefined;
+    } finally {
+      if (sessionId === this.sessionId) {
+        this.busy = false;
+        this.postState();
+      }
+    }
+  }
+
+  cancel(): void {
+    this.cancelPendingPermissions();
+    if (!this.sessionId || !this.port) return;
+    this.port.notify(Methods.sessionCancel, { sessionId: this.sessionId });
+  }
+
+  async compact(instructions?: string): Promise<CompactResult | undefined> {
+    const port = this.requirePort();
+    if (!port) return undefined;
+    if (!this.sessionId) {
+      this.postError({ message: "No session to compact.", fix: "Start a session first." });
+      return undefined;
+    }
+    const sessionId = this.sessionId;
+    this.setCompacting(true);
+    try {
+      const params: Record<string, unknown> = { sessionId };
+      if (instructions) params.instructions = instructions;
+      const result = await port.request<CompactResult>(Methods.compact, params);
+      // A sidecar that streamed compaction_update rows already showed the result.
+      if (result && !this.compactionsSeen.has(result.compactionId) && sessionId === this.sessionId) {
+        this.hooks.post({
+          type: "update",
+          update: {
+            sessionUpdate: "compaction_update",
+            compactionId: result.compactionId,
+            status: result.status === "completed" ? "completed" : "failed",
+            tier: result.tier,
+            trigger: "manual",
+            tokensBefore: result.tokensBefore,
+            tokensAfter: result.tokensAfter,
+          },
+        });
+      }
+      await this.refreshGauge();
+      return result;
+    } catch (error) {
+      if (sessionId === this.sessionId) this.postError(describeError(error));
+      return undefined;
+    } finally {
+      this.setCompacting(false);
+    }
+  }
+
+  async refreshGauge(): Promise<void> {
+    const port = this.port;
+    if (!port || !this.sessionId) return;
+    try {
+      this.offerGauge(await port.request<Gauge>(Methods.gauge, { sessionId: this.sessionId }));
+    } catch (error) {
+      this.hooks.log(`sidecar/gauge failed: ${describeError(error).message}`);
+    }
+  }
+
+  // ---- internals ----------------------------------------------------------------------
+
+  private focus(sessionId: string | null, title: string | null, model: string | null): void {
+    if (sessionId !== this.sessionId) {
+      // A turn of the previous session may still answer; its result is no longer shown.
+      this.compactionsSeen.clear();
+      this.busy = false;
+    }
+    this.sessionId = sessionId;
+    this.title = title;
+    this.model = model;
+    this.tracker.setSession(sessionId ?? undefined);
+    this.hooks.gaugeChanged(undefined);
+  }
+
+  private offerGauge(gauge: Gauge | undefined | null): void {
+    if (this.tracker.offer(gauge)) {
+      const g = this.tracker.gauge!;
+      if (g.model) this.model = g.model;
+      this.hooks.gaugeChanged(g);
+      this.hooks.post({ type: "gauge", gauge: g });
+    }
+  }
+
+  private setCompacting(on: boolean, reset = false): void {
+    const before = this.compacting > 0;
+    if (reset) this.compacting = 0;
+    else if (on) this.compacting += 1;
+    else this.compacting = Math.max(0, this.compacting - 1);
+    const after = this.compacting > 0;
+    if (before !== after) {
+      this.hooks.compactingChanged(after);
+      this.postState();
+    }
+  }
+
+  private answerPermission(requestId: number, optionId: string | null): void {
+    const resolve = this.pendingPermissions.get(requestId);
+    if (!resolve) return;
+    this.pendingPermissions.delete(requestId);
+    resolve(optionId ? { outcome: { outcome: "selected", optionId } } : { outcome: { outcome: "cancelled" } });
+    this.hooks.post({ type: "permissionDone", requestId, optionId });
+  }
+
+  private cancelPendingPermissions(): void {
+    for (const id of [...this.pendingPermissions.keys()]) this.answerPermission(id, null);
+  }
+
+  private requirePort(): SidecarPort | undefined {
+    if (this.port) return this.port;
+    const message =
+      this.connection === "starting" ? "The sidecar is still starting." : "The sidecar is not running.";
+    this.postError({ message, fix: "See the “Context Sidecar” output channel, or run “Context Sidecar: Restart”." });
+    return undefined;
+  }
+
+  private postError(e: { message: string; code?: number; fix?: string }): void {
+    this.hooks.post({ type: "error", ...e });
+  }
+
+  private postState(): void {
+    this.hooks.post({
+      type: "state",
+      connection: this.connection,
+      sessionId: this.sessionId,
+      title: this.title,
+      model: this.model,
+      busy: this.busy,
+      compacting: this.compacting > 0,
+    });
+  }
+}

@@ -1,0 +1,66 @@
+// The chat webview's HTML shell. Pure, so the webview tests load exactly this document.
+// The CSP allows nothing but the bundled script (by nonce) and stylesheet from the
+// extension, and images from the extension or data: URIs; model output can therefore
+// neither run script nor fetch anything, even if sanitizing ever let something through.
+
+export interface ChatHtmlParts {
+  cspSource: string;
+  nonce: string;
+  scriptUri: string;
+  styleUri: string;
+}
+
+export function makeNonce(random: (n: number) => Uint8Array): string {
+  return Buffer.from(random(18)).toString("base64").replace(/[+/=]/g, "");
+}
+
+function attr(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `img-src ${cspSource} data:`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join("; ");
+}
+
+export function chatHtml(p: ChatHtmlParts): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(p.cspSource, p.nonce))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${attr(p.styleUri)}">
+<title>Context Sidecar</title>
+</head>
+<body>
+<header id="toolbar">
+  <button id="new" type="button" title="Start a new session">New</button>
+  <button id="sessions" type="button" title="Resume an earlier session">Sessions</button>
+  <button id="compact" type="button" title="Compact the conversation now (/compact [instructions])">Compact</button>
+  <button id="context" type="button" title="Open the context view (/context)">Context</button>
+  <span id="title" class="title"></span>
+</header>
+<div id="gauge" class="gauge" hidden>
+  <div class="gauge-bar"><div class="gauge-fill"></div><div class="gauge-mark" hidden></div></div>
+  <span class="gauge-text"></span>
+</div>
+<div id="session-list" class="session-list" hidden></div>
+<main id="transcript" aria-live="polite"></main>
+<footer id="composer">
+  <textarea id="input" rows="3" placeholder="Ask the model… (/compact [instructions], /context, /clear, /model NAME)"></textarea>
+  <div class="composer-actions">
+    <span id="status" class="status"></span>
+    <button id="cancel" type="button" title="Stop the running turn" hidden>Cancel</button>
+    <button id="send" type="button" class="primary">Send</button>
+  </div>
+</footer>
+<script nonce="${attr(p.nonce)}" src="${attr(p.scriptUri)}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,188 @@
+// Wire types of the context-sidecar protocol, version 1 (PROTOCOL.md), as far as this
+// extension reads them. Fields the extension never looks at are typed loosely so a newer
+// sidecar adding fields does not break the build or the UI.
+
+export const PROTOCOL_MAJOR = 1;
+
+export const Methods = {
+  sessionNew: "session/new",
+  sessionLoad: "session/load",
+  sessionList: "session/list",
+  sessionClose: "session/close",
+  sessionPrompt: "session/prompt",
+  sessionCancel: "session/cancel",
+  sessionUpdate: "session/update",
+  requestPermission: "session/request_permission",
+  gauge: "sidecar/gauge",
+  compact: "sidecar/compact",
+  context: "sidecar/context",
+  didChangeStatus: "sidecar/didChangeStatus",
+} as const;
+
+export const ErrorCodes = {
+  invalidParams: -32602,
+  requestCancelled: -32800,
+  sessionNotFound: -32001,
+  providerNotConfigured: -32002,
+  contextWindowExceeded: -32003,
+  providerError: -32004,
+  compactionFailed: -32005,
+  sessionBusy: -32006,
+} as const;
+
+export type GaugeLevel = "ok" | "warning" | "error" | "blocking";
+
+export interface Gauge {
+  sessionId: string;
+  seq: number;
+  model: string;
+  provider: string;
+  used: number;
+  size: number;
+  effectiveWindow?: number;
+  autoCompactAt?: number | null;
+  warningAt?: number;
+  errorAt?: number;
+  blockingAt?: number;
+  percentUsed: number;
+  percentLeftUntilAutoCompact?: number | null;
+  level: GaugeLevel;
+  source?: "provider" | "estimate";
+  anchor?: { apiTokens?: number; estimatedSince?: number; messagesSince?: number };
+  breakdown?: Partial<Record<
+    "system" | "tools" | "memoryFiles" | "messages" | "toolResults" | "summary" | "free" | "reservedOutput",
+    number
+  >>;
+  lastTurn?: { inputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number; outputTokens?: number };
+  cost?: { amount: number; currency: string } | null;
+  compactions?: Record<string, number> | number;
+  autoCompact?: { enabled: boolean; circuitBreaker: "closed" | "open"; consecutiveFailures?: number };
+}
+
+export type ContentBlock =
+  | { type: "text"; text: string }
+  | { type: "resource_link"; uri: string; name?: string }
+  | { type: "resource"; resource: { uri: string; text: string } }
+  | { type: "image"; mimeType: string; data: string };
+
+export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
+
+export type SessionUpdate =
+  | { sessionUpdate: "user_message_chunk"; content: ContentBlock; messageId?: string }
+  | { sessionUpdate: "agent_message_chunk"; content: ContentBlock; messageId?: string }
+  | { sessionUpdate: "agent_thought_chunk"; content: ContentBlock; messageId?: string }
+  | {
+      sessionUpdate: "tool_call";
+      toolCallId: string;
+      title: string;
+      kind?: string;
+      status?: ToolCallStatus;
+      rawInput?: unknown;
+      locations?: { path: string; line?: number }[];
+      content?: unknown[];
+    }
+  | {
+      sessionUpdate: "tool_call_update";
+      toolCallId: string;
+      status?: ToolCallStatus;
+      title?: string;
+      content?: unknown[];
+      rawOutput?: unknown;
+    }
+  | {
+      sessionUpdate: "usage_update";
+      used: number;
+      size: number;
+      cost?: { amount: number; currency: string } | null;
+      _meta?: { sidecar?: Gauge };
+    }
+  | {
+      sessionUpdate: "compaction_update";
+      compactionId: string;
+      status: "in_progress" | "completed" | "failed" | "cancelled";
+      tier?: string;
+      trigger?: "auto" | "manual";
+      tokensBefore?: number | null;
+      tokensAfter?: number | null;
+      summary?: unknown;
+      error?: unknown;
+    }
+  | { sessionUpdate: "session_info_update"; title?: string | null; updatedAt?: string | null }
+  | { sessionUpdate: "available_commands_update"; availableCommands: { name: string; description?: string }[] };
+
+export interface SessionUpdateParams {
+  sessionId: string;
+  update: SessionUpdate;
+}
+
+export interface SessionStarted {
+  sessionId: string;
+  model: string;
+  provider: string;
+  gauge?: Gauge;
+}
+
+export interface SessionSummary {
+  sessionId: string;
+  title?: string | null;
+  cwd?: string;
+  model?: string;
+  provider?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  used?: number;
+  size?: number;
+}
+
+export interface PromptResult {
+  stopReason: "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | string;
+  gauge?: Gauge;
+}
+
+export interface CompactResult {
+  compactionId: string;
+  status: string;
+  tier?: string;
+  tokensBefore?: number;
+  tokensAfter?: number;
+}
+
+export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always";
+
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  kind: PermissionOptionKind;
+}
+
+export interface PermissionToolCall {
+  toolCallId?: string;
+  title?: string;
+  kind?: string;
+  rawInput?: unknown;
+  locations?: { path: string; line?: number }[];
+  content?: unknown[];
+}
+
+export interface RequestPermissionParams {
+  sessionId: string;
+  toolCall: PermissionToolCall;
+  options: PermissionOption[];
+}
+
+export type PermissionOutcome =
+  | { outcome: { outcome: "selected"; optionId: string } }
+  | { outcome: { outcome: "cancelled" } };
+
+export interface StatusParams {
+  kind: "normal" | "warning" | "error" | "inactive";
+  busy?: boolean;
+  message?: string;
+}
+
+export interface ContextView {
+  gauge: Gauge;
+  prefix?: unknown;
+  fileReadState?: unknown;
+  messages?: unknown;
+}

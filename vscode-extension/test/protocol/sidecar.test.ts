@@ -1,0 +1,218 @@
+// The protocol client against the REAL sidecar (`python -m sidecar serve --stdio`) and the
+// fake LLM server: vscode-jsonrpc (the library under vscode-languageclient) carries exactly
+// what the extension sends, and the extension's ChatController routes the traffic.
+
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { after, before, test } from "node:test";
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from "vscode-jsonrpc/node";
+import { ChatController, type SidecarPort } from "../../src/chat/controller";
+import { checkServerProtocol, initializationOptions, withSidecarCapabilities } from "../../src/client/handshake";
+import type { HostToWebviewBody } from "../../src/shared/messages";
+import type { Gauge, SessionUpdateParams } from "../../src/shared/protocol";
+import { gaugeText } from "../../src/status/gaugeFormat";
+import { statusView } from "../../src/status/statusView";
+import { PYTHON, REPO_ROOT, pythonAvailable, scratchDirs, startFakeLlm, stopGroup, withTimeout, type FakeLlm } from "../support/processes";
+
+const skip = pythonAvailable() ? false : `no Python at ${PYTHON} (set PYTHON)`;
+const T = 20_000;
+
+let fake: FakeLlm;
+let sidecar: ChildProcess;
+let connection: MessageConnection;
+let initializeResult: any;
+let stderr = "";
+const updates: SessionUpdateParams[] = [];
+const statuses: unknown[] = [];
+const dirs = scratchDirs("sidecar-protocol-");
+
+before(async () => {
+  if (skip) return;
+  fake = await startFakeLlm();
+  sidecar = spawn(PYTHON, ["-m", "sidecar", "serve", "--stdio"], {
+    cwd: dirs.workspace,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      HOME: dirs.home,
+      XDG_CONFIG_HOME: `${dirs.home}/.config`,
+      XDG_DATA_HOME: `${dirs.home}/.local/share`,
+      PYTHONPATH: REPO_ROOT,
+      FAKE_LLM_KEY: "test",
+      ANTHROPIC_API_KEY: "",
+    },
+  });
+  sidecar.stderr!.on("data", (d) => (stderr += d));
+  connection = createMessageConnection(new StreamMessageReader(sidecar.stdout!), new StreamMessageWriter(sidecar.stdin!));
+  connection.onNotification("session/update", (p: SessionUpdateParams) => updates.push(p));
+  connection.onNotification("sidecar/didChangeStatus", (p: unknown) => statuses.push(p));
+  connection.onRequest("workspace/configuration", (p: { items: { section?: string }[] }) =>
+    p.items.map((i) => (i.section === "contextSidecar" ? settings() : null)),
+  );
+  connection.onRequest("client/registerCapability", () => null);
+  connection.onRequest("window/workDoneProgress/create", () => null);
+  connection.onNotification(() => undefined);
+  connection.listen();
+  initializeResult = await withTimeout(
+    connection.sendRequest("initialize", {
+      processId: process.pid,
+      rootUri: `file://${dirs.workspace}`,
+      workspaceFolders: [{ uri: `file://${dirs.workspace}`, name: "workspace" }],
+      capabilities: withSidecarCapabilities({ workspace: { configuration: true }, window: { workDoneProgress: true } }),
+      initializationOptions: initializationOptions(settings(), { name: "protocol-test", version: "1" }),
+    }),
+    T,
+    "initialize",
+  ).catch((e) => {
+    throw new Error(`${e.message}\nsidecar stderr:\n${stderr}`);
+  });
+  await connection.sendNotification("initialized", {});
+});
+
+after(async () => {
+  if (skip) return;
+  try {
+    await withTimeout(connection.sendRequest("shutdown"), 5_000, "shutdown");
+    await connection.sendNotification("exit");
+  } catch {
+    /* the process is killed below either way */
+  }
+  connection?.dispose();
+  await stopGroup(sidecar);
+  await fake?.stop();
+});
+
+function settings() {
+  return { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: fake.url, apiKeyEnv: "FAKE_LLM_KEY", storageDir: dirs.storage };
+}
+
+function port(): SidecarPort {
+  return {
+    request: <R>(method: string, params: unknown) => withTimeout(connection.sendRequest<R>(method, params), T, method),
+    notify: (method, params) => void connection.sendNotification(method, params),
+  };
+}
+
+function controllerHarness() {
+  const posts: HostToWebviewBody[] = [];
+  const gauges: Gauge[] = [];
+  const controller = new ChatController(
+    {
+      post: (b) => posts.push(b),
+      gaugeChanged: (g) => g && gauges.push(g),
+      compactingChanged: () => undefined,
+      showContext: () => undefined,
+      log: () => undefined,
+    },
+    () => dirs.workspace,
+  );
+  connection.onNotification("session/update", (p: SessionUpdateParams) => {
+    updates.push(p);
+    controller.onSessionUpdate(p);
+  });
+  return { controller, posts, gauges };
+}
+
+test("initialize: the sidecar answers protocol 1 and the extension accepts it", { skip }, () => {
+  assert.equal(initializeResult.serverInfo?.name, "context-sidecar");
+  const verdict = checkServerProtocol(initializeResult);
+  assert.equal(verdict.ok, true, JSON.stringify(initializeResult.capabilities?.experimental));
+  assert.ok((verdict as { providers: string[] }).providers.includes("anthropic"));
+});
+
+test("a chat turn through the ChatController streams text and updates the gauge", { skip }, async () => {
+  await fake.reset();
+  await fake.queue([
+    { content: [{ type: "text", text: "Hello from the fake model, streamed in pieces." }], chunk_size: 6, usage: { input_tokens: 142_300, output_tokens: 12 } },
+  ]);
+  const { controller, posts, gauges } = controllerHarness();
+  await controller.setConnection("running", port());
+  const result = await withTimeout(controller.prompt("Say hello"), T, "session/prompt");
+  assert.equal(result?.stopReason, "end_turn", `posts: ${JSON.stringify(posts.filter((p) => p.type === "error"))}\n${stderr.slice(-2000)}`);
+  const sessionId = controller.currentSessionId!;
+  assert.ok(sessionId);
+
+  const chunks = updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk");
+  assert.ok(chunks.length >= 1, "at least one agent_message_chunk");
+  const streamed = chunks.map((u) => (u.update as any).content.text).join("");
+  assert.equal(streamed, "Hello from the fake model, streamed in pieces.");
+  const forwarded = posts
+    .filter((p) => p.type === "update" && p.update.sessionUpdate === "agent_message_chunk")
+    .map((p) => ((p as any).update.content.text as string))
+    .join("");
+  assert.equal(forwarded, streamed, "the controller forwards every chunk to the webview");
+
+  const usage = updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === "usage_update");
+  assert.ok(usage.length >= 2, "usage_update after session/new and after the response");
+  const lastUsage = usage.at(-1)!.update as any;
+  const meta: Gauge = lastUsage._meta.sidecar;
+  assert.equal(meta.sessionId, sessionId);
+  assert.equal(lastUsage.used, meta.used);
+  assert.equal(lastUsage.size, meta.size);
+  assert.ok(meta.used >= 142_300, `used ${meta.used} is anchored on the provider's usage`);
+  assert.equal(meta.size, 200_000);
+  assert.equal(meta.source, "provider");
+  // 142.3K of 200K: past the warning threshold (167K - 20K = 147K)? No: just below it.
+  assert.equal(meta.autoCompactAt, 167_000);
+  const seqs = usage.map((u) => (u.update as any)._meta.sidecar.seq as number);
+  assert.deepEqual([...seqs].sort((a, b) => a - b), seqs, "seq rises");
+
+  const gauge = await withTimeout(connection.sendRequest<Gauge>("sidecar/gauge", { sessionId }), T, "sidecar/gauge");
+  assert.equal(gauge.used, meta.used, "sidecar/gauge and usage_update agree");
+  assert.ok(gauge.seq >= meta.seq);
+  assert.equal(gauges.at(-1)!.used, gauge.used, "the status bar got the same number");
+  const view = statusView({ connection: "running", sessionId, gauge, compacting: false, clickAction: "showContext" });
+  assert.equal(view.text, `$(pulse) ${gaugeText(gauge)}`);
+  // 142,300 input tokens plus the cache write and the output the fake reports.
+  assert.match(view.text, /^\$\(pulse\) 14\d\.\dK \/ 200K · 7\d%$/);
+
+  const recorded = await fake.requests();
+  assert.ok(recorded.length >= 1);
+  assert.match(JSON.stringify(recorded[0].body.messages), /Say hello/);
+});
+
+
+test("session/list shows the session and session/load replays it", { skip }, async () => {
+  const list = await withTimeout(connection.sendRequest<any>("session/list", { cwd: dirs.workspace }), T, "session/list");
+  assert.ok(list.sessions.length >= 1);
+  const sessionId = list.sessions[0].sessionId;
+  const { controller, posts } = controllerHarness();
+  await controller.setConnection("running", port());
+  assert.equal(await controller.loadSession(sessionId), true, JSON.stringify(posts.filter((p) => p.type === "error")));
+  const replayed = posts.filter((p) => p.type === "update").map((p) => (p as any).update.sessionUpdate);
+  assert.ok(replayed.includes("user_message_chunk"), `replay: ${replayed.join(", ")}`);
+  assert.ok(replayed.includes("agent_message_chunk"));
+});
+
+test("errors name the problem: unknown session -> -32001", { skip }, async () => {
+  await assert.rejects(
+    withTimeout(connection.sendRequest("sidecar/gauge", { sessionId: "no-such-session" }), T, "sidecar/gauge"),
+    (e: any) => e.code === -32001,
+  );
+});
+
+test("/compact with instructions compacts and reports tokens before and after", { skip }, async () => {
+  await fake.reset();
+  await fake.queue([
+    { content: [{ type: "text", text: "First answer." }], usage: { input_tokens: 60_000, output_tokens: 5 } },
+    { content: [{ type: "text", text: "<summary>1. Primary Request: say hello</summary>" }] },
+  ]);
+  const { controller, posts } = controllerHarness();
+  await controller.setConnection("running", port());
+  await withTimeout(controller.prompt("Another question"), T, "session/prompt");
+  const result = await withTimeout(controller.compact("focus on greetings"), T, "sidecar/compact");
+  const errors = posts.filter((p) => p.type === "error");
+  assert.ok(result, `compact failed: ${JSON.stringify(errors)}\n${stderr.slice(-2000)}`);
+  assert.equal(result!.status, "completed");
+  assert.ok((result!.tokensBefore ?? 0) > (result!.tokensAfter ?? Infinity), JSON.stringify(result));
+  const rows = posts.filter((p) => p.type === "update" && p.update.sessionUpdate === "compaction_update").map((p) => (p as any).update);
+  assert.ok(rows.some((r) => r.status === "completed"), JSON.stringify(rows));
+  const requests = await fake.requests();
+  assert.match(JSON.stringify(requests.at(-1)), /focus on greetings/, "the instructions reach the summarizer");
+});

@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { contextMarkdown } from "../../src/chat/contextMarkdown";
+import { chatHtml, contentSecurityPolicy } from "../../src/chat/html";
+import { gauge } from "./fixtures";
+
+test("the /context document shows the gauge, breakdown and the sidecar's sections", () => {
+  const md = contextMarkdown({ gauge: gauge(), prefix: { claudeMd: ["CLAUDE.md"] }, fileReadState: [{ path: "a.py" }], messages: "```weird```" });
+  assert.match(md, /^# Context: claude-sonnet-4-5/);
+  assert.match(md, /142\.3K \/ 200K \(71%\)/);
+  assert.match(md, /\| Messages \| 90,000 \|/);
+  assert.match(md, /## Files read\n\n1 entry\n\n```json/);
+  assert.match(md, /````text\n```weird```\n````/, "a fence inside content cannot close ours");
+});
+
+test("the webview HTML has a strict CSP with one nonce and no inline code", () => {
+  const html = chatHtml({ cspSource: "vscode-resource:", nonce: "abc123", scriptUri: "x/webview.js", styleUri: "x/webview.css" });
+  assert.equal(contentSecurityPolicy("vscode-resource:", "abc123"),
+    "default-src 'none'; img-src vscode-resource: data:; style-src vscode-resource:; font-src vscode-resource:; script-src 'nonce-abc123'");
+  assert.ok(html.includes(`content="default-src 'none';`));
+  const scripts = html.match(/<script[^>]*>/g) ?? [];
+  assert.deepEqual(scripts, ['<script nonce="abc123" src="x/webview.js">']);
+  assert.doesNotMatch(html, /\son[a-z]+=/i, "no inline event handlers");
+  assert.doesNotMatch(html, /https?:\/\//, "no remote resources");
+});

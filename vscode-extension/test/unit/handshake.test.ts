@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { checkServerProtocol, fixFromErrorData, initializationOptions, majorOf, withSidecarCapabilities } from "../../src/client/handshake";
+import { SeqGate, SeqStamper, parseWebviewMessage } from "../../src/shared/messages";
+
+test("capabilities keep other experimental entries and add ours", () => {
+  const caps = withSidecarCapabilities({ experimental: { other: 1 } } as { experimental?: unknown });
+  assert.deepEqual(caps.experimental, {
+    other: 1,
+    contextSidecar: { protocolVersion: 1, permissionRequests: true, compactionUpdates: true },
+  });
+  assert.deepEqual(withSidecarCapabilities({} as { experimental?: unknown }).experimental, {
+    contextSidecar: { protocolVersion: 1, permissionRequests: true, compactionUpdates: true },
+  });
+});
+
+test("initializationOptions carry settings and editor info, nothing else", () => {
+  assert.deepEqual(initializationOptions({ model: "m" }, { name: "VS Code", version: "1.100.3" }), {
+    settings: { model: "m" },
+    editorInfo: { name: "VS Code", version: "1.100.3" },
+  });
+});
+
+test("protocol major versions", () => {
+  assert.equal(majorOf(1), 1);
+  assert.equal(majorOf(1.4), 1);
+  assert.equal(majorOf("1"), 1);
+  assert.equal(majorOf("2.0"), 2);
+  assert.equal(majorOf("v1"), undefined);
+  assert.equal(majorOf(undefined), undefined);
+});
+
+test("a sidecar of another major version is refused with a reason", () => {
+  const ok = checkServerProtocol({
+    serverInfo: { name: "context-sidecar", version: "0.1.0" },
+    capabilities: { experimental: { contextSidecar: { protocolVersion: 1, providers: ["anthropic", "openai"] } } },
+  });
+  assert.deepEqual(ok, { ok: true, version: 1, providers: ["anthropic", "openai"] });
+
+  const newer = checkServerProtocol({
+    serverInfo: { name: "context-sidecar", version: "3.0.0" },
+    capabilities: { experimental: { contextSidecar: { protocolVersion: 2 } } },
+  });
+  assert.equal(newer.ok, false);
+  assert.match((newer as { message: string }).message, /context-sidecar 3\.0\.0 speaks context-sidecar protocol version 2, but this extension speaks version 1/);
+
+  const foreign = checkServerProtocol({ serverInfo: { name: "pylsp" }, capabilities: {} });
+  assert.equal(foreign.ok, false);
+  assert.match((foreign as { message: string }).message, /pylsp does not speak the context-sidecar protocol/);
+  assert.equal(checkServerProtocol(undefined).ok, false);
+});
+
+test("error data becomes a fix sentence", () => {
+  assert.equal(fixFromErrorData("Set ANTHROPIC_API_KEY"), "Set ANTHROPIC_API_KEY");
+  assert.equal(fixFromErrorData({ fix: "Run Set API Key" }), "Run Set API Key");
+  assert.equal(fixFromErrorData({ status: 429, type: "rate_limit_error", retryAfter: 30 }), "status 429, rate_limit_error, retry after 30 s");
+  assert.equal(fixFromErrorData({ tier: "full", reason: "prompt too long" }), "prompt too long");
+  assert.equal(fixFromErrorData({ odd: true }), '{"odd":true}');
+  assert.equal(fixFromErrorData(null), undefined);
+});
+
+test("seq stamping and gating", () => {
+  const s = new SeqStamper();
+  const a = s.stamp({ type: "ready" });
+  const b = s.stamp({ type: "cancel" });
+  assert.deepEqual([a.seq, b.seq], [1, 2]);
+  const g = new SeqGate();
+  assert.equal(g.accept(b), true);
+  assert.equal(g.accept(a), false, "older than the last accepted");
+  assert.equal(g.accept(b), false, "a duplicate");
+  assert.equal(g.accept({}), false, "no seq");
+  g.reset();
+  assert.equal(g.accept(a), true);
+});
+
+test("parseWebviewMessage rejects malformed posts", () => {
+  assert.deepEqual(parseWebviewMessage({ type: "prompt", text: "hi", seq: 3 }), { type: "prompt", text: "hi", seq: 3 });
+  assert.equal(parseWebviewMessage({ type: "prompt", seq: 3 }), undefined);
+  assert.equal(parseWebviewMessage({ type: "prompt", text: "hi" }), undefined);
+  assert.equal(parseWebviewMessage({ type: "rm -rf", seq: 1 }), undefined);
+  assert.equal(parseWebviewMessage({ type: "permissionAnswer", requestId: "1", optionId: "a", seq: 1 }), undefined);
+  assert.ok(parseWebviewMessage({ type: "permissionAnswer", requestId: 1, optionId: null, seq: 1 }));
+  assert.equal(parseWebviewMessage({ type: "compact", instructions: 5, seq: 1 }), undefined);
+  assert.equal(parseWebviewMessage(null), undefined);
+  assert.equal(parseWebviewMessage("prompt"), undefined);
+});
