@@ -515,7 +515,7 @@ class PrefixStore:
                 if rec.seq > max(cursor, self._floor):
                     latest.pop(rec.key, None)
                     latest[rec.key] = rec  # re-inserted so order follows the latest change
-            out = [Message(kind="attachment", attachment=dict(rec.attachment), is_meta=True,
+            out = [Message(kind="attachment", attachment=dict(rec.attachment),
                            content=[{"type": "text", "text": rec.text}])
                    for rec in latest.values()]
             return out, self._seq

@@ -42,6 +42,7 @@ class SessionService:
         self._writer: Any = None
         self._history: Any = None
         self.client_watches = False
+        self.watchers: dict[str, Any] = {}  # one per workspace folder
 
     # ----- configuration ------------------------------------------------------------
 
@@ -112,7 +113,31 @@ class SessionService:
         )
         session.context = ContextManager(session)
         self.sessions[info.session_id] = session
+        self._ensure_watcher(info.cwd, session.prefix)
         return session
+
+    def _ensure_watcher(self, cwd: str, prefix: Any) -> None:
+        """Watch the workspace's CLAUDE.md files and git state (one watcher per folder)."""
+        if cwd in self.watchers or prefix is None or self.environ.get("CONTEXT_SIDECAR_NO_WATCH"):
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        from sidecar.watch.workspace import watch_workspace
+
+        watcher = watch_workspace(prefix)
+        self.watchers[cwd] = watcher
+        asyncio.ensure_future(watcher.start())
+
+    def feed_client_changes(self, paths: set[Path]) -> None:
+        """Changes the editor reports (workspace/didChangeWatchedFiles) join the same stream."""
+        for watcher in self.watchers.values():
+            watcher.client.feed(list(paths))
+
+    def watcher_mode(self) -> str:
+        modes = {w.mode for w in self.watchers.values()}
+        return ",".join(sorted(modes)) if modes else "off"
 
     def get(self, session_id: Any) -> Session:
         if not isinstance(session_id, str) or not session_id:
@@ -198,6 +223,8 @@ class SessionService:
                 "provider": session.info.provider, "gauge": session.gauge(bump=False)}
 
     def _replay(self, session: Session) -> None:
+        tools = {t.name: t for t in session.tools}
+        roots = [Path(session.info.cwd)]
         for m in session.records:
             if m.is_meta or m.is_virtual or m.kind not in ("user", "assistant"):
                 continue
@@ -215,9 +242,12 @@ class SessionService:
                                     "content": {"type": "text", "text": block["thinking"]},
                                     "messageId": m.message_id or m.uuid})
                 elif kind == "tool_use":
+                    tool = tools.get(str(block.get("name")))
+                    raw = block.get("input") if isinstance(block.get("input"), dict) else {}
                     session.update({"sessionUpdate": "tool_call", "toolCallId": block.get("id"),
-                                    "title": str(block.get("name")), "kind": "other",
-                                    "status": "completed", "rawInput": block.get("input", {})})
+                                    "title": tool.title(raw, roots) if tool else str(block.get("name")),
+                                    "kind": tool.kind if tool else "other",
+                                    "status": "completed", "rawInput": raw})
 
     def list_sessions(self, cwd: Any = None) -> dict[str, Any]:
         from sidecar.storage.session_index import list_sessions
@@ -416,6 +446,11 @@ class SessionService:
         for session in list(self.sessions.values()):
             await self.cancel(session.id)
             session.persist_state()
+        for watcher in self.watchers.values():
+            try:
+                await watcher.stop()
+            except Exception as exc:
+                log.debug("watcher stop failed: %s", exc)
         if self._history is not None:
             self._history.flush()
         if self._writer is not None:

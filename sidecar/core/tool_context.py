@@ -26,6 +26,10 @@ class SessionToolContext:
         self.current_tool_call: dict[str, Any] = {}
 
     async def read_buffer(self, path: Path) -> str | None:
+        # Transports whose buffers sit behind a request (ACP fs/read_text_file) read async.
+        reader = getattr(self._session.editor, "read_buffer", None)
+        if reader is not None:
+            return await reader(path)
         return self._session.editor.buffer_text(path)
 
     async def apply_edit(self, path: Path, new_text: str, label: str) -> bool:

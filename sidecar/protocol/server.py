@@ -129,9 +129,7 @@ def build_server() -> SidecarServer:
     def on_watched(ls: SidecarServer, params: types.DidChangeWatchedFilesParams) -> None:
         paths = {Path(unquote(urlparse(c.uri).path)) for c in params.changes}
         svc.client_watches = True
-        from sidecar.core.prefix import notify_paths_changed
-
-        notify_paths_changed(paths)
+        svc.feed_client_changes(paths)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def on_change(ls: SidecarServer, params: types.DidChangeTextDocumentParams) -> None:

@@ -196,7 +196,10 @@ class ClientWatchSource:
         targets = self._targets
         batch = {Path(os.path.abspath(p)) for p in paths}
         if targets is not None:
-            batch = {p for p in batch if targets.matches(p)}
+            # A created or removed folder stands for the targets inside it.
+            batch = {t for p in batch if targets.matches(p)
+                     for t in ([p] if targets.is_target(p) else targets.under(p))
+                     if not targets.is_structural(t) or targets.is_target(t)}
         if not batch:
             return
         with self._lock:

@@ -19,11 +19,12 @@ def _abs(path: Path | str) -> Path:
     return Path(os.path.abspath(path))
 
 
-def _nearest_existing(path: Path) -> Path:
+def _nearest_existing(path: Path) -> Path | None:
     for candidate in (path, *path.parents):
         if candidate.is_dir():
-            return candidate
-    return Path(path.anchor or "/")
+            # inotify needs read access; an unreadable ancestor is skipped, not fatal.
+            return candidate if os.access(candidate, os.R_OK | os.X_OK) else None
+    return None
 
 
 @dataclass(frozen=True)
@@ -58,17 +59,15 @@ class WatchTargets:
 
     def roots(self) -> Roots:
         """Existing directories to watch right now."""
-        flat: set[Path] = set()
+        flat: set[Path | None] = set()
         trees: set[Path] = set()
         for f in self.files:
             flat.add(_nearest_existing(f.parent))
         for t in self.trees:
-            if t.is_dir():
+            if t.is_dir() and os.access(t, os.R_OK | os.X_OK):
                 trees.add(t)
-                flat.add(_nearest_existing(t.parent))  # to see the tree itself vanish
-            else:
-                flat.add(_nearest_existing(t.parent))
-        return Roots(frozenset(flat), frozenset(trees))
+            flat.add(_nearest_existing(t.parent))  # also sees the tree itself appear or vanish
+        return Roots(frozenset(d for d in flat if d is not None), frozenset(trees))
 
     def in_tree(self, path: Path) -> bool:
         return any(t in path.parents for t in self.trees)

@@ -196,7 +196,9 @@ class ContextManager:
     async def _compact(self, trigger: str, instructions: str | None, force_full: bool,
                        token: str | None) -> tuple[str, int, str]:
         session = self.session
-        before = session.ledger.used()
+        # Both sides of the "did it shrink" test are estimates of the same kind; the
+        # anchored count would compare the provider's tokenizer with ours.
+        before = session.estimate(session.records)
         if trigger == "auto" and not force_full and session.settings.sessionMemory.enabled:
             await self.memory.wait()
             plan = plan_memory_compaction(session, self.memory)

@@ -100,16 +100,35 @@ class Unit:
         return self.tokens + self.extra_tokens
 
 
-def make_unit(text: str, *, breakpoint_ttl: float | None = None, extra_tokens: int = 0) -> Unit:
+def make_unit(text: str, *, breakpoint_ttl: float | None = None, extra_tokens: int = 0,
+              deleted: bool = False) -> Unit:
     # The flat costs are part of the identity too, so an image swap changes the prefix.
     key = digest(f"{text}\x00{extra_tokens}")
     return Unit(
         key=key,
         text=text,
-        tokens=count_text(text, digest(text)),
+        # A result deleted by a cache edit keeps its place (and identity) in the cached
+        # prefix but no longer occupies the window.
+        tokens=DELETED_RESULT_TOKENS if deleted else count_text(text, digest(text)),
         breakpoint_ttl=breakpoint_ttl,
-        extra_tokens=extra_tokens,
+        extra_tokens=0 if deleted else extra_tokens,
     )
+
+
+DELETED_RESULT_TOKENS = 4
+
+
+def cache_edit_deletions(body: dict[str, Any]) -> set[str]:
+    """tool_use ids whose results the request's cache_edits blocks delete."""
+    ids: set[str] = set()
+    for message in body.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else []:
+            if isinstance(block, dict) and block.get("type") == "cache_edits":
+                for edit in block.get("edits") or []:
+                    if isinstance(edit, dict) and edit.get("type") == "delete":
+                        ids.add(str(edit.get("tool_use_id")))
+    return ids
 
 
 def canonical_json(value: Any) -> str:
@@ -170,6 +189,7 @@ def _anthropic_block_text(block: Any) -> tuple[str, int]:
 def anthropic_units(body: dict[str, Any]) -> list[Unit]:
     """Units of a Messages request in cache order: tools, then system, then messages."""
     units: list[Unit] = []
+    deleted = cache_edit_deletions(body)
     for tool in body.get("tools") or []:
         if isinstance(tool, dict):
             units.append(
@@ -199,12 +219,16 @@ def anthropic_units(body: dict[str, Any]) -> list[Unit]:
             units.append(make_unit(head))
             continue
         for index, block in enumerate(blocks):
+            if isinstance(block, dict) and block.get("type") == "cache_edits":
+                continue  # an instruction to the cache, not content
             text, extra = _anthropic_block_text(block)
             units.append(
                 make_unit(
                     (head if index == 0 else "") + text,
                     breakpoint_ttl=cache_ttl_seconds(block),
                     extra_tokens=extra,
+                    deleted=isinstance(block, dict) and block.get("type") == "tool_result"
+                    and str(block.get("tool_use_id")) in deleted,
                 )
             )
     return units
@@ -248,6 +272,7 @@ def _openai_content_text(content: Any) -> tuple[str, int]:
 def openai_units(body: dict[str, Any]) -> list[Unit]:
     """Units of a Chat Completions request: tool definitions, then one unit per message."""
     units: list[Unit] = []
+    deleted = cache_edit_deletions(body)
     for tool in body.get("tools") or []:
         units.append(make_unit("tool " + canonical_json(tool)))
     for message in body.get("messages") or []:

@@ -9,7 +9,6 @@ H.results = { checks = {} }
 
 vim.opt.runtimepath:prepend(H.plugin_dir)
 vim.opt.swapfile = false
--- (no size change: headless Neovim keeps its default grid)
 vim.cmd("runtime plugin/context_sidecar.lua")
 
 local function write(results)

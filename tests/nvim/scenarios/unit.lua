@@ -166,7 +166,10 @@ H.run(function()
   H.check(#notes2 == 1 and notes2[1].level == vim.log.levels.ERROR, "refusal shown as an error")
   H.record("refusal", refused.err)
 
+  vim.notify = function() end
   local missing = start({ protocol = nil })
+  vim.wait(50)
+  vim.notify = orig_notify
   H.check(missing.err and missing.err:find("did not announce", 1, true) ~= nil, "server without our capability refused")
 
   local accepted, script = start({ protocol = 1 })

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-
-from conftest import Git
 
 from sidecar.core.prefix import PrefixStore
 from sidecar.core.settings import Settings
+
+Git = Callable[..., str]  # the `git` fixture: git(cwd, *args) -> stdout
 
 
 def texts(messages: list) -> list[str]:  # type: ignore[type-arg]

@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 import stat
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import Git
 
 from sidecar.core.prefix import GIT_STATUS_MAX_CHARS, SNAPSHOT_NOTE, TRUNCATION_NOTE, PrefixStore
 from sidecar.core.settings import Settings, Tools
+
+Git = Callable[..., str]  # the `git` fixture: git(cwd, *args) -> stdout
 
 
 def test_system_blocks_hold_prompt_then_git_snapshot(repo: Path, git: Git, tmp_path: Path) -> None:

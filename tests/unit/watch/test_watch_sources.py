@@ -6,9 +6,8 @@ import asyncio
 import statistics
 import threading
 import time
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
-
-from conftest import Git
 
 from sidecar.watch import (
     ChangeStream,
@@ -19,6 +18,8 @@ from sidecar.watch import (
 )
 
 DEADLINE = 2.0
+
+Git = Callable[..., str]  # the `git` fixture: git(cwd, *args) -> stdout
 
 
 def git_targets(repo: Path) -> list[Path]:
@@ -183,6 +184,9 @@ async def test_client_only_stream_and_early_feed(tmp_path: Path) -> None:
             client.feed([claude])
         client.feed([tmp_path / ".claude" / "CLAUDE.md"])
         assert await next_batch(stream) == {claude, tmp_path / ".claude" / "CLAUDE.md"}
+        # A folder event stands for the targets inside it.
+        client.feed([tmp_path / ".claude"])
+        assert await next_batch(stream) == {tmp_path / ".claude" / "CLAUDE.md"}
         assert stream.mode == "off"  # nobody watches the disk until the editor registers
         stream.use_client_watcher()
         assert stream.mode == "client"
@@ -206,3 +210,29 @@ def test_targets_roots_and_globs(repo: Path, tmp_path: Path) -> None:
     assert targets.under(tmp_path / "a") == {tmp_path / "a" / "b" / "c.md"}
     globs = watch_globs(git_targets(repo))
     assert f"{repo}/.git/refs/**" in globs and f"{repo}/.git/HEAD" in globs
+
+
+class BrokenSource:
+    """A source that fails the way an exhausted inotify limit does."""
+
+    def set_paths(self, paths: Iterable[Path]) -> None:
+        pass
+
+    async def batches(self, stop: asyncio.Event) -> AsyncIterator[set[Path]]:
+        await asyncio.sleep(0.01)
+        raise OSError(28, "inotify watch limit reached")
+        yield set()  # pragma: no cover - makes this an async generator
+
+
+async def test_a_failing_disk_watcher_turns_the_mode_off(tmp_path: Path) -> None:
+    stream = ChangeStream(BrokenSource(), debounce_ms=10)
+    stream.set_paths(claude_targets(tmp_path))
+    stream.start()
+    try:
+        assert stream.mode == "watchfiles"
+        await asyncio.sleep(0.1)
+        assert stream.mode == "off"
+        stream.client.feed([tmp_path / "CLAUDE.md"])  # the editor's notifications still count
+        assert await next_batch(stream) == {tmp_path / "CLAUDE.md"}
+    finally:
+        await stream.stop()

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-from conftest import Git
 
 from sidecar.core.messages import Message
 from sidecar.core.prefix import PrefixStore
 from sidecar.core.settings import Settings
 from sidecar.watch import watch_workspace
+
+Git = Callable[..., str]  # the `git` fixture: git(cwd, *args) -> stdout
 
 
 def att(message: Message) -> dict[str, Any]:

@@ -43,8 +43,11 @@ export const SIDECAR_KEYS = [
 /** Settings that belong to the extension itself and never reach the sidecar. */
 export const EXTENSION_KEYS = ["pythonPath", "serverCommand", "gaugeClickAction"] as const;
 
-/** Changing one of these needs a new sidecar process (they shape its command or environment). */
-export const RESTART_KEYS = ["pythonPath", "serverCommand", "apiKeyEnv"] as const;
+/**
+ * Changing one of these needs a new sidecar process: they shape its command or its
+ * environment (the provider picks which variable carries the stored key).
+ */
+export const RESTART_KEYS = ["pythonPath", "serverCommand", "apiKeyEnv", "provider"] as const;
 
 export type SidecarSettings = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 // Starts, watches and restarts the sidecar process through vscode-languageclient.
 
 import * as os from "node:os";
+import { createInterface } from "node:readline";
 import * as vscode from "vscode";
 import {
   LanguageClient,
@@ -24,6 +25,7 @@ import {
 } from "../shared/protocol";
 import { checkServerProtocol, initializationOptions, withSidecarCapabilities } from "./handshake";
 import { resolveServerCommand, ServerNotFoundError, type ServerCommand } from "./serverCommand";
+import { stderrLineParser } from "./serverLog";
 import { apiKeyEnvName, readSidecarSettings, SECTION } from "./settings";
 
 export const secretKeyFor = (envName: string) => `contextSidecar.apiKey.${envName}`;
@@ -54,7 +56,8 @@ export class SidecarClient implements vscode.Disposable {
   private starting: Promise<void> | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private stoppingOnPurpose = false;
-  private readonly disposables: vscode.Disposable[] = [];
+  /** Lives as long as one client; a restart makes a new one. */
+  private watcher: vscode.FileSystemWatcher | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -95,6 +98,8 @@ export class SidecarClient implements vscode.Disposable {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.watcher?.dispose();
+    this.watcher = undefined;
     if (!client) return;
     this.stoppingOnPurpose = true;
     try {
@@ -153,8 +158,10 @@ export class SidecarClient implements vscode.Disposable {
       transport: TransportKind.stdio,
       options: { cwd: folder?.uri.fsPath ?? os.homedir(), env },
     };
+    // The sidecar's prefix memo (CLAUDE.md files, git state) is invalidated by these events.
+    this.watcher?.dispose();
     const watcher = vscode.workspace.createFileSystemWatcher("**/{CLAUDE.md,CLAUDE.local.md,.git/HEAD,.git/index}");
-    this.disposables.push(watcher);
+    this.watcher = watcher;
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
       outputChannel: this.log,
@@ -178,6 +185,16 @@ export class SidecarClient implements vscode.Disposable {
         },
       },
       connectionOptions: { maxRestartCount: 3 },
+      stdioOptions: {
+        stdout: (input, channel) => createInterface({ input, crlfDelay: Infinity }).on("line", (l) => channel.info(l)),
+        stderr: (input, channel) => {
+          const parse = stderrLineParser();
+          createInterface({ input, crlfDelay: Infinity }).on("line", (line) => {
+            const { level, text } = parse(line);
+            channel[level](`[sidecar] ${text}`);
+          });
+        },
+      },
     };
 
     const client = new LanguageClient("contextSidecar", "Context Sidecar", serverOptions, clientOptions);
@@ -234,7 +251,6 @@ export class SidecarClient implements vscode.Disposable {
 
   dispose(): void {
     if (this.restartTimer) clearTimeout(this.restartTimer);
-    for (const d of this.disposables) d.dispose();
     void this.stop();
   }
 }

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, FrameLocator, Page } from "playwright-core";
 import { chromiumAvailable, launchChromium } from "../support/browser";
-import { EXTENSION_ROOT, PYTHON, REPO_ROOT, pythonAvailable, scratchDirs, startFakeLlm, stopGroup, withTimeout, type FakeLlm } from "../support/processes";
+import { EXTENSION_ROOT, PYTHON, REPO_ROOT, pythonAvailable, removeScratch, scratchDirs, startFakeLlm, stopGroup, withTimeout, type FakeLlm } from "../support/processes";
 
 const CODE_SERVER = process.env.CODE_SERVER ?? "";
 const VSIX = process.env.VSIX ?? path.join(EXTENSION_ROOT, "dist", "context-sidecar.vsix");
@@ -152,6 +152,7 @@ after(async () => {
   await browser?.close().catch(() => undefined);
   await stopGroup(codeServer);
   await fake?.stop();
+  removeScratch(dirs.root);
 });
 
 function statusBar() {
@@ -160,6 +161,18 @@ function statusBar() {
 
 function chatFrame(): FrameLocator {
   return page.frameLocator("iframe.webview").frameLocator("#active-frame");
+}
+
+/** The "Context Sidecar" output channel, as code-server writes it to disk. */
+function sidecarChannelLog(): string {
+  const logs = path.join(userData, "logs");
+  for (const session of existsSync(logs) ? readdirSync(logs).sort().reverse() : []) {
+    for (const host of readdirSync(path.join(logs, session)).filter((d) => d.startsWith("exthost"))) {
+      const file = path.join(logs, session, host, "context-sidecar.context-sidecar", "Context Sidecar.log");
+      if (existsSync(file)) return readFileSync(file, "utf8");
+    }
+  }
+  return "";
 }
 
 function extensionHostLog(): string {
@@ -231,5 +244,8 @@ test("a chat turn streams into the panel and the status bar shows the gauge in i
     path: path.join(EXTENSION_ROOT, "media", "screenshot-statusbar.png"),
     clip: { x: left, y: tip.y - 8, width: bar.width - left, height: bar.y + bar.height - tip.y + 8 },
   });
+  const log = sidecarChannelLog();
+  assert.ok(log.includes("Connected to context-sidecar"), log);
+  assert.doesNotMatch(log, /\[error\]/, `the Context Sidecar output channel logged errors:\n${log}`);
   assert.deepEqual((page as any).__outside, [], `the browser made no request beyond loopback: ${(page as any).__outside.join(" ")}`);
 });

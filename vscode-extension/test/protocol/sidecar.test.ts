@@ -17,24 +17,29 @@ import type { HostToWebviewBody } from "../../src/shared/messages";
 import type { Gauge, SessionUpdateParams } from "../../src/shared/protocol";
 import { gaugeText } from "../../src/status/gaugeFormat";
 import { statusView } from "../../src/status/statusView";
-import { PYTHON, REPO_ROOT, pythonAvailable, scratchDirs, startFakeLlm, stopGroup, withTimeout, type FakeLlm } from "../support/processes";
+import { PYTHON, REPO_ROOT, pythonAvailable, removeScratch, scratchDirs, startFakeLlm, stopGroup, withTimeout, type FakeLlm } from "../support/processes";
 
 const skip = pythonAvailable() ? false : `no Python at ${PYTHON} (set PYTHON)`;
 const T = 20_000;
 
 let fake: FakeLlm;
-let sidecar: ChildProcess;
+let main: Sidecar;
 let connection: MessageConnection;
 let initializeResult: any;
-let stderr = "";
 const updates: SessionUpdateParams[] = [];
-const statuses: unknown[] = [];
 const dirs = scratchDirs("sidecar-protocol-");
 
-before(async () => {
-  if (skip) return;
-  fake = await startFakeLlm();
-  sidecar = spawn(PYTHON, ["-m", "sidecar", "serve", "--stdio"], {
+interface Sidecar {
+  process: ChildProcess;
+  connection: MessageConnection;
+  initializeResult: any;
+  statuses: any[];
+  stderr: () => string;
+}
+
+/** Spawns `python -m sidecar serve --stdio` and initializes it the way the extension does. */
+async function startSidecar(env: Record<string, string>): Promise<Sidecar> {
+  const child = spawn(PYTHON, ["-m", "sidecar", "serve", "--stdio"], {
     cwd: dirs.workspace,
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
@@ -44,27 +49,29 @@ before(async () => {
       XDG_CONFIG_HOME: `${dirs.home}/.config`,
       XDG_DATA_HOME: `${dirs.home}/.local/share`,
       PYTHONPATH: REPO_ROOT,
-      FAKE_LLM_KEY: "test",
       ANTHROPIC_API_KEY: "",
+      ...env,
     },
   });
-  sidecar.stderr!.on("data", (d) => (stderr += d));
-  connection = createMessageConnection(new StreamMessageReader(sidecar.stdout!), new StreamMessageWriter(sidecar.stdin!));
-  connection.onNotification("session/update", (p: SessionUpdateParams) => updates.push(p));
-  connection.onNotification("sidecar/didChangeStatus", (p: unknown) => statuses.push(p));
-  connection.onRequest("workspace/configuration", (p: { items: { section?: string }[] }) =>
+  let stderr = "";
+  child.stderr!.on("data", (d) => (stderr += d));
+  const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const statuses: any[] = [];
+  conn.onNotification("session/update", (p: SessionUpdateParams) => void updates.push(p));
+  conn.onNotification("sidecar/didChangeStatus", (p: unknown) => void statuses.push(p));
+  conn.onRequest("workspace/configuration", (p: { items: { section?: string }[] }) =>
     p.items.map((i) => (i.section === "contextSidecar" ? settings() : null)),
   );
-  connection.onRequest("client/registerCapability", () => null);
-  connection.onRequest("window/workDoneProgress/create", () => null);
-  connection.onNotification(() => undefined);
-  connection.listen();
-  initializeResult = await withTimeout(
-    connection.sendRequest("initialize", {
+  conn.onRequest("client/registerCapability", () => null);
+  conn.onRequest("window/workDoneProgress/create", () => null);
+  conn.onNotification(() => undefined);
+  conn.listen();
+  const result = await withTimeout(
+    conn.sendRequest("initialize", {
       processId: process.pid,
       rootUri: `file://${dirs.workspace}`,
       workspaceFolders: [{ uri: `file://${dirs.workspace}`, name: "workspace" }],
-      capabilities: withSidecarCapabilities({ workspace: { configuration: true }, window: { workDoneProgress: true } }),
+      capabilities: withSidecarCapabilities<{ experimental?: unknown; workspace: object; window: object }>({ workspace: { configuration: true }, window: { workDoneProgress: true } }),
       initializationOptions: initializationOptions(settings(), { name: "protocol-test", version: "1" }),
     }),
     T,
@@ -72,20 +79,35 @@ before(async () => {
   ).catch((e) => {
     throw new Error(`${e.message}\nsidecar stderr:\n${stderr}`);
   });
-  await connection.sendNotification("initialized", {});
+  await conn.sendNotification("initialized", {});
+  return { process: child, connection: conn, initializeResult: result, statuses, stderr: () => stderr };
+}
+
+async function stopSidecar(s: Sidecar | undefined): Promise<void> {
+  if (!s) return;
+  try {
+    await withTimeout(s.connection.sendRequest("shutdown"), 5_000, "shutdown");
+    await s.connection.sendNotification("exit");
+  } catch {
+    /* the process group is killed below either way */
+  }
+  s.connection.dispose();
+  await stopGroup(s.process);
+}
+
+before(async () => {
+  if (skip) return;
+  fake = await startFakeLlm();
+  main = await startSidecar({ FAKE_LLM_KEY: "test" });
+  connection = main.connection;
+  initializeResult = main.initializeResult;
 });
 
 after(async () => {
   if (skip) return;
-  try {
-    await withTimeout(connection.sendRequest("shutdown"), 5_000, "shutdown");
-    await connection.sendNotification("exit");
-  } catch {
-    /* the process is killed below either way */
-  }
-  connection?.dispose();
-  await stopGroup(sidecar);
+  await stopSidecar(main);
   await fake?.stop();
+  removeScratch(dirs.root);
 });
 
 function settings() {
@@ -134,7 +156,7 @@ test("a chat turn through the ChatController streams text and updates the gauge"
   const { controller, posts, gauges } = controllerHarness();
   await controller.setConnection("running", port());
   const result = await withTimeout(controller.prompt("Say hello"), T, "session/prompt");
-  assert.equal(result?.stopReason, "end_turn", `posts: ${JSON.stringify(posts.filter((p) => p.type === "error"))}\n${stderr.slice(-2000)}`);
+  assert.equal(result?.stopReason, "end_turn", `posts: ${JSON.stringify(posts.filter((p) => p.type === "error"))}\n${main.stderr().slice(-2000)}`);
   const sessionId = controller.currentSessionId!;
   assert.ok(sessionId);
 
@@ -208,11 +230,101 @@ test("/compact with instructions compacts and reports tokens before and after", 
   await withTimeout(controller.prompt("Another question"), T, "session/prompt");
   const result = await withTimeout(controller.compact("focus on greetings"), T, "sidecar/compact");
   const errors = posts.filter((p) => p.type === "error");
-  assert.ok(result, `compact failed: ${JSON.stringify(errors)}\n${stderr.slice(-2000)}`);
+  assert.ok(result, `compact failed: ${JSON.stringify(errors)}\n${main.stderr().slice(-2000)}`);
   assert.equal(result!.status, "completed");
   assert.ok((result!.tokensBefore ?? 0) > (result!.tokensAfter ?? Infinity), JSON.stringify(result));
   const rows = posts.filter((p) => p.type === "update" && p.update.sessionUpdate === "compaction_update").map((p) => (p as any).update);
   assert.ok(rows.some((r) => r.status === "completed"), JSON.stringify(rows));
   const requests = await fake.requests();
   assert.match(JSON.stringify(requests.at(-1)), /focus on greetings/, "the instructions reach the summarizer");
+});
+
+test("without the key: a -32002 error that says how to fix it, and an error status", { skip }, async () => {
+  const keyless = await startSidecar({ FAKE_LLM_KEY: "" });
+  try {
+    const posts: HostToWebviewBody[] = [];
+    const controller = new ChatController(
+      { post: (b) => posts.push(b), gaugeChanged: () => undefined, compactingChanged: () => undefined, showContext: () => undefined, log: () => undefined },
+      () => dirs.workspace,
+    );
+    await controller.setConnection("running", {
+      request: <R>(method: string, params: unknown) => withTimeout(keyless.connection.sendRequest<R>(method, params), T, method),
+      notify: (method, params) => void keyless.connection.sendNotification(method, params),
+    });
+    await withTimeout(controller.prompt("hello?"), T, "prompt without a key");
+    const error = posts.find((p) => p.type === "error") as Extract<HostToWebviewBody, { type: "error" }> | undefined;
+    assert.ok(error, `no error posted: ${JSON.stringify(posts.map((p) => p.type))}`);
+    assert.equal(error.code, -32002);
+    assert.match(error.message + (error.fix ?? ""), /FAKE_LLM_KEY/, JSON.stringify(error));
+    assert.ok(error.fix, "the fix comes from the error's data");
+    const status = keyless.statuses.find((s) => s.kind === "error");
+    assert.ok(status, `sidecar/didChangeStatus error expected, got ${JSON.stringify(keyless.statuses)}`);
+    const view = statusView({ connection: "running", serverStatus: status, sessionId: null, compacting: false, clickAction: "showContext" });
+    assert.equal(view.text, "$(key) no API key", JSON.stringify(status));
+    assert.equal(view.command, "contextSidecar.setApiKey");
+  } finally {
+    await stopSidecar(keyless);
+  }
+});
+
+test("a shell tool call asks permission through the panel; the answer runs it", { skip }, async () => {
+  await fake.reset();
+  await fake.queue([
+    { content: [{ type: "tool_use", id: "toolu_perm1", name: "Bash", input: { command: "echo permitted-output", description: "print a word" } }] },
+    { content: [{ type: "text", text: "The command printed it." }] },
+  ]);
+  const { controller, posts } = controllerHarness();
+  const answered: unknown[] = [];
+  const registration = connection.onRequest("session/request_permission", async (params: any) => {
+    const outcome = controller.requestPermission(params);
+    // The panel shows the prompt; the user presses the allow_once button.
+    const prompt = posts.find((p) => p.type === "permission") as Extract<HostToWebviewBody, { type: "permission" }>;
+    const allow = prompt.options.find((o) => o.kind === "allow_once")!;
+    await controller.handleWebviewMessage({ type: "permissionAnswer", requestId: prompt.requestId, optionId: allow.optionId, seq: 1 });
+    const result = await outcome;
+    answered.push(result);
+    return result;
+  });
+  try {
+    await controller.setConnection("running", port());
+    const result = await withTimeout(controller.prompt("Run echo"), T, "session/prompt with a tool call");
+    assert.equal(result?.stopReason, "end_turn", JSON.stringify(posts.filter((p) => p.type === "error")));
+    assert.equal(answered.length, 1, "exactly one permission request");
+    assert.equal((answered[0] as any).outcome.outcome, "selected");
+    const toolUpdates = posts
+      .filter((p) => p.type === "update" && (p.update.sessionUpdate === "tool_call" || p.update.sessionUpdate === "tool_call_update"))
+      .map((p) => (p as any).update);
+    assert.ok(toolUpdates.some((u) => u.sessionUpdate === "tool_call"), "a tool_call row");
+    const done = toolUpdates.filter((u) => u.status === "completed");
+    assert.ok(done.length >= 1, JSON.stringify(toolUpdates));
+    const requests = await fake.requests();
+    assert.match(JSON.stringify(requests.at(-1).body.messages), /permitted-output/, "the tool result went back to the model");
+  } finally {
+    registration.dispose();
+  }
+});
+
+test("Cancel stops a streaming turn: session/prompt answers stopReason cancelled", { skip }, async () => {
+  await fake.reset();
+  const long = "word ".repeat(400);
+  await fake.queue([{ content: [{ type: "text", text: long }], chunk_size: 5, chunk_delay_ms: 20 }]);
+  const { controller, posts } = controllerHarness();
+  await controller.setConnection("running", port());
+  await controller.newSession();
+  const sessionId = controller.currentSessionId!;
+  const turn = controller.prompt("Talk for a while");
+  await withTimeout(
+    (async () => {
+      while (!updates.some((u) => u.sessionId === sessionId && u.update.sessionUpdate === "agent_message_chunk")) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })(),
+    T,
+    "first streamed chunk",
+  );
+  await controller.handleWebviewMessage({ type: "cancel", seq: 1 });
+  const result = await withTimeout(turn, T, "cancelled session/prompt");
+  assert.equal(result?.stopReason, "cancelled");
+  assert.deepEqual(posts.filter((p) => p.type === "turnEnded"), [{ type: "turnEnded", stopReason: "cancelled" }]);
+  assert.equal(controller.isBusy, false);
 });

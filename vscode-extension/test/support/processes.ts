@@ -2,7 +2,7 @@
 // Every wait is bounded; every process is killed by its process group.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
@@ -116,4 +116,13 @@ export function scratchDirs(prefix: string): { root: string; home: string; works
   };
   for (const dir of [dirs.home, dirs.workspace, dirs.storage]) mkdirSync(dir, { recursive: true });
   return dirs;
+}
+
+/** Deletes a scratch tree unless KEEP_TEST_DIRS is set (to read logs after a failure). */
+export function removeScratch(root: string): void {
+  if (process.env.KEEP_TEST_DIRS) {
+    console.log(`kept ${root}`);
+    return;
+  }
+  rmSync(root, { recursive: true, force: true });
 }

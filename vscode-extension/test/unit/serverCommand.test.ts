@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, beforeEach, test } from "node:test";
@@ -27,6 +27,7 @@ beforeEach(() => {
 });
 after(() => {
   process.env.PATH = savedPath;
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 function pythonExtension(interpreter: string | undefined) {
@@ -83,7 +84,8 @@ test("nothing found: a clear error that says how to fix it", async () => {
 });
 
 test("findOnPath skips non-executables and directories", async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "sidecar-path-"));
+  const dir = path.join(scratch, "path-dir");
+  mkdirSync(dir);
   writeFileSync(path.join(dir, "context-sidecar"), "not executable");
   assert.equal(await findOnPath("context-sidecar", dir), undefined);
   chmodSync(path.join(dir, "context-sidecar"), 0o755);

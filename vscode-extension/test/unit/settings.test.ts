@@ -96,6 +96,7 @@ test("restart only for settings that shape the process; others are pushed live",
   assert.equal(needsRestart(vscode.__changeEvent(["contextSidecar.pythonPath"]) as never), true);
   assert.equal(needsRestart(vscode.__changeEvent(["contextSidecar.serverCommand"]) as never), true);
   assert.equal(needsRestart(vscode.__changeEvent(["contextSidecar.apiKeyEnv"]) as never), true);
+  assert.equal(needsRestart(vscode.__changeEvent(["contextSidecar.provider"]) as never), true);
   assert.equal(needsRestart(vscode.__changeEvent(["contextSidecar.model"]) as never), false);
   assert.equal(affectsSidecar(vscode.__changeEvent(["contextSidecar.autoCompact.bufferTokens"]) as never), true);
   assert.equal(affectsSidecar(vscode.__changeEvent(["contextSidecar.gaugeClickAction"]) as never), false);

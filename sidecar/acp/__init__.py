@@ -1,0 +1,1 @@
+"""The ACP transport: ACP v1 (newline-delimited JSON-RPC over stdio) over the session service."""

@@ -1,0 +1,79 @@
+"""Billed-token equivalents: usage weighted by what each kind of token costs.
+
+Prices relative to one uncached input token, as Anthropic bills them: a cache write
+(5-minute TTL) costs 1.25, a cache read 0.1, and an output token the model's output/input
+price ratio, which is 5 for every Claude model in the catalog (e.g. $3 in / $15 out for
+Sonnet, $5 / $25 for Opus 4.5+). So "billed tokens" are input-token equivalents: multiply
+by the model's input price to get dollars.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sidecar.core import catalog
+from sidecar.core.messages import Usage
+
+CACHE_WRITE_WEIGHT = 1.25
+CACHE_READ_WEIGHT = 0.1
+CLAUDE_OUTPUT_WEIGHT = 5.0
+
+
+def output_weight(model: str | None, provider: str = "anthropic") -> float:
+    """The model's output price over its input price (5 for Claude when unknown)."""
+    info = catalog.lookup(model or "", provider) if model else None
+    if info is None or not info.input_price or info.output_price is None:
+        return CLAUDE_OUTPUT_WEIGHT
+    return info.output_price / info.input_price
+
+
+@dataclass
+class Billed:
+    """Summed usage of a series of calls, and its input-token equivalent."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    output_tokens: int = 0
+
+    def add(self, usage: Usage) -> None:
+        self.calls += 1
+        self.input_tokens += usage.input_tokens
+        self.cache_write_tokens += usage.cache_creation_input_tokens
+        self.cache_read_tokens += usage.cache_read_input_tokens
+        self.output_tokens += usage.output_tokens
+
+    def merge(self, other: Billed) -> None:
+        self.calls += other.calls
+        self.input_tokens += other.input_tokens
+        self.cache_write_tokens += other.cache_write_tokens
+        self.cache_read_tokens += other.cache_read_tokens
+        self.output_tokens += other.output_tokens
+
+    def total(self, out_weight: float) -> float:
+        return (self.input_tokens + CACHE_WRITE_WEIGHT * self.cache_write_tokens
+                + CACHE_READ_WEIGHT * self.cache_read_tokens + out_weight * self.output_tokens)
+
+    def to_json(self, out_weight: float) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "inputTokens": self.input_tokens,
+            "cacheWriteTokens": self.cache_write_tokens,
+            "cacheReadTokens": self.cache_read_tokens,
+            "outputTokens": self.output_tokens,
+            "billed": round(self.total(out_weight)),
+        }
+
+
+def billed_of(usages: list[Usage]) -> Billed:
+    out = Billed()
+    for usage in usages:
+        out.add(usage)
+    return out
+
+
+def weights_json(out_weight: float) -> dict[str, float]:
+    return {"input": 1.0, "cacheWrite": CACHE_WRITE_WEIGHT, "cacheRead": CACHE_READ_WEIGHT,
+            "output": out_weight}

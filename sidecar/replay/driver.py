@@ -1,0 +1,207 @@
+"""Driving the real engine with a recorded session.
+
+The session service, session and context manager are the production ones; only the
+editor (records what it is told), the tools (return the recorded outputs), the prefix
+(sized like the recording's hidden prefix) and the model (the fake server playing the
+recorded answers) stand in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from sidecar.core.compaction.pipeline import ContextManager
+from sidecar.core.errors import SidecarError
+from sidecar.core.file_state import FileReadState
+from sidecar.core.messages import Block, Usage
+from sidecar.core.service import SessionService
+from sidecar.core.session import Session, SessionInfo
+from sidecar.core.settings import Retry, Settings
+from sidecar.providers.fake_llm import FakeLLMServer
+from sidecar.replay.billing import billed_of, output_weight
+from sidecar.replay.editor import ReplayEditor
+from sidecar.replay.padding import ReplayPrefix, plan_padding, wire_tools
+from sidecar.replay.player import ScriptPlayer
+from sidecar.replay.result import SessionResult, TierEvent
+from sidecar.replay.script import ReplayScript, Turn, build_script, first_call_payload
+from sidecar.replay.tools import ReplayTool, replay_tools
+from sidecar.storage.transcript_loader import load_transcript
+from sidecar.tools.base import Tool
+from sidecar.tools.registry import tool_specs
+
+KEY_ENV = "CONTEXT_SIDECAR_REPLAY_KEY"
+WINDOW = 200_000
+DEFAULT_MODEL = "claude-sonnet-4-5"
+# Recorded turns run to hundreds of calls; the engine's own cap must not cut them short.
+MAX_TURN_REQUESTS = 10_000
+
+
+class ObservedContextManager(ContextManager):
+    """The production context manager; each event it logs also gets the turn and request."""
+
+    def __init__(self, session: Session, where: Callable[[], dict[str, int]]) -> None:
+        super().__init__(session)
+        self._where = where
+
+    def _log_event(self, tier: str, **data: Any) -> None:
+        super()._log_event(tier, **data)
+        self.events[-1].update(self._where(), used=self.session.ledger.used())
+
+
+class ReplayService(SessionService):
+    """The production service, with the session's stand-ins chosen here."""
+
+    def __init__(self, editor: ReplayEditor, settings: Settings, *, prefix: ReplayPrefix,
+                 tools: list[Tool], where: Callable[[], dict[str, int]]) -> None:
+        # No prompt history: a replay is not something the user typed.
+        super().__init__(editor, settings, environ={KEY_ENV: "replay", "CLAUDE_CODE_SKIP_PROMPT_HISTORY": "1"})
+        self._prefix = prefix
+        self._tools = tools
+        self._where = where
+
+    def _make_session(self, info: SessionInfo, settings: Settings) -> Session:
+        session = Session(
+            info, settings, editor=self.editor, writer=self.writer(), prefix=self._prefix,
+            file_state=FileReadState(), tools=self._tools, provider_factory=self.provider_factory(),
+        )
+        session.context = ObservedContextManager(session, self._where)
+        self.sessions[info.session_id] = session
+        return session
+
+
+def replay_settings(model: str, base_url: str, storage: Path) -> Settings:
+    """The seed's defaults, on a 200K window, pointed at the fake server."""
+    return Settings(
+        provider="anthropic", model=model, baseUrl=base_url, apiKeyEnv=KEY_ENV,
+        storageDir=str(storage), contextWindow=WINDOW, maxTurnRequests=MAX_TURN_REQUESTS,
+        retry=Retry(maxRetries=1, baseDelayMs=10, maxDelayMs=50, timeoutSeconds=120),
+    )
+
+
+def _prompt_blocks(turn: Turn) -> list[Block]:
+    """A turn as ``session/prompt`` content (ACP image form for recorded images)."""
+    if turn.action == "compact":
+        return [{"type": "text", "text": f"/compact {turn.instructions or ''}".strip()}]
+    if turn.action == "clear":
+        return [{"type": "text", "text": "/clear"}]
+    out: list[Block] = []
+    for block in turn.blocks:
+        if block.get("type") == "image":
+            source = block.get("source") or {}
+            if source.get("type") == "base64":
+                out.append({"type": "image", "mimeType": source.get("media_type"), "data": source.get("data")})
+        elif block.get("text"):
+            out.append({"type": "text", "text": str(block["text"])})
+    return out or [{"type": "text", "text": "Continue."}]
+
+
+async def replay_script(script: ReplayScript, *, path: str, model: str, cwd: str | None,
+                        server: FakeLLMServer) -> SessionResult:
+    started = time.perf_counter()
+    result = SessionResult(file=path, model=model, out_weight=output_weight(model))
+    editor = ReplayEditor()
+    with tempfile.TemporaryDirectory(prefix="sidecar-replay-") as tmp:
+        storage = Path(tmp)
+        settings = replay_settings(model, server.url, storage)
+        work = cwd if cwd and Path(cwd).is_absolute() else str(storage / "workspace")
+        tools = replay_tools(script.tool_names, script.tool_results)
+        base = ReplayPrefix(Path(work), settings)
+        recorded_first = script.calls[0].usage.prompt_tokens if script.calls else 0
+        hidden = plan_padding(recorded_first, first_call_payload(script), base.system_blocks(),
+                              wire_tools(tool_specs(tools)))
+        prefix = ReplayPrefix(Path(work), settings, hidden.filler)
+        player = ScriptPlayer(script, server, prefix)
+        server.reset()
+        server.responder = player
+
+        def where() -> dict[str, int]:
+            return {"turn": player.turn, "request": player.main_served}
+
+        service = ReplayService(editor, settings, prefix=prefix, tools=tools, where=where)
+        opened = service.new_session(work, model=model, provider="anthropic")
+        session = service.get(opened["sessionId"])
+        session.clock = player.clock
+        unplayed = 0
+        for index, turn in enumerate(script.turns):
+            editor.turn = index
+            player.start_turn(index)
+            try:
+                await service.prompt(session.id, _prompt_blocks(turn))
+            except SidecarError as exc:
+                result.errors.append({"turn": index, "code": exc.code, "message": exc.message})
+            unplayed += player.leftover()
+        if session.context is not None:  # a session-memory update may still be running
+            await session.context.memory.wait(timeout=30)
+        await service.shutdown()
+        # Close the SDK's connections while their loop still runs (the fake would log resets).
+        close = getattr(session.provider(), "aclose", None)
+        if close is not None:
+            await close()
+        result.turns = len(script.turns)
+        _collect(result, script, session, server, player, editor)
+        result.hidden = hidden.to_json()
+        result.script = {"responses": script.responses, "played": player.played, "unplayed": unplayed,
+                         "endOfScriptReplies": player.fallbacks,
+                         "unansweredPrompts": script.unanswered_prompts,
+                         "missingToolResults": sum(t.missing for t in tools if isinstance(t, ReplayTool))}
+    server.responder = None
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _collect(result: SessionResult, script: ReplayScript, session: Session, server: FakeLLMServer,
+             player: ScriptPlayer, editor: ReplayEditor) -> None:
+    th = session.thresholds
+    result.thresholds = {"size": th.size, "effectiveWindow": th.effective_window,
+                         "autoCompactAt": th.auto_compact_at, "warningAt": th.warning_at,
+                         "errorAt": th.error_at, "blockingAt": th.blocking_at}
+    for request in list(server.requests):
+        kind = player.kinds.get(id(request))
+        usage = Usage.from_json(request.usage) if request.usage else None
+        if kind is None or usage is None:
+            result.rejected_requests += 1
+            continue
+        if kind[0] == "summary":
+            result.ours_summary.add(usage)
+            continue
+        result.ours_main.add(usage)
+        result.ours_series.append(usage.prompt_tokens)
+        if usage.prompt_tokens >= th.blocking_at:
+            result.past_blocking += 1
+    result.recorded = billed_of([c.usage for c in script.calls])
+    result.recorded_series = [c.usage.prompt_tokens for c in script.calls]
+    events = session.context.events if session.context is not None else []
+    for event in events:
+        tier = str(event.get("tier"))
+        result.events.append(TierEvent(
+            tier=tier, turn=int(event.get("turn", -1)), request=int(event.get("request", 0)),
+            used=int(event.get("used", 0)), kind=event.get("kind"), trigger=event.get("trigger"),
+            tokens_before=event.get("tokensBefore"), tokens_after=event.get("tokensAfter"),
+            cleared=event.get("cleared"),
+        ))
+    result.compaction_points = [e.request for e in result.events if e.is_compaction]
+    for level in ("warning", "error", "blocking"):
+        point = editor.first_level(level)
+        if point is not None:
+            result.levels[level] = {"turn": point.turn, "used": point.used}
+
+
+def replay_file(path: Path, server: FakeLLMServer) -> SessionResult:
+    """Replay one transcript file (a subagent-only file or one without turns is skipped)."""
+    loaded = load_transcript(path)
+    model = loaded.model or DEFAULT_MODEL
+    if loaded.is_subagent:
+        return SessionResult(file=str(path), model=model, out_weight=output_weight(model),
+                             skipped="subagent transcript")
+    if loaded.format == "unsupported":
+        return SessionResult(file=str(path), model=model, out_weight=output_weight(model),
+                             skipped="; ".join(loaded.warnings) or "unsupported format")
+    script = build_script(loaded.messages)
+    if not script.turns:
+        return SessionResult(file=str(path), model=model, out_weight=output_weight(model),
+                             skipped="no recorded turns")
+    return asyncio.run(replay_script(script, path=str(path), model=model, cwd=loaded.cwd, server=server))

@@ -1,0 +1,111 @@
+"""What replaying one session found, in the shape the table, JSON and chart read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sidecar.replay.billing import Billed, weights_json
+
+
+@dataclass
+class TierEvent:
+    tier: str  # microcompact, api_context_management, session_memory, full, failed
+    turn: int
+    request: int  # main requests sent before it fired
+    used: int  # the gauge when it was logged
+    kind: str | None = None  # microcompact: time_based / cache_edits; ACM: server / client_side
+    trigger: str | None = None  # compactions: auto / manual
+    tokens_before: int | None = None
+    tokens_after: int | None = None
+    cleared: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tier": self.tier, "turn": self.turn, "request": self.request,
+                               "used": self.used}
+        for key, value in (("kind", self.kind), ("trigger", self.trigger),
+                           ("tokensBefore", self.tokens_before), ("tokensAfter", self.tokens_after),
+                           ("cleared", self.cleared)):
+            if value is not None:
+                out[key] = value
+        return out
+
+    @property
+    def is_compaction(self) -> bool:
+        return self.tier in ("session_memory", "full")
+
+
+@dataclass
+class SessionResult:
+    file: str
+    model: str
+    out_weight: float
+    turns: int = 0  # engine turns run (prompts plus manual compactions and clears)
+    thresholds: dict[str, int | None] = field(default_factory=dict)
+    hidden: dict[str, int] = field(default_factory=dict)
+    ours_series: list[int] = field(default_factory=list)  # prompt tokens of each main request
+    recorded_series: list[int] = field(default_factory=list)
+    compaction_points: list[int] = field(default_factory=list)  # main-request index of each
+    events: list[TierEvent] = field(default_factory=list)
+    levels: dict[str, dict[str, int]] = field(default_factory=dict)
+    ours_main: Billed = field(default_factory=Billed)
+    ours_summary: Billed = field(default_factory=Billed)
+    recorded: Billed = field(default_factory=Billed)
+    rejected_requests: int = 0
+    past_blocking: int = 0
+    script: dict[str, int] = field(default_factory=dict)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    skipped: str | None = None  # why the file was not replayed
+
+    @property
+    def ours_total(self) -> Billed:
+        total = Billed()
+        total.merge(self.ours_main)
+        total.merge(self.ours_summary)
+        return total
+
+    @property
+    def peak_ours(self) -> int:
+        return max(self.ours_series, default=0)
+
+    @property
+    def peak_recorded(self) -> int:
+        return max(self.recorded_series, default=0)
+
+    def billed_ratio(self) -> float | None:
+        recorded = self.recorded.total(self.out_weight)
+        return self.ours_total.total(self.out_weight) / recorded if recorded else None
+
+    def to_json(self, series: bool = True) -> dict[str, Any]:
+        if self.skipped is not None:
+            return {"file": self.file, "skipped": self.skipped}
+        w = self.out_weight
+        ratio = self.billed_ratio()
+        out: dict[str, Any] = {
+            "file": self.file,
+            "model": self.model,
+            "turns": self.turns,
+            "thresholds": self.thresholds,
+            "hiddenPrefix": self.hidden,
+            "requests": {"oursMain": len(self.ours_series), "oursSummary": self.ours_summary.calls,
+                         "oursRejected": self.rejected_requests, "recorded": len(self.recorded_series)},
+            "peakContext": {"ours": self.peak_ours, "recorded": self.peak_recorded},
+            "pastBlocking": self.past_blocking,
+            "tiers": [e.to_json() for e in self.events],
+            "levels": self.levels,
+            "billed": {
+                "weights": weights_json(w),
+                "ours": {**self.ours_total.to_json(w), "main": self.ours_main.to_json(w),
+                         "summaries": self.ours_summary.to_json(w)},
+                "recorded": self.recorded.to_json(w),
+                "ratio": round(ratio, 3) if ratio is not None else None,
+            },
+            "script": self.script,
+            "errors": self.errors,
+            "seconds": round(self.seconds, 2),
+        }
+        if series:
+            out["series"] = {"ours": self.ours_series, "recorded": self.recorded_series,
+                             "compactions": self.compaction_points}
+        return out

@@ -1,0 +1,39 @@
+"""Tools that answer with what the recording's tools answered; nothing touches the disk."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from sidecar.replay.script import RecordedResult
+from sidecar.tools.base import Tool, ToolContext, ToolOutcome
+
+MISSING_RESULT = "The recording holds no result for this tool call."
+
+
+class ReplayTool(Tool):
+    """One recorded tool name; its results are looked up by the tool call's id."""
+
+    input_schema: ClassVar[dict[str, Any]] = {"type": "object", "additionalProperties": True}
+
+    def __init__(self, name: str, results: dict[str, RecordedResult]) -> None:
+        # Instance attributes shadow the class-level declarations of the tool port.
+        self.name = name  # type: ignore[misc]
+        self.description = f"Replays the recorded results of {name}."  # type: ignore[misc]
+        self._results = results
+        self.served = 0
+        self.missing = 0
+
+    async def run(self, input: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        # The session names the running call on its tool context; inputs are the recorded
+        # ones, so they are not validated against a schema.
+        call = getattr(ctx, "current_tool_call", {}) or {}
+        found = self._results.get(str(call.get("toolCallId", "")))
+        if found is None:
+            self.missing += 1
+            return ToolOutcome.error(MISSING_RESULT)
+        self.served += 1
+        return ToolOutcome(found.content, is_error=found.is_error)
+
+
+def replay_tools(names: list[str], results: dict[str, RecordedResult]) -> list[Tool]:
+    return [ReplayTool(name, results) for name in names]

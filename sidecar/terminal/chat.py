@@ -1,0 +1,249 @@
+"""``context-sidecar chat``: a line-oriented terminal client of the sidecar.
+
+Slash commands the server knows (/compact, /context, /clear, /model) are sent as prompt
+text; /help, /sessions and /exit are answered here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from sidecar import __version__
+from sidecar.terminal.client import ProtocolMismatch, SidecarClient
+from sidecar.terminal.jsonrpc import RpcError
+from sidecar.terminal.line_input import LineReader
+from sidecar.terminal.screen import Screen
+from sidecar.terminal.style import gauge_label, tokens_short
+from sidecar.terminal.updates import UpdatePrinter
+
+LOCAL_COMMANDS = [
+    ("help", "List the commands"),
+    ("sessions", "List the saved sessions of this folder (resume one with chat --resume ID)"),
+    ("exit", "Leave (Ctrl-D does the same)"),
+]
+PERMISSION_KEYS = {"y": "allow_once", "yes": "allow_once", "a": "allow_always", "always": "allow_always",
+                   "n": "reject_once", "no": "reject_once"}
+
+
+def print_error(screen: Screen, exc: RpcError | Exception) -> None:
+    style = screen.style
+    message = exc.message if isinstance(exc, RpcError) else str(exc)
+    screen.line(style.paint("error: ", "red bold") + message)
+    fix = exc.fix if isinstance(exc, RpcError) else None
+    if fix:
+        screen.line(style.paint("  fix: ", "yellow") + fix)
+
+
+class ChatState:
+    """What Ctrl-C needs to know: is a turn or a permission question running?"""
+
+    def __init__(self) -> None:
+        self.turn: asyncio.Future[Any] | None = None
+        self.cancel_sent = False
+        self.permission: asyncio.Future[str | None] | None = None
+        self.prompt_text = ""
+
+
+class Chat:
+    def __init__(self, cwd: Path) -> None:
+        self.screen = Screen()
+        self.reader = LineReader()
+        self.prompt_style = dataclasses.replace(self.screen.style, readline_safe=self.reader.interactive)
+        self.printer = UpdatePrinter(self.screen)
+        self.state = ChatState()
+        self.client = SidecarClient(cwd, self.printer, self.ask_permission)
+
+    # ----- permission -----------------------------------------------------------------
+
+    async def ask_permission(self, params: dict[str, Any]) -> str | None:
+        style = self.screen.style
+        tool = params.get("toolCall") if isinstance(params.get("toolCall"), dict) else {}
+        offered = {o.get("optionId") for o in params.get("options") or [] if isinstance(o, dict)}
+        title = tool.get("title") or "a tool"
+        raw = tool.get("rawInput") if isinstance(tool.get("rawInput"), dict) else {}
+        command = raw.get("command")
+        self.screen.line(style.paint("permission: ", "yellow bold") + f"allow {title}?")
+        if isinstance(command, str) and command != title:
+            self.screen.line(style.paint(f"  $ {command}", "grey"))
+        loop = asyncio.get_running_loop()
+        for _ in range(3):
+            self.state.permission = loop.create_future()
+            line_task = asyncio.ensure_future(self.read_line("  [y] allow once, [a] always, [n] reject > "))
+            done, _ = await asyncio.wait({line_task, self.state.permission}, return_when=asyncio.FIRST_COMPLETED)
+            interrupted = self.state.permission in done
+            self.state.permission = None
+            if interrupted:
+                line_task.cancel()
+                self.screen.line(style.paint("  permission cancelled", "yellow"))
+                return None
+            line = line_task.result()
+            if line is None:
+                return None
+            choice = PERMISSION_KEYS.get(line.strip().lower())
+            if choice is not None and (not offered or choice in offered):
+                return choice
+            self.screen.line("  answer y, a or n")
+        return "reject_once"
+
+    async def read_line(self, prompt: str) -> str | None:
+        line = await self.reader.readline(prompt)
+        if line is None:
+            self.screen.at_line_start = False  # the prompt is still on the line
+            self.screen.end_line()
+            return None
+        if not self.reader.interactive:
+            self.screen.write(line + "\n")  # piped input is not echoed; keep the log readable
+        self.screen.at_line_start = True
+        return line
+
+    # ----- Ctrl-C -------------------------------------------------------------------
+
+    def on_interrupt(self) -> None:
+        style = self.screen.style
+        if self.state.permission is not None and not self.state.permission.done():
+            self.state.permission.set_result(None)
+        turn = self.state.turn
+        if turn is not None and not turn.done():
+            if not self.state.cancel_sent:
+                self.state.cancel_sent = True
+                self.client.cancel()
+                self.screen.line(style.paint("^C cancelling the turn (press again to quit)", "yellow"))
+            else:
+                self.screen.line(style.paint("^C quitting", "yellow"))
+                turn.cancel()
+            return
+        self.screen.line(style.paint("(Ctrl-D or /exit leaves)", "grey"))
+        sys.stdout.write(self.state.prompt_text)
+        sys.stdout.flush()
+
+    # ----- the conversation ---------------------------------------------------------
+
+    def prompt_text(self) -> str:
+        return gauge_label(self.printer.gauge, self.prompt_style) + "> "
+
+    async def local_command(self, text: str) -> bool | None:
+        """True: handled; None: leave; False: not a local command."""
+        name = text[1:].split(" ", 1)[0].lower()
+        style = self.screen.style
+        if name in ("exit", "quit"):
+            return None
+        if name == "help":
+            for cmd in self.printer.commands:
+                self.screen.line(f"  /{cmd.get('name')}  " + style.paint(str(cmd.get("description", "")), "grey"))
+            for cmd_name, description in LOCAL_COMMANDS:
+                self.screen.line(f"  /{cmd_name}  " + style.paint(description, "grey"))
+            self.screen.line(style.paint("  Ctrl-C cancels a running turn; Ctrl-D exits.", "grey"))
+            return True
+        if name == "sessions":
+            result = await self.client.request("session/list", {"cwd": str(self.client.cwd.resolve())})
+            sessions = result.get("sessions", []) if isinstance(result, dict) else []
+            if not sessions:
+                self.screen.line("  no saved sessions for this folder")
+            for s in sessions[:20]:
+                mark = "*" if s.get("sessionId") == self.client.session_id else " "
+                used = f"{tokens_short(s.get('used'))}/{tokens_short(s.get('size'))}" if s.get("size") else ""
+                self.screen.line(f" {mark}{s.get('sessionId')}  {s.get('updatedAt', '')[:19]}  "
+                                 f"{used:>12}  {s.get('title') or ''}")
+            return True
+        return False
+
+    async def run_turn(self, text: str) -> bool:
+        """Run one prompt; False when the sidecar is gone."""
+        self.state.cancel_sent = False
+        self.state.turn = asyncio.ensure_future(self.client.prompt(text))
+        try:
+            result = await self.state.turn
+        except asyncio.CancelledError:
+            return False
+        except RpcError as exc:
+            if exc.code is None:
+                print_error(self.screen, RuntimeError(self.client.crash_report()))
+                return False
+            print_error(self.screen, exc)
+            return True
+        finally:
+            self.state.turn = None
+        stop = result.get("stopReason")
+        if stop and stop != "end_turn":
+            self.screen.line(self.screen.style.paint(f"({stop.replace('_', ' ')})", "grey"))
+        return True
+
+    async def start(self, model: str | None, provider: str | None, resume: str | None) -> int:
+        style = self.screen.style
+        try:
+            await self.client.start()
+            await self.client.initialize()
+            if resume:
+                await self.client.load_session(resume)
+            else:
+                await self.client.new_session(model, provider)
+        except ProtocolMismatch as exc:
+            print_error(self.screen, exc)
+            return 2
+        except RpcError as exc:
+            if exc.code is None:
+                print_error(self.screen, RuntimeError(self.client.crash_report()))
+            else:
+                print_error(self.screen, exc)
+            return 1
+        self.screen.line(style.paint(
+            f"context-sidecar {__version__} · {self.client.provider} · {self.client.model} · "
+            f"session {self.client.session_id}", "grey"))
+        self.screen.line(style.paint("/help lists commands · Ctrl-C cancels a turn · Ctrl-D exits", "grey"))
+        return 0
+
+    async def loop(self) -> int:
+        while True:
+            self.state.prompt_text = self.prompt_text()
+            line = await self.read_line(self.state.prompt_text)
+            if line is None:
+                return 0
+            text = line.strip()
+            if not text:
+                continue
+            if text.startswith("/"):
+                try:
+                    handled = await self.local_command(text)
+                except RpcError as exc:
+                    print_error(self.screen, exc)
+                    continue
+                if handled is None:
+                    return 0
+                if handled:
+                    continue
+            if not await self.run_turn(text):
+                return 1
+
+
+async def _chat(cwd: Path, model: str | None, provider: str | None, resume: str | None) -> int:
+    chat = Chat(cwd)
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGINT, chat.on_interrupt)
+    except (NotImplementedError, RuntimeError):  # not on this platform: Ctrl-C stops the client
+        pass
+    try:
+        code = await chat.start(model, provider, resume)
+        if code == 0:
+            code = await chat.loop()
+        return code
+    finally:
+        await chat.client.stop()
+
+
+def run_chat(cwd: str | None = None, model: str | None = None, provider: str | None = None,
+             resume: str | None = None) -> int:
+    folder = Path(cwd or os.getcwd()).expanduser()
+    if not folder.is_dir():
+        print(f"error: {folder} is not a folder", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(_chat(folder, model, provider, resume))
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,214 @@
+"""Renders ``session/update`` notifications on the terminal and keeps the latest gauge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from sidecar.terminal.screen import Screen
+
+TIER_NAMES = {"session_memory": "session memory", "full": "full", "microcompact": "microcompact"}
+
+
+def tier_name(tier: Any) -> str:
+    return TIER_NAMES.get(str(tier), str(tier))
+
+
+@dataclass
+class CompactionEvent:
+    compaction_id: str
+    tier: str
+    trigger: str
+    status: str
+    tokens_before: int | None = None
+    tokens_after: int | None = None
+    error: str | None = None
+
+
+@dataclass
+class ToolLine:
+    title: str
+    kind: str
+    status: str = "pending"
+
+
+@dataclass
+class UpdatePrinter:
+    screen: Screen
+    # Show what a tool returned (first lines) under its status line.
+    show_tool_output: bool = False
+    gauge: dict[str, Any] | None = None
+    peak_used: int = 0
+    compactions: list[CompactionEvent] = field(default_factory=list)
+    commands: list[dict[str, str]] = field(default_factory=list)
+    tools: dict[str, ToolLine] = field(default_factory=dict)
+    on_gauge: Callable[[dict[str, Any]], None] | None = None
+    _mode: str | None = None  # "text" or "thought" while a message streams
+
+    # ----- entry points ---------------------------------------------------------------
+
+    def handle(self, params: Any) -> None:
+        if not isinstance(params, dict) or not isinstance(params.get("update"), dict):
+            return
+        update = params["update"]
+        kind = update.get("sessionUpdate")
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is not None:
+            handler(update)
+
+    def take_gauge(self, gauge: Any) -> None:
+        """Keep the newest gauge; ``seq`` rises per change, so an older payload is dropped."""
+        if not isinstance(gauge, dict):
+            return
+        if self.gauge is not None and gauge.get("sessionId") == self.gauge.get("sessionId") \
+                and int(gauge.get("seq") or 0) < int(self.gauge.get("seq") or 0):
+            return
+        self.gauge = gauge
+        self.peak_used = max(self.peak_used, int(gauge.get("used") or 0))
+        if self.on_gauge is not None:
+            self.on_gauge(gauge)
+
+    def end_message(self) -> None:
+        """A turn or a replayed message ended: what streams next starts on a new line."""
+        if self._mode is not None:
+            self.screen.end_line()
+        self._mode = None
+
+    # ----- streamed text ------------------------------------------------------------
+
+    def _stream(self, mode: str, text: str) -> None:
+        if not text:
+            return
+        if self._mode != mode:
+            self.screen.clear_status()
+            self.screen.end_line()
+            self._mode = mode
+        self.screen.write(self.screen.style.paint(text, "dim italic") if mode == "thought" else text)
+
+    def _on_agent_message_chunk(self, update: dict[str, Any]) -> None:
+        content = update.get("content") or {}
+        if isinstance(content, dict) and content.get("type") == "text":
+            self._stream("text", str(content.get("text", "")))
+
+    def _on_agent_thought_chunk(self, update: dict[str, Any]) -> None:
+        content = update.get("content") or {}
+        if isinstance(content, dict) and content.get("type") == "text":
+            self._stream("thought", str(content.get("text", "")))
+
+    def _on_user_message_chunk(self, update: dict[str, Any]) -> None:
+        # Only seen while a resumed session replays its history.
+        content = update.get("content") or {}
+        text = str(content.get("text", "")) if isinstance(content, dict) else ""
+        self.end_message()
+        style = self.screen.style
+        first, *rest = text.strip().splitlines() or [""]
+        self.screen.line(style.paint("you> ", "bold") + first + (f" (+{len(rest)} lines)" if rest else ""))
+
+    # ----- tools --------------------------------------------------------------------
+
+    def _on_tool_call(self, update: dict[str, Any]) -> None:
+        tid = str(update.get("toolCallId"))
+        line = ToolLine(title=str(update.get("title") or "tool"), kind=str(update.get("kind") or "other"),
+                        status=str(update.get("status") or "pending"))
+        self.tools[tid] = line
+        self.end_message()
+        if line.status in ("completed", "failed"):  # replayed history: the call is over
+            self._tool_done(line, None)
+        else:
+            self.screen.status(self.screen.style.paint(f"  {self.screen.style.symbol('run')} {line.title}", "cyan"))
+
+    def _on_tool_call_update(self, update: dict[str, Any]) -> None:
+        tid = str(update.get("toolCallId"))
+        line = self.tools.get(tid)
+        if line is None:
+            line = self.tools[tid] = ToolLine(title=tid, kind="other")
+        status = str(update.get("status") or line.status)
+        line.status = status
+        if status in ("completed", "failed"):
+            self._tool_done(line, update)
+
+    def _tool_done(self, line: ToolLine, update: dict[str, Any] | None) -> None:
+        style = self.screen.style
+        ok = line.status == "completed"
+        mark = style.paint(style.symbol("ok"), "green") if ok else style.paint(style.symbol("fail"), "red")
+        detail = ""
+        text = _tool_text(update) if update else ""
+        if not ok and text:
+            detail = style.paint(" — " + _first_line(text, 100), "red")
+        elif ok and update:
+            detail = style.paint(_tool_summary(update, text), "grey")
+        self.screen.clear_status()
+        self.screen.line(f"  {mark} {line.title}{detail}")
+        if self.show_tool_output and text:
+            for out in text.splitlines()[:6]:
+                self.screen.line(style.paint("    " + out[:120], "grey"))
+
+    # ----- context ------------------------------------------------------------------
+
+    def _on_usage_update(self, update: dict[str, Any]) -> None:
+        meta = update.get("_meta") or {}
+        gauge = meta.get("sidecar") if isinstance(meta, dict) else None
+        if isinstance(gauge, dict):
+            self.take_gauge(gauge)
+
+    def _on_compaction_update(self, update: dict[str, Any]) -> None:
+        cid = str(update.get("compactionId"))
+        status = str(update.get("status"))
+        event = next((e for e in self.compactions if e.compaction_id == cid), None)
+        if event is None:
+            event = CompactionEvent(cid, str(update.get("tier")), str(update.get("trigger")), status)
+            self.compactions.append(event)
+        event.status = status
+        event.tier = str(update.get("tier") or event.tier)
+        event.tokens_before = update.get("tokensBefore", event.tokens_before)
+        event.tokens_after = update.get("tokensAfter", event.tokens_after)
+        event.error = update.get("error")
+        style = self.screen.style
+        self.end_message()
+        before = f"{event.tokens_before:,}" if isinstance(event.tokens_before, int) else "?"
+        if status == "in_progress":
+            label = f"compacting ({tier_name(event.tier)}, {event.trigger}) {before} tokens"
+            if self.screen.interactive:
+                self.screen.start_spinner(label)
+            else:
+                self.screen.line(style.paint(label + "…" if style.unicode else label + "...", "cyan"))
+            return
+        self.screen.clear_status()
+        if status == "completed":
+            after = f"{event.tokens_after:,}" if isinstance(event.tokens_after, int) else "?"
+            self.screen.line(style.paint(
+                f"compacted: {before} -> {after} tokens ({tier_name(event.tier)}, {event.trigger})", "magenta"))
+        elif status == "failed":
+            self.screen.line(style.paint(f"compaction failed ({event.trigger}): {event.error or 'unknown reason'}",
+                                         "red"))
+        else:
+            self.screen.line(style.paint(f"compaction {status}", "yellow"))
+
+    def _on_available_commands_update(self, update: dict[str, Any]) -> None:
+        commands = update.get("availableCommands")
+        if isinstance(commands, list):
+            self.commands = [c for c in commands if isinstance(c, dict)]
+
+
+def _tool_text(update: dict[str, Any]) -> str:
+    parts = []
+    for item in update.get("content") or []:
+        inner = item.get("content") if isinstance(item, dict) else None
+        if isinstance(inner, dict) and inner.get("type") == "text":
+            parts.append(str(inner.get("text", "")))
+    return "\n".join(parts)
+
+
+def _first_line(text: str, limit: int) -> str:
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def _tool_summary(update: dict[str, Any], text: str) -> str:
+    raw = update.get("rawOutput")
+    if isinstance(raw, dict) and isinstance(raw.get("exitCode"), int):
+        return f" (exit {raw['exitCode']}, {len(text):,} chars)"
+    if text:
+        lines = text.count("\n") + 1
+        return f" ({lines:,} lines)"
+    return ""

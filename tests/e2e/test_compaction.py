@@ -1,0 +1,300 @@
+"""Context management through the real process and the fake LLM server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from pygls.exceptions import JsonRpcException
+
+from sidecar.providers.fake_llm import Reply, default_reply
+from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+# A 60K window: effective 40,000, auto-compact at 27,000, blocking at 37,000.
+SMALL = {"contextWindow": 60_000}
+
+
+def big_file(workspace: Path, name: str, kb: int) -> str:
+    line = "def function_{i}(value):\n    return value * {i} + len('{name}')\n"
+    text = "".join(line.format(i=i, name=name) for i in range(kb * 1024 // 55))
+    (workspace / name).write_text(text)
+    return name
+
+
+def read_reply(name: str, tid: str) -> Reply:
+    return Reply(content=[{"type": "text", "text": f"Reading {name}."},
+                          {"type": "tool_use", "id": tid, "name": "Read", "input": {"file_path": name}}])
+
+
+async def start(llm: Any, tmp_path: Path, workspace: Path, **settings: Any) -> Any:
+    client = await start_client()
+    client.rec = await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store", **settings))
+    res = await call(client, "session/new", {"cwd": str(workspace)})
+    client.sid = res["sessionId"]
+    return client
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def small(llm: Any, tmp_path: Path, workspace: Path) -> Any:
+    client = await start(llm, tmp_path, workspace, **SMALL, sessionMemory={"enabled": False})
+    yield client
+    await stop_client(client)
+
+
+async def fill(client: Any, llm: Any, workspace: Path, files: int, kb: int = 12, start: int = 0) -> None:
+    for i in range(start, start + files):
+        name = big_file(workspace, f"mod{i}.py", kb)
+        llm.queue(read_reply(name, f"toolu_r{i}"))
+        llm.queue(Reply.text(f"mod{i} defines many functions."))
+        await prompt(client, client.sid, f"read mod{i}.py")
+
+
+async def test_manual_compact_shrinks_and_records(small: Any, llm: Any, workspace: Path, tmp_path: Path) -> None:
+    await fill(small, llm, workspace, 2)
+    before = (await call(small, "sidecar/gauge", {"sessionId": small.sid}))["used"]
+    res = await call(small, "sidecar/compact", {"sessionId": small.sid, "instructions": "keep file names"})
+    assert res["status"] == "completed" and res["tier"] == "full"
+    assert res["tokensBefore"] == before and res["tokensAfter"] < before
+    updates = small.rec.of("compaction_update")
+    assert [u["status"] for u in updates] == ["in_progress", "completed"]
+    assert updates[-1]["summary"] and updates[-1]["trigger"] == "manual"
+    # The summarizer saw the instructions, and the analysis scratchpad was stripped.
+    summary_request = json.dumps(llm.requests[-1].body["messages"][-1])
+    assert "keep file names" in summary_request and "<summary>" in summary_request
+    assert "<analysis>" not in updates[-1]["summary"]
+    usage = small.rec.of("usage_update")[-1]["_meta"]["sidecar"]
+    assert usage["source"] == "estimate" and usage["compactions"] == {"full": 1}
+    # The next request starts from the summary, with the transcript path to read back.
+    llm.queue(Reply.text("continuing"))
+    await prompt(small, small.sid, "go on")
+    first = json.dumps(llm.requests[-1].body["messages"][:2])
+    assert "continues an earlier conversation" in first and ".jsonl" in first
+    assert "toolu_r0" not in json.dumps(llm.requests[-1].body["messages"])
+    transcript = next((tmp_path / "store" / "projects").rglob(f"{small.sid}.jsonl"))
+    records = [json.loads(line) for line in transcript.read_text().splitlines()]
+    kinds = [(r.get("type"), r.get("subtype"), r.get("isCompactSummary")) for r in records]
+    assert ("system", "compact_boundary", None) in kinds and ("user", None, True) in kinds
+
+
+async def test_auto_compact_fires_before_blocking(small: Any, llm: Any, workspace: Path) -> None:
+    await fill(small, llm, workspace, 8)
+    compactions = [u for u in small.rec.of("compaction_update") if u["status"] == "completed"]
+    assert compactions and compactions[0]["trigger"] == "auto"
+    assert all(r.input_tokens < 37_000 for r in llm.requests if r.usage)
+
+
+async def test_failed_compaction_changes_nothing(small: Any, llm: Any, workspace: Path) -> None:
+    await fill(small, llm, workspace, 1)
+    before = await call(small, "sidecar/context", {"sessionId": small.sid})
+    llm.queue(Reply(fault={"fault": "server_error"}))
+    llm.queue(Reply(fault={"fault": "server_error"}))
+    llm.queue(Reply(fault={"fault": "server_error"}))
+    with pytest.raises(JsonRpcException) as err:
+        await call(small, "sidecar/compact", {"sessionId": small.sid})
+    assert err.value.code == -32005
+    assert small.rec.of("compaction_update")[-1]["status"] == "failed"
+    after = await call(small, "sidecar/context", {"sessionId": small.sid})
+    assert after["messages"] == before["messages"]
+
+
+async def test_disabled_auto_compact_blocks_with_hint(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client = await start(llm, tmp_path, workspace, **SMALL, autoCompact={"enabled": False})
+    try:
+        with pytest.raises(JsonRpcException) as err:
+            await fill(client, llm, workspace, 10)
+        assert err.value.code == -32003 and "/compact" in err.value.message
+        assert not client.rec.of("compaction_update")
+    finally:
+        await stop_client(client)
+
+
+def summary_request(req: Any) -> bool:
+    body = json.dumps(req.body.get("messages", [])[-1:])
+    return "<summary>" in body
+
+
+def scripted(replies: list[Reply], on_summary: Any = None) -> Any:
+    """A responder: summary calls get ``on_summary`` (or the default), the rest the script."""
+    script = list(replies)
+
+    def respond(req: Any) -> Any:
+        if summary_request(req):
+            return on_summary(req) if on_summary else default_reply(req)
+        return script.pop(0) if script else Reply.text("ok")
+
+    return respond
+
+
+async def test_session_memory_tier(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client = await start(llm, tmp_path, workspace, **SMALL, sessionMemory={
+        "initTokens": 4000, "updateTokens": 2000, "updateToolCalls": 1,
+        "minTokens": 3000, "maxTokens": 9000})
+    try:
+        replies: list[Reply] = []
+        for i in range(8):
+            big_file(workspace, f"mem{i}.py", 10)
+            replies += [read_reply(f"mem{i}.py", f"toolu_m{i}"), Reply.text(f"mem{i} read.")]
+        llm.responder = scripted(replies)
+        for i in range(8):
+            await prompt(client, client.sid, f"read mem{i}.py")
+        done = [u for u in client.rec.of("compaction_update") if u["status"] == "completed"]
+        assert done and done[0]["tier"] == "session_memory"
+        memory_calls = [r for r in llm.requests if summary_request(r)]
+        assert memory_calls  # the memory was written by forked calls, not at compaction time
+        gauge = await call(client, "sidecar/gauge", {"sessionId": client.sid})
+        assert gauge["compactions"].get("session_memory", 0) >= 1
+        # The kept tail still pairs every tool_use with its result in the next request.
+        msgs = llm.requests[-1].body["messages"]
+        uses = {b["id"] for m in msgs for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_use"}
+        results = {b["tool_use_id"] for m in msgs for b in m["content"]
+                   if isinstance(b, dict) and b.get("type") == "tool_result"}
+        assert uses == results
+    finally:
+        await stop_client(client)
+
+
+async def test_ptl_retry_drops_oldest_groups(small: Any, llm: Any, workspace: Path, tmp_path: Path) -> None:
+    await fill(small, llm, workspace, 3, kb=8)
+    llm.context_window = 9_000  # the summary request will not fit the provider's window
+    try:
+        res = await call(small, "sidecar/compact", {"sessionId": small.sid})
+    finally:
+        llm.context_window = 200_000
+    assert res["status"] == "completed"
+    too_long = [r for r in llm.requests if r.status == 400]
+    assert 1 <= len(too_long) <= 3
+    assert "earlier conversation truncated for compaction retry" in json.dumps(llm.requests[-1].body)
+    transcript = next((tmp_path / "store" / "projects").rglob(f"{small.sid}.jsonl"))
+    boundary = [json.loads(x) for x in transcript.read_text().splitlines() if '"compact_boundary"' in x][-1]
+    assert boundary["compactMetadata"]["ptlRetries"] == len(too_long)
+
+
+async def test_breaker_opens_after_three_failures(small: Any, llm: Any, workspace: Path) -> None:
+    replies = []
+    for i in range(7):
+        big_file(workspace, f"b{i}.py", 12)
+        replies += [read_reply(f"b{i}.py", f"toolu_b{i}"), Reply.text("ok")]
+    llm.responder = scripted(replies, on_summary=lambda req: Reply(fault={"fault": "server_error"}))
+    gauge: dict[str, Any] = {}
+    for i in range(7):
+        try:
+            await prompt(small, small.sid, f"read b{i}.py")
+        except JsonRpcException as err:
+            assert err.code == -32003  # blocked once compaction can no longer help
+            break
+        if (await call(small, "sidecar/gauge", {"sessionId": small.sid}))["autoCompact"]["circuitBreaker"] == "open":
+            break
+    gauge = await call(small, "sidecar/gauge", {"sessionId": small.sid})
+    assert gauge["autoCompact"]["circuitBreaker"] == "open"
+    assert gauge["autoCompact"]["consecutiveFailures"] == 3
+    failed = [u for u in small.rec.of("compaction_update") if u["status"] == "failed"]
+    assert len(failed) == 3
+
+
+async def test_confirm_asks_first(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client = await start(llm, tmp_path, workspace, **SMALL, sessionMemory={"enabled": False},
+                         autoCompact={"confirm": True})
+    try:
+        client.rec.permission_answer = lambda p: {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
+        await fill(client, llm, workspace, 6)
+        asked = [p for p in client.rec.permission_requests if "Compact" in p["toolCall"]["title"]]
+        assert asked
+        assert [u for u in client.rec.of("compaction_update") if u["status"] == "completed"]
+    finally:
+        await stop_client(client)
+
+
+async def test_cancel_compaction(small: Any, llm: Any, workspace: Path) -> None:
+    await fill(small, llm, workspace, 2)
+    llm.responder = scripted([], on_summary=lambda req: Reply.text(
+        "<summary>" + "slow " * 3000 + "</summary>", chunk_size=5, chunk_delay_ms=5))
+    task = asyncio.ensure_future(call(small, "sidecar/compact", {"sessionId": small.sid}))
+    await small.rec.wait_for(lambda: bool(small.rec.of("compaction_update")), timeout=30)
+    small.protocol.notify("session/cancel", {"sessionId": small.sid})
+    with pytest.raises(JsonRpcException) as err:
+        await asyncio.wait_for(task, 20)
+    assert err.value.code == -32005
+    assert small.rec.of("compaction_update")[-1]["status"] == "cancelled"
+
+
+async def test_anthropic_request_carries_context_management_and_cache_edits(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client = await start(llm, tmp_path, workspace, microcompact={"cached": {"triggerResults": 3, "keepRecent": 1}})
+    try:
+        await fill(client, llm, workspace, 5, kb=6)
+        req = llm.requests[-1]
+        assert req.headers.get("anthropic-beta", "").find("context-management") >= 0
+        edits = req.body["context_management"]["edits"]
+        assert {e["type"] for e in edits} == {"clear_tool_uses_20250919", "clear_thinking_20251015"}
+        assert edits[1]["trigger"] == {"type": "input_tokens", "value": 180_000}
+        blocks = [b for m in req.body["messages"] for b in m["content"] if isinstance(b, dict)]
+        deleted = [e["tool_use_id"] for b in blocks if b.get("type") == "cache_edits" for e in b["edits"]]
+        assert "toolu_r0" in deleted and "toolu_r4" not in deleted
+        # Local messages are unchanged: the result text is still there, only deleted server-side.
+        assert any(b.get("type") == "tool_result" and b.get("tool_use_id") == "toolu_r0"
+                   and "function_1" in json.dumps(b) for b in blocks)
+        # The cached prefix survived the edit.
+        assert req.usage["cache_read_input_tokens"] > 0
+    finally:
+        await stop_client(client)
+
+
+async def test_openai_gets_the_same_edit_client_side(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client = await start_client()
+    client.rec = await initialize(client, settings_for("openai", llm.url, tmp_path / "store",
+                                                       apiContextManagement={"triggerTokens": 6000, "keepTokens": 2000}))
+    res = await call(client, "session/new", {"cwd": str(workspace)})
+    client.sid = res["sessionId"]
+    try:
+        await fill(client, llm, workspace, 4, kb=6)
+        sent = json.dumps(llm.requests[-1].body["messages"])
+        assert "[Old tool result content cleared]" in sent
+        view = await call(client, "sidecar/context", {"sessionId": client.sid})
+        assert "[Old tool result content cleared]" not in json.dumps(view["messages"])
+    finally:
+        await stop_client(client)
+
+
+async def test_time_based_microcompact_after_a_break(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    from sidecar.core.messages import Message, Usage, tool_result_block, user_text
+    from sidecar.storage.transcript import TranscriptWriter
+
+    store = tmp_path / "store"
+    sid = "0b5e7f4e-1111-4222-8333-944455556666"
+    old = "2020-01-01T10:00:00.000Z"
+    writer = TranscriptWriter(store)
+    msgs = [user_text("look at two files", timestamp=old)]
+    for i in range(3):
+        name = big_file(workspace, f"old{i}.py", 4)
+        msgs.append(Message(kind="assistant", content=[{"type": "tool_use", "id": f"toolu_o{i}", "name": "Read",
+                                                         "input": {"file_path": name}}],
+                            message_id=f"msg_o{i}", model="claude-sonnet-4-5", timestamp=old,
+                            usage=Usage(input_tokens=3000 + i * 1500, output_tokens=20)))
+        msgs.append(Message(kind="user", content=[tool_result_block(f"toolu_o{i}", (workspace / name).read_text())],
+                            timestamp=old))
+    msgs.append(Message(kind="assistant", content=[{"type": "text", "text": "Both read."}], message_id="msg_end",
+                        model="claude-sonnet-4-5", timestamp=old, usage=Usage(input_tokens=7600, output_tokens=5)))
+    for m in msgs:
+        writer.append(m, sid, str(workspace))
+    writer.close()
+    client = await start_client()
+    client.rec = await initialize(client, settings_for("anthropic", llm.url, store))
+    try:
+        await call(client, "session/load", {"sessionId": sid})
+        assert client.rec.of("user_message_chunk")  # the history was replayed
+        llm.queue(Reply.text("back again"))
+        await prompt(client, sid, "continue")
+        sent = llm.requests[-1].body["messages"]
+        results = {b["tool_use_id"]: json.dumps(b["content"]) for m in sent for b in m["content"]
+                   if isinstance(b, dict) and b.get("type") == "tool_result"}
+        assert "Old tool result content cleared" in results["toolu_o0"]
+        assert "Old tool result content cleared" in results["toolu_o1"]
+        assert "function_1" in results["toolu_o2"]  # the most recent result is kept
+    finally:
+        await stop_client(client)

@@ -1,0 +1,236 @@
+"""The terminal client and the demo, run as real processes (``python -m sidecar chat|demo``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from sidecar.providers.fake_llm import Reply
+from sidecar.terminal.client import protocol_major
+from sidecar.terminal.style import Style, gauge_bar, gauge_label, tokens_short
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY_ENV = "TERMINAL_TEST_KEY"
+
+
+def chat_env(tmp_path: Path, url: str, key: bool = True) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CONTEXT_SIDECAR_SETTINGS", "NO_COLOR")}
+    if key:
+        env[KEY_ENV] = "test-key"
+    else:
+        env.pop(KEY_ENV, None)
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    env["CONTEXT_SIDECAR_LOG_FILE"] = str(tmp_path / "sidecar.log")
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["CONTEXT_SIDECAR_SETTINGS"] = json.dumps({
+        "provider": "anthropic", "model": "claude-sonnet-4-5", "baseUrl": url, "apiKeyEnv": KEY_ENV,
+        "storageDir": str(tmp_path / "store"), "retry": {"maxRetries": 1, "baseDelayMs": 10, "maxDelayMs": 20},
+    })
+    return env
+
+
+class ChatProcess:
+    """``context-sidecar chat`` behind pipes, with its output read on a thread."""
+
+    def __init__(self, cwd: Path, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sidecar", "chat", "--cwd", str(cwd)], cwd=ROOT, env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+        )
+        self.out = ""
+        self._chunks: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        while True:
+            chunk = self.proc.stdout.read(1)
+            if not chunk:
+                return
+            self._chunks.put(chunk)
+
+    def wait_for(self, text: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while text not in self.out:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{text!r} not printed; output so far:\n{self.out}")
+            try:
+                self.out += self._chunks.get(timeout=min(left, 0.2))
+            except queue.Empty:
+                pass
+            while not self._chunks.empty():
+                self.out += self._chunks.get_nowait()
+        return self.out
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def finish(self, timeout: float = 30) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout)
+        time.sleep(0.05)
+        while not self._chunks.empty():
+            self.out += self._chunks.get_nowait()
+        return code
+
+
+def test_chat_through_a_pipe(fake_llm: Any, tmp_path: Path) -> None:
+    llm = fake_llm
+    llm.reset()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "notes.py").write_text("VALUE = 42\n")
+    chat = ChatProcess(ws, chat_env(tmp_path, llm.url))
+    try:
+        chat.wait_for("]> ")
+        assert "\x1b[" not in chat.out  # not a terminal: no colour
+        # A streamed answer with thinking and a tool call.
+        llm.queue(Reply(content=[{"type": "thinking", "thinking": "The user wants the value."},
+                                 {"type": "text", "text": "Reading it."},
+                                 {"type": "tool_use", "id": "toolu_r", "name": "Read",
+                                  "input": {"file_path": "notes.py"}}]))
+        llm.queue(Reply.text("The value is forty-two, streamed in small pieces.", chunk_size=3))
+        chat.send("what is VALUE?")
+        chat.wait_for("The value is forty-two, streamed in small pieces.")
+        assert "The user wants the value." in chat.out
+        assert "Read notes.py" in chat.out
+        # A shell command asks first; "n" rejects it.
+        llm.queue(Reply.tool_use("Bash", {"command": "echo should-not-run"}, id="toolu_b"))
+        llm.queue(Reply.text("Understood, I did not run it."))
+        chat.send("run something")
+        chat.wait_for("[y] allow once, [a] always, [n] reject > ")
+        chat.send("n")
+        chat.wait_for("Understood, I did not run it.")
+        results = [b for b in llm.requests[-1].body["messages"][-1]["content"] if b.get("type") == "tool_result"]
+        assert [r["tool_use_id"] for r in results] == ["toolu_b"]
+        assert "Permission denied" in json.dumps(results[0]["content"])
+        assert "permission: allow echo should-not-run?" in chat.out
+        # Ctrl-C during a turn cancels it and the client stays up.
+        llm.queue(Reply.text("slow " * 60, chunk_size=5, chunk_delay_ms=100))
+        chat.send("talk slowly")
+        chat.wait_for("slow slow")
+        chat.proc.send_signal(signal.SIGINT)
+        chat.wait_for("(cancelled)")
+        # A server-side slash command, then end of input.
+        chat.send("/context")
+        chat.wait_for("messages in the model's view.")
+        assert "**Context**" in chat.out
+        code = chat.finish()
+    finally:
+        if chat.proc.poll() is None:
+            chat.proc.kill()
+    assert code == 0, chat.out
+    prompts = [line for line in chat.out.splitlines() if line.startswith("[ctx ")]
+    assert prompts and all("/200K]" in p for p in prompts)
+
+
+def test_chat_prints_the_error_and_its_fix(fake_llm: Any, tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    chat = ChatProcess(ws, chat_env(tmp_path, fake_llm.url, key=False))
+    try:
+        chat.wait_for("]> ")
+        chat.send("hello")
+        chat.wait_for("fix: ")
+        code = chat.finish()
+    finally:
+        if chat.proc.poll() is None:
+            chat.proc.kill()
+    assert code == 0
+    assert "error: " in chat.out and KEY_ENV in chat.out
+
+
+def test_demo_fast_shows_compaction(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["TMPDIR"] = str(tmp_path)
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "sidecar", "demo", "--fast", "--turns", "5"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=120)
+    elapsed = time.monotonic() - started
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "compacted: " in out
+    assert "-> allow_always" in out
+    assert "demo summary" in out and "cache read tokens" in out
+    transcript = next(line for line in out.splitlines() if line.strip().startswith("transcript"))
+    path = Path(transcript.split(None, 1)[1].strip())
+    assert path.is_file() and '"compact_boundary"' in path.read_text()
+    assert elapsed < 60
+
+
+def test_protocol_major_and_gauge_forms() -> None:
+    assert protocol_major(1) == 1 and protocol_major("1.3") == 1 and protocol_major("2") == 2
+    assert protocol_major(None) is None and protocol_major(True) is None
+    assert tokens_short(142_300) == "142.3K" and tokens_short(200_000) == "200K" and tokens_short(850) == "850"
+    gauge = {"used": 142_300, "size": 200_000, "percentUsed": 71.15, "level": "warning", "autoCompactAt": 167_000}
+    plain = Style(colour=False, unicode=False)
+    assert gauge_label(gauge, plain) == "[ctx 71% 142.3K/200K]"
+    coloured = gauge_label(gauge, Style(colour=True, unicode=True))
+    assert coloured.startswith("\x1b[33m") and coloured.endswith("\x1b[0m")
+    bar = gauge_bar(gauge, plain, width=20)
+    assert bar == "[" + "#" * 14 + "..." + "|" + ".." + "]"
+
+
+def test_client_refuses_another_protocol_major(tmp_path: Path) -> None:
+    """A server that answers protocolVersion 2 is refused with a reason."""
+    import asyncio
+
+    from sidecar.terminal.client import ProtocolMismatch, SidecarClient
+    from sidecar.terminal.screen import Screen
+    from sidecar.terminal.updates import UpdatePrinter
+
+    script = tmp_path / "server_v2.py"
+    script.write_text(
+        "import json, sys\n"
+        "def read():\n"
+        "    n = None\n"
+        "    while True:\n"
+        "        line = sys.stdin.buffer.readline()\n"
+        "        if not line: sys.exit(0)\n"
+        "        if line.strip() == b'': break\n"
+        "        k, _, v = line.decode().partition(':')\n"
+        "        if k.lower() == 'content-length': n = int(v)\n"
+        "    return json.loads(sys.stdin.buffer.read(n))\n"
+        "def send(m):\n"
+        "    b = json.dumps(m).encode()\n"
+        "    sys.stdout.buffer.write(b'Content-Length: %d\\r\\n\\r\\n' % len(b) + b); sys.stdout.buffer.flush()\n"
+        "while True:\n"
+        "    m = read()\n"
+        "    if m.get('method') == 'initialize':\n"
+        "        send({'jsonrpc': '2.0', 'id': m['id'], 'result': {'serverInfo': {'name': 'future-sidecar'},\n"
+        "              'capabilities': {'experimental': {'contextSidecar': {'protocolVersion': 2}}}}})\n"
+        "    elif m.get('method') == 'shutdown':\n"
+        "        send({'jsonrpc': '2.0', 'id': m['id'], 'result': None})\n"
+        "    elif m.get('method') == 'exit':\n"
+        "        sys.exit(0)\n"
+    )
+
+    async def main() -> str:
+        async def never(params: dict[str, Any]) -> str | None:
+            return None
+
+        client = SidecarClient(tmp_path, UpdatePrinter(Screen()), never, command=[sys.executable, str(script)])
+        await client.start()
+        try:
+            await client.initialize()
+        except ProtocolMismatch as exc:
+            return str(exc)
+        finally:
+            await client.stop()
+        return "accepted"
+
+    message = asyncio.run(main())
+    assert "protocol version 2" in message and "protocol version 1" in message
