@@ -30,14 +30,26 @@ def _breakdown(ledger: TokenLedger, used: int, thresholds: Thresholds) -> dict[s
         "toolResults": ledger.by_category.get("toolResults", 0.0),
         "summary": ledger.by_category.get("summary", 0.0),
     }
-    estimated = sum(parts.values())
-    # The parts are estimates; scale them so they add up to the anchored total.
-    scale = used / estimated if estimated > 0 else 0.0
-    out = {k: round(v * scale) for k, v in parts.items()}
+    fixed = ("system", "tools", "memoryFiles")
+    conversation = ("messages", "toolResults", "summary")
+    prefix = sum(parts[k] for k in fixed)
+    talk = sum(parts[k] for k in conversation)
+    # The prefix is fixed text we estimated once; what the provider counted beyond it is
+    # the conversation, so the conversation parts absorb the difference. Only when the
+    # count is smaller than the prefix estimate does the prefix shrink too.
+    if used >= prefix:
+        out = {k: round(parts[k]) for k in fixed}
+        rest = used - sum(out.values())
+        scale = rest / talk if talk > 0 else 0.0
+        out.update({k: round(parts[k] * scale) for k in conversation})
+        if talk <= 0:
+            out["messages"] = rest
+    else:
+        scale = used / prefix if prefix > 0 else 0.0
+        out = {k: round(parts[k] * scale) for k in fixed}
+        out.update({k: 0 for k in conversation})
     drift = used - sum(out.values())
-    # Rounding drift goes to the largest part; with nothing estimated (all of the count is
-    # in the anchor's usage) the whole count is conversation messages.
-    largest = max(out, key=lambda k: out[k]) if estimated > 0 else "messages"
+    largest = max(conversation, key=lambda k: out[k]) if used >= prefix else max(fixed, key=lambda k: out[k])
     out[largest] += drift
     # Past the effective window the conversation eats into the output reservation, so the
     # reservation shrinks: used + reservedOutput + free stays equal to size.

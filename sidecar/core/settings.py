@@ -68,8 +68,6 @@ class PostCompact:
     maxFiles: int = 5
     totalTokens: int = 50_000
     perFileTokens: int = 5_000
-    skillsTotalTokens: int = 25_000
-    perSkillTokens: int = 5_000
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,6 @@ def test_defaults_are_the_seeds_numbers() -> None:
     assert (sm.minTokens, sm.minTextBlockMessages, sm.maxTokens) == (10_000, 5, 40_000)
     pc = s.postCompact
     assert (pc.maxFiles, pc.totalTokens, pc.perFileTokens) == (5, 50_000, 5_000)
-    assert (pc.skillsTotalTokens, pc.perSkillTokens) == (25_000, 5_000)
     assert (s.history.maxItems, s.history.maxPastedContentLength) == (100, 1_024)
     assert s.tools.shell is True and s.tools.allow == ()
 

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Runs every test suite: Python unit and end-to-end (with headless Neovim), then the
+# VS Code extension's layers (unit, webview in Chromium, protocol, real VS Code).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PYTHONUNBUFFERED=1
+status=0
+.venv/bin/python -m pytest -q -p no:cacheprovider tests || status=$?
+if [ "${SKIP_VSCODE:-}" != "1" ]; then
+  PYTHON="$PWD/.venv/bin/python" bash vscode-extension/scripts/test.sh || status=$?
+fi
+exit $status

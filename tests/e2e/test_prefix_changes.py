@@ -1,0 +1,70 @@
+"""CLAUDE.md edits and git commits reach the next request without breaking the cache."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sidecar.providers.fake_llm import Reply
+from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+
+
+def git(ws: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=ws, check=True, capture_output=True)
+
+
+@pytest.fixture()
+def repo(workspace: Path) -> Path:
+    git(workspace, "init", "-q", "-b", "main")
+    git(workspace, "config", "user.email", "dev@example.com")
+    git(workspace, "config", "user.name", "Dev")
+    (workspace / "CLAUDE.md").write_text("# Project rules\nUse tabs.\n")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-qm", "first")
+    return workspace
+
+
+async def wait_for_change(client: Any, llm: Any, sid: str, needle: str, timeout: float = 10) -> float:
+    """Prompt until the request carries ``needle``; returns seconds from now."""
+    start = time.monotonic()
+    while True:
+        llm.queue(Reply.text("ok"))
+        await prompt(client, sid, "next")
+        if needle in json.dumps(llm.requests[-1].body["messages"]):
+            return time.monotonic() - start
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"{needle!r} never reached a request")
+
+
+async def test_claude_md_edit_and_git_commit_reach_next_request(llm: Any, tmp_path: Path, repo: Path) -> None:
+    client = await start_client()
+    await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
+    sid = (await call(client, "session/new", {"cwd": str(repo)}))["sessionId"]
+    try:
+        llm.queue(Reply.text("hello"))
+        await prompt(client, sid, "hi")
+        first = llm.requests[-1]
+        assert "Use tabs." in json.dumps(first.body["messages"])
+        assert "first" in json.dumps(first.body["system"])  # the git snapshot
+        llm.queue(Reply.text("again"))
+        await prompt(client, sid, "again")
+        warm = llm.requests[-1].usage
+
+        (repo / "CLAUDE.md").write_text("# Project rules\nUse four spaces.\n")
+        await wait_for_change(client, llm, sid, "Use four spaces.")
+        after_edit = llm.requests[-1]
+        # The system prefix was not rewritten: the cached prefix still serves the request.
+        assert after_edit.body["system"] == first.body["system"]
+        assert after_edit.usage["cache_read_input_tokens"] >= warm["cache_read_input_tokens"]
+
+        (repo / "new.txt").write_text("x")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "add new file")
+        await wait_for_change(client, llm, sid, "add new file")
+    finally:
+        await stop_client(client)
