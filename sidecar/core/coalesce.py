@@ -15,6 +15,7 @@ class ChunkCoalescer:
         self._kind: str | None = None
         self._parts: list[str] = []
         self._handle: asyncio.TimerHandle | None = None
+        self._deadline = 0.0
 
     def add(self, kind: str, text: str) -> None:
         if not text:
@@ -23,8 +24,14 @@ class ChunkCoalescer:
             self.flush()
         self._kind = kind
         self._parts.append(text)
+        loop = asyncio.get_running_loop()
         if self._handle is None:
-            self._handle = asyncio.get_running_loop().call_later(self._interval, self.flush)
+            self._deadline = loop.time() + self._interval
+            self._handle = loop.call_later(self._interval, self.flush)
+        elif loop.time() >= self._deadline:
+            # A burst of buffered events never yields to the loop, so the timer cannot
+            # fire: flush inline once the window has passed.
+            self.flush()
 
     def flush(self) -> None:
         if self._handle is not None:

@@ -94,6 +94,7 @@ class Session:
         self.context: ContextManager | None = None  # set by the service
         self._prefix_parts_cache: dict[str, int] | None = None
         self.clock: Callable[[], float] = time.time
+        self._last_acp_content: list[dict[str, Any]] | None = None
         # Tool results cleared locally (time-based) and deleted server-side (cache edits);
         # both are frozen once sent.
         self.cleared_ids: set[str] = set()
@@ -185,6 +186,8 @@ class Session:
             self.cleared_ids.update(ids)
             # The last usage still counts the cleared text: estimate until the next call.
             self.rebuild_ledger(anchor_ok=False)
+        # A re-read must return the content again, not a stub pointing at a cleared result.
+        self.file_state.forget_results()
         self.append(Message(kind="system", subtype="microcompact_boundary",
                             content=[{"type": "text", "text": "Old tool results cleared"}],
                             extra={"microcompactMetadata": {"trigger": kind, "preTokens": before,
@@ -472,13 +475,16 @@ class Session:
                                          "rawInput": raw_input}
                 outcome_content, is_error, raw_output = await self._run_one(tool, raw_input, ctx)
             results.append(tool_result_block(tid, outcome_content, is_error=is_error))
-            text = outcome_content if isinstance(outcome_content, str) else "".join(
-                b.get("text", "") for b in outcome_content if isinstance(b, dict))
+            content = self._last_acp_content
+            self._last_acp_content = None
+            if content is None:
+                text = outcome_content if isinstance(outcome_content, str) else "".join(
+                    b.get("text", "") for b in outcome_content if isinstance(b, dict))
+                content = [{"type": "content", "content": {"type": "text", "text": text[:20_000]}}]
             self.update({
                 "sessionUpdate": "tool_call_update", "toolCallId": tid,
                 "status": "failed" if is_error else "completed",
-                "content": [{"type": "content", "content": {"type": "text", "text": text[:20_000]}}],
-                "rawOutput": raw_output,
+                "content": content, "rawOutput": raw_output,
             })
         self.append(Message(kind="user", content=results,
                             extra={"sourceToolMessageId": message_id}))
@@ -504,6 +510,7 @@ class Session:
             return f"{tool.name} failed: {exc}", True, {}
         if self.cancel_event.is_set() and outcome.is_error:
             return INTERRUPTED_TOOL, True, outcome.raw_output
+        self._last_acp_content = outcome.acp_content()
         return outcome.content, outcome.is_error, outcome.raw_output
 
     # ----- maintenance --------------------------------------------------------------

@@ -22,9 +22,9 @@ log = logging.getLogger(__name__)
 MEDIA_TOKENS = 2_000
 SEED_BYTES_PER_TOKEN = 4.0
 SEED_JSON_BYTES_PER_TOKEN = 2.0
-# Prior for the calibrated estimator before a session has two anchors: the median
-# bytes per token of content added between API calls in recorded sessions.
-CALIBRATED_PRIOR = 2.6
+# Prior for the calibrated estimator before a session has two anchors: the prior that
+# predicts recorded sessions' next-call context best (tests/bench/bench_prediction.py).
+CALIBRATED_PRIOR = 3.0
 CALIBRATION_BOUNDS = (1.2, 6.0)
 
 
@@ -233,9 +233,11 @@ class TokenLedger:
     total_estimate: float = 0.0
     by_category: dict[str, float] = field(default_factory=dict)
     on_anchor: Callable[[Anchor], None] | None = None
+    anchor_own: float = 0.0  # estimate of the anchoring response's own records
 
     def rebuild(self, messages: list[Message], anchor_ok: bool = True) -> None:
         self.anchor = None
+        self.anchor_own = 0.0
         self.estimated_since = 0.0
         self.messages_since = 0
         self.bytes_since = 0
@@ -260,13 +262,16 @@ class TokenLedger:
         self.by_category[category] = self.by_category.get(category, 0.0) + tokens
         if is_anchor and usage is not None:
             if self.anchor and message.message_id and message.message_id == self.anchor.message_id:
-                # Another record of the same response: its content is in output_tokens.
-                self.anchor = Anchor(usage, message.message_id, usage.context_tokens)
+                # Another record of the same response: its content is in output_tokens,
+                # except where a recorder kept only a partial streaming count there.
+                self.anchor_own += tokens
+                self.anchor = Anchor(usage, message.message_id, self._anchor_value(usage))
                 return
             previous = self.anchor
             if calibrate and previous is not None and isinstance(self.counter, Calibrated):
                 self.counter.observe(self.bytes_since, usage.prompt_tokens - previous.api_tokens)
-            self.anchor = Anchor(usage, message.message_id, usage.context_tokens)
+            self.anchor_own = tokens
+            self.anchor = Anchor(usage, message.message_id, self._anchor_value(usage))
             self.estimated_since = 0.0
             self.messages_since = 0
             self.bytes_since = 0
@@ -274,10 +279,17 @@ class TokenLedger:
                 self.on_anchor(self.anchor)
             return
         if self.anchor and message.message_id and message.message_id == self.anchor.message_id:
+            self.anchor_own += tokens
+            self.anchor = Anchor(self.anchor.usage, self.anchor.message_id, self._anchor_value(self.anchor.usage))
             return
         self.estimated_since += tokens
         self.messages_since += 1
         self.bytes_since += sum(block_bytes(b) for b in model_blocks(message))
+
+    def _anchor_value(self, usage: Usage) -> int:
+        # Some recorders store output_tokens of 1-10 on every record of a response (a
+        # streaming count); the response's own content is then the better measure.
+        return usage.prompt_tokens + max(usage.output_tokens, round(self.anchor_own))
 
     def prefix_total(self) -> int:
         return sum(self.prefix_tokens.values())

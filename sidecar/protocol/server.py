@@ -134,8 +134,13 @@ def build_server() -> SidecarServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def on_change(ls: SidecarServer, params: types.DidChangeTextDocumentParams) -> None:
         path = Path(unquote(urlparse(params.text_document.uri).path))
+        try:
+            text: str | None = ls.workspace.get_text_document(params.text_document.uri).source
+        except Exception:
+            text = None
+        # With the text, an editor echoing the sidecar's own edit does not count as a change.
         for session in svc.sessions.values():
-            session.file_state.mark_stale(path)
+            session.file_state.mark_stale(path, text)
 
     async def new(p: dict[str, Any]) -> Any:
         return svc.new_session(p.get("cwd"), p.get("model"), p.get("provider"), p.get("title"))

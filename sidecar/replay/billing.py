@@ -53,8 +53,12 @@ class Billed:
         self.output_tokens += other.output_tokens
 
     def total(self, out_weight: float) -> float:
-        return (self.input_tokens + CACHE_WRITE_WEIGHT * self.cache_write_tokens
-                + CACHE_READ_WEIGHT * self.cache_read_tokens + out_weight * self.output_tokens)
+        return (
+            self.input_tokens
+            + CACHE_WRITE_WEIGHT * self.cache_write_tokens
+            + CACHE_READ_WEIGHT * self.cache_read_tokens
+            + out_weight * self.output_tokens
+        )
 
     def to_json(self, out_weight: float) -> dict[str, Any]:
         return {
@@ -75,5 +79,9 @@ def billed_of(usages: list[Usage]) -> Billed:
 
 
 def weights_json(out_weight: float) -> dict[str, float]:
-    return {"input": 1.0, "cacheWrite": CACHE_WRITE_WEIGHT, "cacheRead": CACHE_READ_WEIGHT,
-            "output": out_weight}
+    return {
+        "input": 1.0,
+        "cacheWrite": CACHE_WRITE_WEIGHT,
+        "cacheRead": CACHE_READ_WEIGHT,
+        "output": out_weight,
+    }

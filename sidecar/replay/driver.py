@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from sidecar.core.compaction.pipeline import ContextManager
 from sidecar.core.errors import SidecarError
@@ -55,18 +56,33 @@ class ObservedContextManager(ContextManager):
 class ReplayService(SessionService):
     """The production service, with the session's stand-ins chosen here."""
 
-    def __init__(self, editor: ReplayEditor, settings: Settings, *, prefix: ReplayPrefix,
-                 tools: list[Tool], where: Callable[[], dict[str, int]]) -> None:
+    def __init__(
+        self,
+        editor: ReplayEditor,
+        settings: Settings,
+        *,
+        prefix: ReplayPrefix,
+        tools: list[Tool],
+        where: Callable[[], dict[str, int]],
+    ) -> None:
         # No prompt history: a replay is not something the user typed.
-        super().__init__(editor, settings, environ={KEY_ENV: "replay", "CLAUDE_CODE_SKIP_PROMPT_HISTORY": "1"})
+        super().__init__(
+            editor, settings, environ={KEY_ENV: "replay", "CLAUDE_CODE_SKIP_PROMPT_HISTORY": "1"}
+        )
         self._prefix = prefix
         self._tools = tools
         self._where = where
 
     def _make_session(self, info: SessionInfo, settings: Settings) -> Session:
         session = Session(
-            info, settings, editor=self.editor, writer=self.writer(), prefix=self._prefix,
-            file_state=FileReadState(), tools=self._tools, provider_factory=self.provider_factory(),
+            info,
+            settings,
+            editor=self.editor,
+            writer=self.writer(),
+            prefix=self._prefix,
+            file_state=FileReadState(),
+            tools=self._tools,
+            provider_factory=self.provider_factory(),
         )
         session.context = ObservedContextManager(session, self._where)
         self.sessions[info.session_id] = session
@@ -76,8 +92,13 @@ class ReplayService(SessionService):
 def replay_settings(model: str, base_url: str, storage: Path) -> Settings:
     """The seed's defaults, on a 200K window, pointed at the fake server."""
     return Settings(
-        provider="anthropic", model=model, baseUrl=base_url, apiKeyEnv=KEY_ENV,
-        storageDir=str(storage), contextWindow=WINDOW, maxTurnRequests=MAX_TURN_REQUESTS,
+        provider="anthropic",
+        model=model,
+        baseUrl=base_url,
+        apiKeyEnv=KEY_ENV,
+        storageDir=str(storage),
+        contextWindow=WINDOW,
+        maxTurnRequests=MAX_TURN_REQUESTS,
         retry=Retry(maxRetries=1, baseDelayMs=10, maxDelayMs=50, timeoutSeconds=120),
     )
 
@@ -93,14 +114,21 @@ def _prompt_blocks(turn: Turn) -> list[Block]:
         if block.get("type") == "image":
             source = block.get("source") or {}
             if source.get("type") == "base64":
-                out.append({"type": "image", "mimeType": source.get("media_type"), "data": source.get("data")})
+                out.append(
+                    {
+                        "type": "image",
+                        "mimeType": source.get("media_type"),
+                        "data": source.get("data"),
+                    }
+                )
         elif block.get("text"):
             out.append({"type": "text", "text": str(block["text"])})
     return out or [{"type": "text", "text": "Continue."}]
 
 
-async def replay_script(script: ReplayScript, *, path: str, model: str, cwd: str | None,
-                        server: FakeLLMServer) -> SessionResult:
+async def replay_script(
+    script: ReplayScript, *, path: str, model: str, cwd: str | None, server: FakeLLMServer
+) -> SessionResult:
     started = time.perf_counter()
     result = SessionResult(file=path, model=model, out_weight=output_weight(model))
     editor = ReplayEditor()
@@ -108,11 +136,21 @@ async def replay_script(script: ReplayScript, *, path: str, model: str, cwd: str
         storage = Path(tmp)
         settings = replay_settings(model, server.url, storage)
         work = cwd if cwd and Path(cwd).is_absolute() else str(storage / "workspace")
-        tools = replay_tools(script.tool_names, script.tool_results)
+        sessions: list[Session] = []
+
+        async def settle() -> None:
+            if sessions and sessions[0].context is not None:
+                await sessions[0].context.memory.wait(timeout=60)
+
+        tools = replay_tools(script.tool_names, script.tool_results, settle)
         base = ReplayPrefix(Path(work), settings)
         recorded_first = script.calls[0].usage.prompt_tokens if script.calls else 0
-        hidden = plan_padding(recorded_first, first_call_payload(script), base.system_blocks(),
-                              wire_tools(tool_specs(tools)))
+        hidden = plan_padding(
+            recorded_first,
+            first_call_payload(script),
+            base.system_blocks(),
+            wire_tools(tool_specs(tools)),
+        )
         prefix = ReplayPrefix(Path(work), settings, hidden.filler)
         player = ScriptPlayer(script, server, prefix)
         server.reset()
@@ -124,6 +162,7 @@ async def replay_script(script: ReplayScript, *, path: str, model: str, cwd: str
         service = ReplayService(editor, settings, prefix=prefix, tools=tools, where=where)
         opened = service.new_session(work, model=model, provider="anthropic")
         session = service.get(opened["sessionId"])
+        sessions.append(session)
         session.clock = player.clock
         unplayed = 0
         for index, turn in enumerate(script.turns):
@@ -134,31 +173,45 @@ async def replay_script(script: ReplayScript, *, path: str, model: str, cwd: str
             except SidecarError as exc:
                 result.errors.append({"turn": index, "code": exc.code, "message": exc.message})
             unplayed += player.leftover()
-        if session.context is not None:  # a session-memory update may still be running
-            await session.context.memory.wait(timeout=30)
+            await settle()  # a session-memory update the turn's last answer started
         await service.shutdown()
-        # Close the SDK's connections while their loop still runs (the fake would log resets).
+        # Close the SDK's connections while their event loop still runs.
         close = getattr(session.provider(), "aclose", None)
         if close is not None:
             await close()
         result.turns = len(script.turns)
         _collect(result, script, session, server, player, editor)
         result.hidden = hidden.to_json()
-        result.script = {"responses": script.responses, "played": player.played, "unplayed": unplayed,
-                         "endOfScriptReplies": player.fallbacks,
-                         "unansweredPrompts": script.unanswered_prompts,
-                         "missingToolResults": sum(t.missing for t in tools if isinstance(t, ReplayTool))}
+        result.script = {
+            "responses": script.responses,
+            "played": player.played,
+            "unplayed": unplayed,
+            "endOfScriptReplies": player.fallbacks,
+            "unansweredPrompts": script.unanswered_prompts,
+            "missingToolResults": sum(t.missing for t in tools if isinstance(t, ReplayTool)),
+        }
     server.responder = None
     result.seconds = time.perf_counter() - started
     return result
 
 
-def _collect(result: SessionResult, script: ReplayScript, session: Session, server: FakeLLMServer,
-             player: ScriptPlayer, editor: ReplayEditor) -> None:
+def _collect(
+    result: SessionResult,
+    script: ReplayScript,
+    session: Session,
+    server: FakeLLMServer,
+    player: ScriptPlayer,
+    editor: ReplayEditor,
+) -> None:
     th = session.thresholds
-    result.thresholds = {"size": th.size, "effectiveWindow": th.effective_window,
-                         "autoCompactAt": th.auto_compact_at, "warningAt": th.warning_at,
-                         "errorAt": th.error_at, "blockingAt": th.blocking_at}
+    result.thresholds = {
+        "size": th.size,
+        "effectiveWindow": th.effective_window,
+        "autoCompactAt": th.auto_compact_at,
+        "warningAt": th.warning_at,
+        "errorAt": th.error_at,
+        "blockingAt": th.blocking_at,
+    }
     for request in list(server.requests):
         kind = player.kinds.get(id(request))
         usage = Usage.from_json(request.usage) if request.usage else None
@@ -177,12 +230,19 @@ def _collect(result: SessionResult, script: ReplayScript, session: Session, serv
     events = session.context.events if session.context is not None else []
     for event in events:
         tier = str(event.get("tier"))
-        result.events.append(TierEvent(
-            tier=tier, turn=int(event.get("turn", -1)), request=int(event.get("request", 0)),
-            used=int(event.get("used", 0)), kind=event.get("kind"), trigger=event.get("trigger"),
-            tokens_before=event.get("tokensBefore"), tokens_after=event.get("tokensAfter"),
-            cleared=event.get("cleared"),
-        ))
+        result.events.append(
+            TierEvent(
+                tier=tier,
+                turn=int(event.get("turn", -1)),
+                request=int(event.get("request", 0)),
+                used=int(event.get("used", 0)),
+                kind=event.get("kind"),
+                trigger=event.get("trigger"),
+                tokens_before=event.get("tokensBefore"),
+                tokens_after=event.get("tokensAfter"),
+                cleared=event.get("cleared"),
+            )
+        )
     result.compaction_points = [e.request for e in result.events if e.is_compaction]
     for level in ("warning", "error", "blocking"):
         point = editor.first_level(level)
@@ -195,13 +255,27 @@ def replay_file(path: Path, server: FakeLLMServer) -> SessionResult:
     loaded = load_transcript(path)
     model = loaded.model or DEFAULT_MODEL
     if loaded.is_subagent:
-        return SessionResult(file=str(path), model=model, out_weight=output_weight(model),
-                             skipped="subagent transcript")
+        return SessionResult(
+            file=str(path),
+            model=model,
+            out_weight=output_weight(model),
+            skipped="subagent transcript",
+        )
     if loaded.format == "unsupported":
-        return SessionResult(file=str(path), model=model, out_weight=output_weight(model),
-                             skipped="; ".join(loaded.warnings) or "unsupported format")
+        return SessionResult(
+            file=str(path),
+            model=model,
+            out_weight=output_weight(model),
+            skipped="; ".join(loaded.warnings) or "unsupported format",
+        )
     script = build_script(loaded.messages)
     if not script.turns:
-        return SessionResult(file=str(path), model=model, out_weight=output_weight(model),
-                             skipped="no recorded turns")
-    return asyncio.run(replay_script(script, path=str(path), model=model, cwd=loaded.cwd, server=server))
+        return SessionResult(
+            file=str(path),
+            model=model,
+            out_weight=output_weight(model),
+            skipped="no recorded turns",
+        )
+    return asyncio.run(
+        replay_script(script, path=str(path), model=model, cwd=loaded.cwd, server=server)
+    )

@@ -34,8 +34,9 @@ class ReplayEditor:
         self.updates[kind] += 1
         if kind == "usage_update":
             gauge = (update.get("_meta") or {}).get("sidecar") or {}
-            self.gauges.append(GaugePoint(self.turn, int(update.get("used", 0)),
-                                          str(gauge.get("level", "ok"))))
+            self.gauges.append(
+                GaugePoint(self.turn, int(update.get("used", 0)), str(gauge.get("level", "ok")))
+            )
         elif kind == "compaction_update" and update.get("status") != "in_progress":
             entry = {k: v for k, v in update.items() if k not in ("sessionUpdate", "summary")}
             self.compactions.append({**entry, "turn": self.turn})
@@ -46,8 +47,9 @@ class ReplayEditor:
     def show_message(self, level: str, text: str) -> None:
         self.messages.append((level, text))
 
-    async def request_permission(self, session_id: str, tool_call: dict[str, Any],
-                                 options: list[dict[str, str]]) -> str:
+    async def request_permission(
+        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, str]]
+    ) -> str:
         self.permissions += 1
         return "allow_always"
 
@@ -57,8 +59,14 @@ class ReplayEditor:
     def buffer_text(self, path: Path) -> str | None:
         return None
 
-    async def progress(self, token: str | None, kind: str, title: str, message: str = "",
-                       percentage: int | None = None) -> str | None:
+    async def progress(
+        self,
+        token: str | None,
+        kind: str,
+        title: str,
+        message: str = "",
+        percentage: int | None = None,
+    ) -> str | None:
         return None
 
     def first_level(self, level: str) -> GaugePoint | None:

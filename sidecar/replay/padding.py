@@ -29,10 +29,33 @@ FILLER_HEAD = (
     "The text below stands in for the recorded session's system prompt and tool definitions, "
     "which its transcript does not hold; it only keeps the context the same size.\n"
 )
-_FILLER_WORDS = (
-    "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november "
-    "oscar papa quebec romeo sierra tango uniform victor whiskey yankee zulu"
-).split()
+_FILLER_WORDS = [
+    "alpha",
+    "bravo",
+    "charlie",
+    "delta",
+    "echo",
+    "foxtrot",
+    "golf",
+    "hotel",
+    "india",
+    "juliet",
+    "kilo",
+    "lima",
+    "mike",
+    "november",
+    "oscar",
+    "papa",
+    "quebec",
+    "romeo",
+    "sierra",
+    "tango",
+    "uniform",
+    "victor",
+    "whiskey",
+    "yankee",
+    "zulu",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,9 +70,13 @@ class HiddenPrefix:
         return max(self.recorded_first_context - self.recorded_first_messages, 0)
 
     def to_json(self) -> dict[str, int]:
-        return {"recordedFirstContext": self.recorded_first_context,
-                "recordedFirstMessages": self.recorded_first_messages,
-                "hidden": self.hidden, "ourPrefix": self.our_prefix, "filler": self.filler}
+        return {
+            "recordedFirstContext": self.recorded_first_context,
+            "recordedFirstMessages": self.recorded_first_messages,
+            "hidden": self.hidden,
+            "ourPrefix": self.our_prefix,
+            "filler": self.filler,
+        }
 
 
 def count_tokens(text: str) -> int:
@@ -83,7 +110,10 @@ def filler_text(tokens: int) -> str:
 
 
 def wire_tools(specs: list[Any]) -> list[dict[str, Any]]:
-    return [{"name": s.name, "description": s.description, "input_schema": s.input_schema} for s in specs]
+    return [
+        {"name": s.name, "description": s.description, "input_schema": s.input_schema}
+        for s in specs
+    ]
 
 
 def prefix_tokens(system: list[Block], tools: list[dict[str, Any]]) -> int:
@@ -91,8 +121,12 @@ def prefix_tokens(system: list[Block], tools: list[dict[str, Any]]) -> int:
     return total_tokens(anthropic_units({"tools": tools, "system": system, "messages": []}))
 
 
-def plan_padding(recorded_first_context: int, first_messages: list[dict[str, Any]],
-                 system: list[Block], tools: list[dict[str, Any]]) -> HiddenPrefix:
+def plan_padding(
+    recorded_first_context: int,
+    first_messages: list[dict[str, Any]],
+    system: list[Block],
+    tools: list[dict[str, Any]],
+) -> HiddenPrefix:
     messages = total_tokens(anthropic_units({"messages": first_messages}))
     ours = prefix_tokens(system, tools)
     hidden = max(recorded_first_context - messages, 0)
@@ -142,7 +176,14 @@ class ReplayPrefix(PrefixStore):
 
     def changes_since(self, cursor: int) -> tuple[list[Message], int]:
         texts, self._released = self._released, []
-        out = [Message(kind="attachment", attachment={"type": "replayed_meta"},
-                       content=[{"type": "text", "text": t}], is_meta=True) for t in texts]
+        out = [
+            Message(
+                kind="attachment",
+                attachment={"type": "replayed_meta"},
+                content=[{"type": "text", "text": t}],
+                is_meta=True,
+            )
+            for t in texts
+        ]
         self._cursor += len(out)
         return out, self._cursor

@@ -69,7 +69,11 @@ class ScriptPlayer:
             self.position = 0
             turn = self.script.turns[index]
             first = turn.responses[0].timestamp if turn.responses else None
-            gap = first - self._last_time if first is not None and self._last_time is not None else 0.0
+            gap = (
+                first - self._last_time
+                if first is not None and self._last_time is not None
+                else 0.0
+            )
             self.pending_gap = max(gap, 0.0)
 
     def leftover(self) -> int:

@@ -19,8 +19,10 @@ from sidecar.replay.billing import Billed, weights_json
 from sidecar.replay.result import SessionResult, TierEvent
 from sidecar.replay.runner import replay_paths, say
 
-RECORDED_NOTE = ("recorded = the recording's main-conversation API calls; its subagent and "
-                 "compaction calls are not in the main file")
+RECORDED_NOTE = (
+    "recorded = the recording's main-conversation API calls; its subagent and "
+    "compaction calls are not in the main file"
+)
 
 
 class ReplayInputError(Exception):
@@ -40,7 +42,8 @@ def input_files(path: str | None, home: Path | None = None) -> list[Path]:
         if found is None:
             raise ReplayInputError(
                 "no session to replay: give a transcript file or folder "
-                "(no Claude Code session was found under ~/.claude/projects)")
+                "(no Claude Code session was found under ~/.claude/projects)"
+            )
         return [found]
     target = Path(path).expanduser()
     if target.is_dir():
@@ -65,8 +68,11 @@ def _k(value: int | None) -> str:
 def _compactions(result: SessionResult) -> str:
     done = [e for e in result.events if e.is_compaction]
     failed = sum(1 for e in result.events if e.tier == "failed")
-    parts = [f"{'sm' if e.tier == 'session_memory' else 'full'}@t{e.turn}/r{e.request} "
-             f"{_k(e.tokens_before)}→{_k(e.tokens_after)}" for e in done[:2]]
+    parts = [
+        f"{'sm' if e.tier == 'session_memory' else 'full'}@t{e.turn}/r{e.request} "
+        f"{_k(e.tokens_before)}→{_k(e.tokens_after)}"
+        for e in done[:2]
+    ]
     if len(done) > 2:
         parts.append(f"+{len(done) - 2}")
     if failed:
@@ -83,18 +89,35 @@ def _micro(result: SessionResult) -> str:
     return " ".join(f"{k}×{v}" for k, v in sorted(counts.items())) or "-"
 
 
-COLUMNS = ("session", "turns", "calls ours/rec", "peak ours", "peak rec", "microcompact",
-           "compactions", "billed ours", "billed rec", "ratio")
+COLUMNS = (
+    "session",
+    "turns",
+    "calls ours/rec",
+    "peak ours",
+    "peak rec",
+    "microcompact",
+    "compactions",
+    "billed ours",
+    "billed rec",
+    "ratio",
+)
 
 
 def _row(result: SessionResult) -> list[str]:
     w = result.out_weight
     ratio = result.billed_ratio()
-    return [Path(result.file).name, str(result.turns),
-            f"{len(result.ours_series)}+{result.ours_summary.calls}/{len(result.recorded_series)}",
-            f"{result.peak_ours:,}", f"{result.peak_recorded:,}", _micro(result), _compactions(result),
-            f"{round(result.ours_total.total(w)):,}", f"{round(result.recorded.total(w)):,}",
-            f"{ratio:.2f}" if ratio is not None else "-"]
+    return [
+        Path(result.file).name,
+        str(result.turns),
+        f"{len(result.ours_series)}+{result.ours_summary.calls}/{len(result.recorded_series)}",
+        f"{result.peak_ours:,}",
+        f"{result.peak_recorded:,}",
+        _micro(result),
+        _compactions(result),
+        f"{round(result.ours_total.total(w)):,}",
+        f"{round(result.recorded.total(w)):,}",
+        f"{ratio:.2f}" if ratio is not None else "-",
+    ]
 
 
 def _totals(results: list[SessionResult]) -> dict[str, Any]:
@@ -108,14 +131,21 @@ def _totals(results: list[SessionResult]) -> dict[str, Any]:
         summaries.merge(r.ours_summary)
         rec_billed.merge(r.recorded)
     return {
-        "sessions": len(done), "skipped": len(results) - len(done),
+        "sessions": len(done),
+        "skipped": len(results) - len(done),
         "turns": sum(r.turns for r in done),
-        "requests": {"oursMain": main.calls, "oursSummary": summaries.calls,
-                     "recorded": rec_billed.calls},
+        "requests": {
+            "oursMain": main.calls,
+            "oursSummary": summaries.calls,
+            "recorded": rec_billed.calls,
+        },
         "compactions": sum(1 for r in done for e in r.events if e.is_compaction),
         "pastBlocking": sum(r.past_blocking for r in done),
-        "billed": {"ours": round(ours), "recorded": round(recorded),
-                   "ratio": round(ours / recorded, 3) if recorded else None},
+        "billed": {
+            "ours": round(ours),
+            "recorded": round(recorded),
+            "ratio": round(ours / recorded, 3) if recorded else None,
+        },
         "seconds": round(sum(r.seconds for r in done), 1),
     }
 
@@ -134,13 +164,17 @@ def _table(rows: list[list[str]]) -> list[str]:
 def _event_line(e: TierEvent) -> str:
     where = f"turn {e.turn}, request {e.request}"
     if e.is_compaction:
-        return (f"  {e.tier} ({e.trigger}) at {where}: {e.tokens_before or 0:,} → "
-                f"{e.tokens_after or 0:,} tokens")
+        return (
+            f"  {e.tier} ({e.trigger}) at {where}: {e.tokens_before or 0:,} → "
+            f"{e.tokens_after or 0:,} tokens"
+        )
     if e.tier == "failed":
         return f"  compaction failed at {where} ({e.used:,} tokens)"
     if e.tier == "microcompact" and e.kind == "time_based":
-        return (f"  microcompact (time-based) at {where}: {e.cleared} results cleared, "
-                f"{e.tokens_before or 0:,} → {e.tokens_after or 0:,} tokens")
+        return (
+            f"  microcompact (time-based) at {where}: {e.cleared} results cleared, "
+            f"{e.tokens_before or 0:,} → {e.tokens_after or 0:,} tokens"
+        )
     return ""
 
 
@@ -149,39 +183,62 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
     lines: list[str] = []
     if done:
         th = done[0].thresholds
-        lines.append(f"Replay on a {th.get('size') or 0:,}-token window: auto-compact at "
-                     f"{th.get('autoCompactAt') or 0:,}, warning at {th.get('warningAt') or 0:,}, "
-                     f"blocking at {th.get('blockingAt') or 0:,}.")
+        lines.append(
+            f"Replay on a {th.get('size') or 0:,}-token window: auto-compact at "
+            f"{th.get('autoCompactAt') or 0:,}, warning at {th.get('warningAt') or 0:,}, "
+            f"blocking at {th.get('blockingAt') or 0:,}."
+        )
         rows = [list(COLUMNS)] + [_row(r) for r in done]
         if len(done) > 1:
             t = _totals(results)
-            rows.append(["TOTAL", str(t["turns"]),
-                         f"{t['requests']['oursMain']}+{t['requests']['oursSummary']}/"
-                         f"{t['requests']['recorded']}", "", "", "", f"{t['compactions']} compactions",
-                         f"{t['billed']['ours']:,}", f"{t['billed']['recorded']:,}",
-                         f"{t['billed']['ratio']:.2f}" if t["billed"]["ratio"] else "-"])
+            rows.append(
+                [
+                    "TOTAL",
+                    str(t["turns"]),
+                    (
+                        f"{t['requests']['oursMain']}+{t['requests']['oursSummary']}/"
+                        f"{t['requests']['recorded']}"
+                    ),
+                    "",
+                    "",
+                    "",
+                    f"{t['compactions']} compaction{'' if t['compactions'] == 1 else 's'}",
+                    f"{t['billed']['ours']:,}",
+                    f"{t['billed']['recorded']:,}",
+                    f"{t['billed']['ratio']:.2f}" if t["billed"]["ratio"] else "-",
+                ]
+            )
         lines += _table(rows)
         w = done[0].out_weight
         lines.append("")
-        lines.append(f"calls = main requests + summary/memory requests; billed = input-token "
-                     f"equivalents (input 1, cache write 1.25, cache read 0.1, output {w:g}); "
-                     f"{RECORDED_NOTE}. microcompact: ce = cache edits, tb = time-based, "
-                     "acm = API context management.")
+        lines.append(
+            f"calls = main requests + summary/memory requests; billed = input-token "
+            f"equivalents (input 1, cache write 1.25, cache read 0.1, output {w:g}); "
+            f"{RECORDED_NOTE}. microcompact: ce = cache edits, tb = time-based, "
+            "acm = API context management."
+        )
         details: list[str] = []
         for r in done:
             events = [line for line in (_event_line(e) for e in r.events) if line]
             notes = []
             if r.levels:
-                notes.append("gauge first reached " + ", ".join(
-                    f"{level} at turn {p['turn']} ({p['used']:,})" for level, p in r.levels.items()))
+                notes.append(
+                    "gauge first reached "
+                    + ", ".join(
+                        f"{level} at turn {p['turn']} ({p['used']:,})"
+                        for level, p in r.levels.items()
+                    )
+                )
             if r.past_blocking:
                 notes.append(f"{r.past_blocking} requests at or past blockingAt")
             if r.errors:
                 notes.append("; ".join(f"turn {e['turn']}: {e['message']}" for e in r.errors[:3]))
             script = r.script
             if script.get("unplayed") or script.get("endOfScriptReplies"):
-                notes.append(f"{script.get('unplayed', 0)} recorded answers not asked for, "
-                             f"{script.get('endOfScriptReplies', 0)} calls past the recording")
+                notes.append(
+                    f"{script.get('unplayed', 0)} recorded answers not asked for, "
+                    f"{script.get('endOfScriptReplies', 0)} calls past the recording"
+                )
             if events or notes:
                 details.append(f"{Path(r.file).name}:")
                 details += events + [f"  {n}" for n in notes]
@@ -205,9 +262,15 @@ def render_json(results: list[SessionResult], elapsed: float) -> str:
     return json.dumps(payload, indent=2)
 
 
-def run_replay(path: str | None, chart: str | None = None, as_json: bool = False,
-               *, out: TextIO | None = None, workers: int | None = None,
-               home: Path | None = None) -> int:
+def run_replay(
+    path: str | None,
+    chart: str | None = None,
+    as_json: bool = False,
+    *,
+    out: TextIO | None = None,
+    workers: int | None = None,
+    home: Path | None = None,
+) -> int:
     """The ``replay`` command; returns the exit status."""
     out = out or sys.stdout
     try:
@@ -219,7 +282,9 @@ def run_replay(path: str | None, chart: str | None = None, as_json: bool = False
 
     def progress(result: SessionResult) -> None:
         if not as_json and len(files) > 1:
-            state = result.skipped or f"{len(result.ours_series)} requests in {result.seconds:.1f} s"
+            state = (
+                result.skipped or f"{len(result.ours_series)} requests in {result.seconds:.1f} s"
+            )
             say(f"  {Path(result.file).name}: {state}")
 
     results = replay_paths(files, workers=workers, progress=progress)

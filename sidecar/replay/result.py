@@ -21,11 +21,19 @@ class TierEvent:
     cleared: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"tier": self.tier, "turn": self.turn, "request": self.request,
-                               "used": self.used}
-        for key, value in (("kind", self.kind), ("trigger", self.trigger),
-                           ("tokensBefore", self.tokens_before), ("tokensAfter", self.tokens_after),
-                           ("cleared", self.cleared)):
+        out: dict[str, Any] = {
+            "tier": self.tier,
+            "turn": self.turn,
+            "request": self.request,
+            "used": self.used,
+        }
+        for key, value in (
+            ("kind", self.kind),
+            ("trigger", self.trigger),
+            ("tokensBefore", self.tokens_before),
+            ("tokensAfter", self.tokens_after),
+            ("cleared", self.cleared),
+        ):
             if value is not None:
                 out[key] = value
         return out
@@ -88,16 +96,23 @@ class SessionResult:
             "turns": self.turns,
             "thresholds": self.thresholds,
             "hiddenPrefix": self.hidden,
-            "requests": {"oursMain": len(self.ours_series), "oursSummary": self.ours_summary.calls,
-                         "oursRejected": self.rejected_requests, "recorded": len(self.recorded_series)},
+            "requests": {
+                "oursMain": len(self.ours_series),
+                "oursSummary": self.ours_summary.calls,
+                "oursRejected": self.rejected_requests,
+                "recorded": len(self.recorded_series),
+            },
             "peakContext": {"ours": self.peak_ours, "recorded": self.peak_recorded},
             "pastBlocking": self.past_blocking,
             "tiers": [e.to_json() for e in self.events],
             "levels": self.levels,
             "billed": {
                 "weights": weights_json(w),
-                "ours": {**self.ours_total.to_json(w), "main": self.ours_main.to_json(w),
-                         "summaries": self.ours_summary.to_json(w)},
+                "ours": {
+                    **self.ours_total.to_json(w),
+                    "main": self.ours_main.to_json(w),
+                    "summaries": self.ours_summary.to_json(w),
+                },
                 "recorded": self.recorded.to_json(w),
                 "ratio": round(ratio, 3) if ratio is not None else None,
             },
@@ -106,6 +121,9 @@ class SessionResult:
             "seconds": round(self.seconds, 2),
         }
         if series:
-            out["series"] = {"ours": self.ours_series, "recorded": self.recorded_series,
-                             "compactions": self.compaction_points}
+            out["series"] = {
+                "ours": self.ours_series,
+                "recorded": self.recorded_series,
+                "compactions": self.compaction_points,
+            }
         return out

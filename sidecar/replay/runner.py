@@ -41,16 +41,23 @@ def replay_one(path: str) -> SessionResult:
         return replay_file(Path(path), process_server())
     except Exception as exc:  # one broken file must not lose the others' results
         logging.getLogger(__name__).exception("replay of %s failed", path)
-        return SessionResult(file=path, model="", out_weight=5.0,
-                             skipped=f"replay failed: {type(exc).__name__}: {exc}")
+        return SessionResult(
+            file=path,
+            model="",
+            out_weight=5.0,
+            skipped=f"replay failed: {type(exc).__name__}: {exc}",
+        )
 
 
 def default_workers(count: int) -> int:
     return max(1, min(count, os.cpu_count() or 1, 4))
 
 
-def replay_paths(paths: list[Path], workers: int | None = None,
-                 progress: Callable[[SessionResult], None] | None = None) -> list[SessionResult]:
+def replay_paths(
+    paths: list[Path],
+    workers: int | None = None,
+    progress: Callable[[SessionResult], None] | None = None,
+) -> list[SessionResult]:
     """Results in the order of ``paths``."""
     names = [str(p) for p in paths]
     workers = default_workers(len(names)) if workers is None else workers

@@ -102,7 +102,7 @@ def parse_time(stamp: str | None) -> float | None:
     if not stamp:
         return None
     try:
-        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+        return datetime.fromisoformat(stamp).timestamp()
     except ValueError:
         return None
 
@@ -124,8 +124,14 @@ def reply_blocks(blocks: list[Block]) -> list[Block]:
             out.append({"type": "redacted_thinking", "data": str(block.get("data", ""))})
         else:
             tool_input = block.get("input")
-            out.append({"type": "tool_use", "id": str(block.get("id")), "name": str(block.get("name")),
-                        "input": tool_input if isinstance(tool_input, dict) else {}})
+            out.append(
+                {
+                    "type": "tool_use",
+                    "id": str(block.get("id")),
+                    "name": str(block.get("name")),
+                    "input": tool_input if isinstance(tool_input, dict) else {},
+                }
+            )
     return out
 
 
@@ -142,8 +148,11 @@ def _prompt_parts(message: Message) -> list[Block]:
     """The blocks of a user record that a prompt can carry (text and images)."""
     if message.kind == "attachment":
         return [b for b in render_attachment(message) if b.get("type") == "text"]
-    return [b for b in message.content
-            if (b.get("type") == "text" and b.get("text")) or b.get("type") == "image"]
+    return [
+        b
+        for b in message.content
+        if (b.get("type") == "text" and b.get("text")) or b.get("type") == "image"
+    ]
 
 
 def _meta_texts(blocks: list[Block]) -> list[str]:
@@ -173,7 +182,9 @@ class _Builder:
         self.typed_since_answer = self.typed_since_answer or typed
 
     def action(self, action: Action, instructions: str | None, timestamp: str) -> None:
-        self.turns.append(Turn(action, instructions=instructions or None, timestamp=parse_time(timestamp)))
+        self.turns.append(
+            Turn(action, instructions=instructions or None, timestamp=parse_time(timestamp))
+        )
         self.current = None
         self.manual_flag = action
 
@@ -192,12 +203,18 @@ class _Builder:
                 known.recorded_stop = message.stop_reason
             return
         previous = self.current.responses[-1] if self.current and self.current.responses else None
-        starts_turn = (self.current is None or self.typed_since_answer
-                       or (previous is not None and not previous.tool_uses))
+        starts_turn = (
+            self.current is None
+            or self.typed_since_answer
+            or (previous is not None and not previous.tool_uses)
+        )
         if starts_turn:
             prompt = self.pending or [{"type": "text", "text": CONTINUE_TEXT}]
-            self.current = Turn("prompt", blocks=prompt,
-                                timestamp=self.pending_time or parse_time(message.timestamp))
+            self.current = Turn(
+                "prompt",
+                blocks=prompt,
+                timestamp=self.pending_time or parse_time(message.timestamp),
+            )
             self.turns.append(self.current)
             self.by_id = {}
         elif self.pending and previous is not None:
@@ -206,9 +223,11 @@ class _Builder:
         self.manual_flag = None
         usage = message.usage
         response = ScriptedResponse(
-            message_id=key, content=blocks,
+            message_id=key,
+            content=blocks,
             usage_prompt_tokens=usage.prompt_tokens if usage else 0,
-            timestamp=parse_time(message.timestamp), recorded_stop=message.stop_reason,
+            timestamp=parse_time(message.timestamp),
+            recorded_stop=message.stop_reason,
         )
         self.by_id[key] = response
         assert self.current is not None
@@ -222,7 +241,9 @@ class _Builder:
             content = block.get("content")
             if not isinstance(content, (str, list)):
                 content = ""
-            self.results[str(block.get("tool_use_id"))] = RecordedResult(content, bool(block.get("is_error")))
+            self.results[str(block.get("tool_use_id"))] = RecordedResult(
+                content, bool(block.get("is_error"))
+            )
         parts = _prompt_parts(message)
         if results:
             # Text riding with tool results reached the model in that round: meta for replay.
@@ -243,7 +264,9 @@ class _Builder:
 
     def boundary(self, message: Message) -> None:
         trigger = (message.extra.get("compactMetadata") or {}).get("trigger")
-        action: Action | None = "compact" if trigger == "manual" else "clear" if trigger == "clear" else None
+        action: Action | None = (
+            "compact" if trigger == "manual" else "clear" if trigger == "clear" else None
+        )
         if action is None:
             return
         if self.manual_flag == action:  # the command record came first and stood for it
@@ -268,15 +291,23 @@ def build_script(messages: list[Message]) -> ReplayScript:
                 builder.user(message)
         elif message.kind == "system" and message.subtype == "compact_boundary":
             builder.boundary(message)
-    unanswered = sum(1 for b in builder.pending if b.get("type") == "text") if builder.typed_since_answer else 0
+    unanswered = (
+        sum(1 for b in builder.pending if b.get("type") == "text")
+        if builder.typed_since_answer
+        else 0
+    )
     # An action with nothing after it still runs (a final /compact is worth seeing).
     turns = [t for t in builder.turns if t.action != "prompt" or t.responses]
     for name in (str(b.get("name")) for t in turns for r in t.responses for b in r.tool_uses):
         builder.names.setdefault(name, None)
     first = messages[:first_answer] if first_answer is not None else []
     return ReplayScript(
-        turns=turns, tool_results=builder.results, tool_names=list(builder.names),
-        calls=api_calls(messages), first_call_messages=first, unanswered_prompts=unanswered,
+        turns=turns,
+        tool_results=builder.results,
+        tool_names=list(builder.names),
+        calls=api_calls(messages),
+        first_call_messages=first,
+        unanswered_prompts=unanswered,
     )
 
 

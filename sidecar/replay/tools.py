@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from sidecar.replay.script import RecordedResult
@@ -15,17 +16,28 @@ class ReplayTool(Tool):
 
     input_schema: ClassVar[dict[str, Any]] = {"type": "object", "additionalProperties": True}
 
-    def __init__(self, name: str, results: dict[str, RecordedResult]) -> None:
+    def __init__(
+        self,
+        name: str,
+        results: dict[str, RecordedResult],
+        settle: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         # Instance attributes shadow the class-level declarations of the tool port.
         self.name = name  # type: ignore[misc]
         self.description = f"Replays the recorded results of {name}."  # type: ignore[misc]
         self._results = results
+        self._settle = settle
         self.served = 0
         self.missing = 0
 
     async def run(self, input: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         # The session names the running call on its tool context; inputs are the recorded
         # ones, so they are not validated against a schema.
+        if self._settle is not None:
+            # Replayed answers arrive instantly, so background work the engine started after
+            # the last answer (a session-memory update) would otherwise race a whole run of
+            # calls; letting it finish here makes a replay deterministic.
+            await self._settle()
         call = getattr(ctx, "current_tool_call", {}) or {}
         found = self._results.get(str(call.get("toolCallId", "")))
         if found is None:
@@ -35,5 +47,9 @@ class ReplayTool(Tool):
         return ToolOutcome(found.content, is_error=found.is_error)
 
 
-def replay_tools(names: list[str], results: dict[str, RecordedResult]) -> list[Tool]:
-    return [ReplayTool(name, results) for name in names]
+def replay_tools(
+    names: list[str],
+    results: dict[str, RecordedResult],
+    settle: Callable[[], Awaitable[None]] | None = None,
+) -> list[Tool]:
+    return [ReplayTool(name, results, settle) for name in names]

@@ -132,23 +132,6 @@ class DemoRun:
         return True
 
 
-def _quiet_connection_resets(srv: FakeLLMServer) -> None:
-    """The SDK may drop a keep-alive connection; socketserver would print a traceback over the demo."""
-    httpd = getattr(srv, "_httpd", None)
-    if httpd is None:
-        return
-    default = httpd.handle_error
-
-    def handle_error(request: Any, client_address: Any) -> None:
-        import sys
-
-        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            return
-        default(request, client_address)
-
-    httpd.handle_error = handle_error
-
-
 def _transcript(storage: Path, session_id: str | None) -> Path | None:
     if not session_id:
         return None
@@ -234,7 +217,6 @@ async def _demo(turns: int, fast: bool) -> int:
     screen = Screen()
     style = screen.style
     srv = FakeLLMServer(context_window=CONTEXT_WINDOW).start()
-    _quiet_connection_resets(srv)
     agent = DemoAgent(workspace, todos, fast=fast)
     srv.responder = agent.respond
     printer = UpdatePrinter(screen)

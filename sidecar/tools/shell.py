@@ -150,45 +150,44 @@ async def run_command(
     assert proc.stdout is not None
     collector = OutputCollector(output_chars)
     reader = asyncio.create_task(collector.drain(proc.stdout))
-    # Process.wait() resolves once the process exited and its output pipe closed.
-    finished = asyncio.create_task(proc.wait())
+    # Only a wake-up source: Process.wait() returns at once when the exit was already
+    # seen, without waiting for the pipe, so "done" means exited *and* output at EOF.
+    exited = asyncio.create_task(proc.wait())
     cancel_wait = asyncio.create_task(cancelled.wait())
+    work = (reader, exited)
     deadline = started + timeout_s
     timed_out = was_cancelled = lingering = False
     exited_at: float | None = None
     try:
-        while not finished.done():
+        while not (reader.done() and proc.returncode is not None):
             now = time.monotonic()
             if now >= deadline:
                 timed_out = True
                 break
+            pending = {t for t in work if not t.done()}
             done, _ = await asyncio.wait(
-                {finished, cancel_wait},
+                pending | {cancel_wait},
                 timeout=min(deadline - now, POLL_S),
                 return_when=asyncio.FIRST_COMPLETED,
             )
-            if finished in done:
-                break
             if cancel_wait in done:
                 was_cancelled = True
                 break
-            if proc.returncode is not None:
+            if proc.returncode is not None and not reader.done():
                 exited_at = exited_at or time.monotonic()
                 if time.monotonic() - exited_at >= LINGER_S:
                     lingering = True
                     break
-        if not finished.done():
-            await _stop_group(proc.pid, finished)
-        try:
-            await asyncio.wait_for(asyncio.shield(reader), timeout=KILL_GRACE_S)
-        except TimeoutError:
-            # Something outside the group still holds the pipe; keep what was read.
-            reader.cancel()
+        if not (reader.done() and proc.returncode is not None):
+            await _stop_group(proc.pid, work)
     finally:
         cancel_wait.cancel()
-        if not finished.done():
+        if proc.returncode is None:
             _signal_group(proc.pid, signal.SIGKILL)
-            finished.cancel()
+        for task in work:
+            if not task.done():
+                # Something outside the group still holds the pipe; keep what was read.
+                task.cancel()
     output, cut = collector.render()
     return RunResult(
         exit_code=proc.returncode,
@@ -201,16 +200,13 @@ async def run_command(
     )
 
 
-async def _stop_group(pgid: int, finished: asyncio.Task[int]) -> None:
-    _signal_group(pgid, signal.SIGTERM)
-    try:
-        await asyncio.wait_for(asyncio.shield(finished), timeout=KILL_GRACE_S)
-    except TimeoutError:
-        _signal_group(pgid, signal.SIGKILL)
-        try:
-            await asyncio.wait_for(asyncio.shield(finished), timeout=KILL_GRACE_S)
-        except TimeoutError:
-            pass
+async def _stop_group(pgid: int, work: tuple[asyncio.Task[None], asyncio.Task[int]]) -> None:
+    """SIGTERM the whole group, then SIGKILL what is left after a grace period."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        _signal_group(pgid, sig)
+        _, pending = await asyncio.wait(work, timeout=KILL_GRACE_S)
+        if not pending:
+            return
 
 
 class BashTool(Tool):

@@ -23,10 +23,12 @@ from tests.bench.figures import CORPUS_DIR, header, median, percentile  # noqa: 
 
 from sidecar.core import tokens as tokens_module  # noqa: E402
 from sidecar.core.messages import Message  # noqa: E402
+from sidecar.core.settings import Settings  # noqa: E402
 from sidecar.core.tokens import (  # noqa: E402
     Calibrated,
     SeedBytes,
     TextCounter,
+    TokenLedger,
     block_bytes,
     make_counter,
     message_tokens,
@@ -52,6 +54,7 @@ class Pair:
     prev_prompt: int  # previous call's prompt tokens
     prev_output: int  # previous call's recorded output tokens
     own: list[Message]  # the previous response's own records
+    index: int  # where this call's first record sits in the message list
 
     @property
     def actual_added(self) -> int:
@@ -103,7 +106,8 @@ def pairs_of(messages: list[Message]) -> tuple[list[Pair], int]:
             continue
         added_bytes = sum(block_bytes(b) for m in between for b in model_blocks(m))
         pairs.append(Pair(prev.context_tokens, cur.usage.prompt_tokens, between, added_bytes,
-                          prev.usage.prompt_tokens, prev.usage.output_tokens, own))
+                          prev.usage.prompt_tokens, prev.usage.output_tokens, own,
+                          cur.first_index))
     return pairs, skipped
 
 
@@ -154,6 +158,21 @@ def estimate_all(pairs: list[Pair], tiktoken_counter: TextCounter,
     return results, learned
 
 
+def engine_ledger(messages: list[Message], pairs: list[Pair]) -> Errors:
+    """The engine's own TokenLedger with the default estimator, fed record by record: what
+    the gauge showed just before each call. Cross-checks the emulation above."""
+    counter = make_counter(Settings().tokens.estimator)
+    ledger = TokenLedger(counter=counter)
+    wanted = {pair.index: pair for pair in pairs}
+    errors = Errors()
+    for index, message in enumerate(messages):
+        pair = wanted.get(index)
+        if pair is not None:
+            errors.add(pair, ledger.used())
+        ledger.append(message)
+    return errors
+
+
 def rank_key(errors: Errors) -> tuple[float, float]:
     return (median(errors.of_added), percentile(errors.of_added, 90))
 
@@ -180,6 +199,7 @@ def main(argv: list[str]) -> int:
     kinds = [*configurable, *(f"fixed:{p}" for p in PRIORS)]
     overall = {kind: Errors() for kind in kinds}
     floored = {kind: Errors() for kind in kinds}
+    engine = Errors()
     per_file: list[tuple[str, int, dict[str, Errors], float]] = []
     total_pairs = total_skipped = low_output = 0
     for path in files:
@@ -199,6 +219,7 @@ def main(argv: list[str]) -> int:
             overall[kind].extend(errors)
         for kind, errors in estimate_all(pairs, tiktoken_counter, own_floor=True)[0].items():
             floored[kind].extend(errors)
+        engine.extend(engine_ledger(loaded.messages, pairs))
         per_file.append((path.name, len(pairs), results, learned))
 
     print(f"   {total_pairs} call pairs used, {total_skipped} skipped (compaction between or no"
@@ -216,6 +237,8 @@ def main(argv: list[str]) -> int:
     for kind in kinds:
         bias = median(overall[kind].signed_added)
         print(f"   {kind:28s} {summary(overall[kind])}   median signed error {bias:+.1f}% of added")
+    print(f"   {'engine TokenLedger, default':28s} {summary(engine)}   (the real ledger, same pairs;"
+          f" estimator {Settings().tokens.estimator!r})")
     print(f"-- overall with the anchor's output floored at the estimate of the response's own"
           f" records ({low_output} pairs follow a response recorded with output_tokens <= 10)")
     for kind in kinds:

@@ -28,6 +28,9 @@ def main(argv: list[str]) -> int:
     except ImportError as exc:
         print(f"   sidecar.replay.report is not available ({exc}); skipped")
         return 0
+    from tests.bench.sidecar_process import quiet_fake_disconnects
+
+    quiet_fake_disconnects()  # the replay's in-process fake would print each dropped socket
     started = time.perf_counter()
     status = run_replay(str(root), chart=None, as_json=False)
     print(f"   replay of {root} finished with status {status} in"

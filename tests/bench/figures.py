@@ -9,19 +9,11 @@ from __future__ import annotations
 import os
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CORPUS_DIR = REPO_ROOT.parent / "shared" / "corpus"
-
-
-def add_repo_to_path() -> None:
-    """Let ``python tests/bench/x.py`` import ``sidecar`` and ``tests`` from the checkout."""
-    root = str(REPO_ROOT)
-    if root not in sys.path:
-        sys.path.insert(0, root)
 
 
 def percentile(values: list[float], q: float) -> float:

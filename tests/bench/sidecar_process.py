@@ -19,8 +19,8 @@ from tests.e2e.conftest import KEY_ENV, client_capabilities, raw_json
 from tests.e2e.session_client import settings_for
 
 # BENCH_SIDECAR_COMMAND swaps the interpreter/entry point, e.g. to compare a patched
-# build against the checkout. WARNING keeps the sidecar's per-request INFO lines (forwarded from its stderr) out of
-# the printed figures.
+# build against the checkout. WARNING keeps the sidecar's per-request INFO lines
+# (forwarded from its stderr) out of the printed figures.
 SERVER = [*os.environ.get("BENCH_SIDECAR_COMMAND", f"{sys.executable} -m sidecar").split(),
           "serve", "--log-level", "WARNING"]
 

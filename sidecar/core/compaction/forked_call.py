@@ -31,6 +31,14 @@ async def forked_text_call(session: Session, records: list[Message], prompt: str
         cache_latest_message=False,
         context_management=None,
     )
+    if session.info.provider == "anthropic" and session.context is not None:
+        # The same cache edits and context management as the main conversation's requests,
+        # so the fork reads the same cached prefix and is no larger than they are.
+        from sidecar.core.compaction.microcompact import anthropic_context_management
+
+        request = dataclasses.replace(
+            request, cache_deletions=sorted(session.cache_deleted_ids),
+            context_management=anthropic_context_management(session.settings))
     provider = session.provider() if not model or model == session.info.model else \
         session._provider_factory(session.settings_for_call(model))
     retry = session.settings.retry

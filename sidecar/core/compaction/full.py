@@ -154,6 +154,11 @@ def reinjected_files(session: Session) -> list[Message]:
     """Recently read files that are not stale, within the post-compact budgets."""
     cfg = session.settings.postCompact
     counter = session.ledger.counter
+    # The budgets are the seed's for a 200K window and shrink with smaller ones, or the
+    # re-injected files alone would fill a small window and compaction would loop.
+    size = session.thresholds.size
+    total_budget = min(cfg.totalTokens, size // 4)
+    per_file = min(cfg.perFileTokens, size // 40)
     out: list[Message] = []
     too_large: list[str] = []
     total = 0.0
@@ -168,7 +173,7 @@ def reinjected_files(session: Session) -> list[Message]:
         if session.file_state.is_stale(path, text):
             continue
         tokens = counter.text(text)
-        if tokens > cfg.perFileTokens or total + tokens > cfg.totalTokens:
+        if tokens > per_file or total + tokens > total_budget:
             too_large.append(str(path))
             continue
         total += tokens

@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from sidecar.core.compaction.breaker import CircuitBreaker
-from sidecar.core.compaction.full import full_compact
+from sidecar.core.compaction.full import api_round_groups, full_compact
 from sidecar.core.compaction.microcompact import (
     anthropic_context_management,
     cached_candidates,
@@ -152,14 +152,21 @@ class ContextManager:
         session.update({**base, "status": "in_progress", "tier": "session_memory" if not force_full
                         and trigger == "auto" else "full", "tokensBefore": before})
         session.editor.status("normal", True, "Compacting the conversation…")
-        token = await session.editor.progress(work_done_token if isinstance(work_done_token, str) else None,
-                                              "begin", "Compacting", f"{before:,} tokens")
-        self._task = asyncio.ensure_future(self._compact(trigger, instructions, force_full, token))
+        progress: dict[str, str | None] = {"token": None}
+        client_token = work_done_token if isinstance(work_done_token, str) else None
+
+        async def run() -> tuple[str, int, str]:
+            progress["token"] = await session.editor.progress(client_token, "begin", "Compacting",
+                                                              f"{before:,} tokens")
+            return await self._compact(trigger, instructions, force_full, progress["token"])
+
+        # The task exists before the first await, so a cancel can never slip past it.
+        self._task = asyncio.ensure_future(run())
         try:
             tier, after, summary = await self._task
         except asyncio.CancelledError:
             session.update({**base, "status": "cancelled", "tier": "full", "tokensBefore": before})
-            await session.editor.progress(token, "end", "Compacting", "cancelled")
+            await session.editor.progress(progress["token"], "end", "Compacting", "cancelled")
             session.editor.status("normal", False, "Compaction cancelled")
             if trigger == "manual":
                 raise CompactionFailed("The compaction was cancelled", data={"tier": "full", "reason": "cancelled"})
@@ -171,7 +178,7 @@ class ContextManager:
             self._log_event("failed", reason=reason, trigger=trigger)
             session.update({**base, "status": "failed", "tier": "full", "tokensBefore": before,
                             "error": reason})
-            await session.editor.progress(token, "end", "Compacting", f"failed: {reason}")
+            await session.editor.progress(progress["token"], "end", "Compacting", f"failed: {reason}")
             msg = f"Compaction failed, nothing was changed: {reason}"
             if self.breaker.open and trigger == "auto":
                 msg += " (auto-compact is now off for this session after repeated failures)"
@@ -187,7 +194,8 @@ class ContextManager:
         self._log_event(tier, trigger=trigger, tokensBefore=before, tokensAfter=after)
         session.update({**base, "status": "completed", "tier": tier, "tokensBefore": before,
                         "tokensAfter": after, "summary": summary})
-        await session.editor.progress(token, "end", "Compacting", f"saved {before - after:,} tokens")
+        await session.editor.progress(progress["token"], "end", "Compacting",
+                                      f"saved {before - after:,} tokens")
         session.editor.status("normal", False, f"Compacted: {before:,} → {after:,} tokens")
         session.send_usage_update()
         return {"compactionId": compaction_id, "status": "completed", "tier": tier,
@@ -213,8 +221,8 @@ class ContextManager:
                 log.info("session memory compaction would leave %s tokens; using full", after)
         await session.editor.progress(token, "report", "Compacting", "summarizing the conversation")
         result = await full_compact(session, trigger, instructions)
-        records = self._new_context("full", trigger, before, result.summary, [], result.attachments,
-                                    ptl_retries=result.ptl_retries)
+        records = self._new_context("full", trigger, before, result.summary, pending_round(session),
+                                    result.attachments, ptl_retries=result.ptl_retries)
         after = session.estimate(records)
         if after >= before:
             raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context ({before:,})")
@@ -233,7 +241,8 @@ class ContextManager:
         text = summary_message_text(summary, str(session.transcript_path()), auto=trigger == "auto",
                                     preserved_tail=bool(tail))
         summary_msg = user_text(text, is_compact_summary=True)
-        kept = [dataclasses.replace(m, uuid=new_uuid(), parent_uuid=None, usage=None) for m in tail]
+        kept = [dataclasses.replace(m, uuid=new_uuid(), parent_uuid=None, usage=None,
+                                    extra={**m.extra, "keptFrom": m.uuid}) for m in tail]
         return [boundary, summary_msg, *attachments, *kept]
 
     def _commit(self, records: list[Message]) -> None:
@@ -245,6 +254,20 @@ class ContextManager:
         session.cleared_ids.clear()
         session.cache_deleted_ids.clear()
         session.rebuild_ledger()
+        renamed = {m.extra["keptFrom"]: m.uuid for m in records if "keptFrom" in m.extra}
+        summary = next(m for m in records if m.is_compact_summary)
+        self.memory.after_compaction(session.ledger.used(), renamed, summary.uuid)
+
+
+def pending_round(session: Session) -> list[Message]:
+    """Mid-turn, the latest response and its tool results stay verbatim after a summary,
+    so the model continues from what it just saw (as Claude Code does)."""
+    records = [m for m in session.view_records() if m.kind in ("user", "assistant")]
+    if not records or not records[-1].tool_results():
+        return []
+    groups = api_round_groups(records)
+    last = groups[-1] if groups else []
+    return last if last and last[0].kind == "assistant" else []
 
 
 def _storage_dir(session: Session) -> Any:

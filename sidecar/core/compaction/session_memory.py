@@ -107,6 +107,21 @@ class SessionMemory:
         return True
 
 
+    def after_compaction(self, used: int, renamed: dict[str, str], summary_uuid: str) -> None:
+        """Re-base the update thresholds on the shrunken context and keep the cut point.
+
+        A kept tail is re-appended with new uuids: a last-summarized message inside it moves
+        to its copy; one that was summarized away maps to the summary message.
+        """
+        self.state.tokens_at_update = used
+        self.state.tool_calls_since = 0
+        last = self.state.last_summarized_uuid
+        if last is not None:
+            self.state.last_summarized_uuid = renamed.get(last, summary_uuid)
+        if self.path.exists():
+            self._state_path.write_text(json.dumps(self.state.__dict__))
+
+
 def _truncate_sections(text: str) -> str:
     out: list[str] = []
     for chunk in text.split("\n# "):

@@ -215,12 +215,15 @@ def anthropic_units(body: dict[str, Any]) -> list[Unit]:
         head = f"\n\n{message.get('role', 'user')}: "
         content = message.get("content", "")
         blocks = [content] if isinstance(content, str) else list(content or [])
+        # cache_edits blocks are instructions to the cache, not content. They ride at the
+        # start of the latest user message only, so they must not take the role marker with
+        # them: that message's units must be the same once it is no longer the latest, or
+        # every call after a cache edit would miss the prefix the previous call wrote.
+        blocks = [b for b in blocks if not (isinstance(b, dict) and b.get("type") == "cache_edits")]
         if not blocks:
             units.append(make_unit(head))
             continue
         for index, block in enumerate(blocks):
-            if isinstance(block, dict) and block.get("type") == "cache_edits":
-                continue  # an instruction to the cache, not content
             text, extra = _anthropic_block_text(block)
             units.append(
                 make_unit(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -34,6 +35,14 @@ class HTTPServer(ThreadingHTTPServer):
     # Keep-alive connection threads sit in a blocking read; stop() closes their sockets instead.
     block_on_close = False
     host: ExchangeHost
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # Clients (SDK pools) drop idle keep-alive connections at any time; the reset lands
+        # in the handler's read of the next request line. That is not an error worth a
+        # traceback on stderr; anything else still gets one.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
 
 
 class Handler(BaseHTTPRequestHandler):

@@ -5,18 +5,36 @@ from __future__ import annotations
 from sidecar.core.messages import Message, Usage
 from sidecar.replay.script import CONTINUE_TEXT, build_script, command_of, reply_blocks
 
-USAGE = Usage(input_tokens=3, cache_creation_input_tokens=100, cache_read_input_tokens=20_000,
-              output_tokens=50)
+USAGE = Usage(
+    input_tokens=3,
+    cache_creation_input_tokens=100,
+    cache_read_input_tokens=20_000,
+    output_tokens=50,
+)
 
 
 def prompt(text: str, *, meta: bool = False, at: str = "2026-01-01T00:00:00Z") -> Message:
-    return Message(kind="user", content=[{"type": "text", "text": text}], is_meta=meta, timestamp=at)
+    return Message(
+        kind="user", content=[{"type": "text", "text": text}], is_meta=meta, timestamp=at
+    )
 
 
-def answer(mid: str, *blocks: dict, usage: Usage = USAGE, stop: str | None = None,
-           at: str = "2026-01-01T00:00:10Z") -> Message:
-    return Message(kind="assistant", content=list(blocks), message_id=mid, usage=usage,
-                   model="claude-opus-4-6", stop_reason=stop, timestamp=at)
+def answer(
+    mid: str,
+    *blocks: dict,
+    usage: Usage = USAGE,
+    stop: str | None = None,
+    at: str = "2026-01-01T00:00:10Z",
+) -> Message:
+    return Message(
+        kind="assistant",
+        content=list(blocks),
+        message_id=mid,
+        usage=usage,
+        model="claude-opus-4-6",
+        stop_reason=stop,
+        timestamp=at,
+    )
 
 
 def use(tid: str, name: str = "Read", **inp: object) -> dict:
@@ -54,8 +72,12 @@ def test_prompts_start_turns_and_split_entries_are_one_answer() -> None:
     assert [r.message_id for r in first.responses] == ["m1", "m2"]
     m1 = first.responses[0]
     # Thinking keeps its text and loses the (redacted) signature; block order is kept.
-    assert m1.content == [{"type": "thinking", "thinking": "look first"}, text("Reading."),
-                          use("t1", path="a.py"), use("t2", "Bash", command="ls")]
+    assert m1.content == [
+        {"type": "thinking", "thinking": "look first"},
+        text("Reading."),
+        use("t1", path="a.py"),
+        use("t2", "Bash", command="ls"),
+    ]
     assert first.stop_reason(0) == "tool_use"
     assert first.stop_reason(1) == "end_turn"
     assert second.blocks == [text("thanks, now tests")]
@@ -82,8 +104,10 @@ def test_interrupted_turn_ends_on_its_last_answer_and_the_interruption_rides_alo
     # The recorded user stopped the turn after m1: replay must not ask for another answer.
     assert first.stop_reason(0) == "end_turn"
     assert script.tool_results["t1"].is_error
-    assert second.blocks == [text("[Request interrupted by user for tool use]"),
-                             text("use the other target")]
+    assert second.blocks == [
+        text("[Request interrupted by user for tool use]"),
+        text("use the other target"),
+    ]
 
 
 def test_meta_text_joins_the_prompt_or_follows_the_tool_round() -> None:
@@ -98,7 +122,10 @@ def test_meta_text_joins_the_prompt_or_follows_the_tool_round() -> None:
     script = build_script(records)
     assert len(script.turns) == 1
     turn = script.turns[0]
-    assert turn.blocks == [text("<system-reminder>todo list is empty</system-reminder>"), text("start")]
+    assert turn.blocks == [
+        text("<system-reminder>todo list is empty</system-reminder>"),
+        text("start"),
+    ]
     assert turn.responses[0].after_meta == ["<system-reminder>file changed</system-reminder>"]
 
 
@@ -109,38 +136,69 @@ def test_answer_after_a_finished_answer_is_a_continuation_turn() -> None:
 
 
 def test_manual_compaction_and_clear_become_actions_once() -> None:
-    boundary = Message(kind="system", subtype="compact_boundary",
-                       content=[text("Conversation compacted")],
-                       extra={"compactMetadata": {"trigger": "manual", "preTokens": 140_000}})
-    auto = Message(kind="system", subtype="compact_boundary", content=[text("Conversation compacted")],
-                   extra={"compactMetadata": {"trigger": "auto", "preTokens": 167_000}})
-    summary = Message(kind="user", content=[text("This session is being continued...")],
-                      is_compact_summary=True)
+    boundary = Message(
+        kind="system",
+        subtype="compact_boundary",
+        content=[text("Conversation compacted")],
+        extra={"compactMetadata": {"trigger": "manual", "preTokens": 140_000}},
+    )
+    auto = Message(
+        kind="system",
+        subtype="compact_boundary",
+        content=[text("Conversation compacted")],
+        extra={"compactMetadata": {"trigger": "auto", "preTokens": 167_000}},
+    )
+    summary = Message(
+        kind="user", content=[text("This session is being continued...")], is_compact_summary=True
+    )
     records = [
-        prompt("one"), answer("m1", text("a")),
-        boundary, summary,
-        prompt("<command-name>/compact</command-name>\n<command-message>compact</command-message>\n"
-               "<command-args></command-args>"),
+        prompt("one"),
+        answer("m1", text("a")),
+        boundary,
+        summary,
+        prompt(
+            "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n"
+            "<command-args></command-args>"
+        ),
         prompt("<local-command-stdout>Compacted</local-command-stdout>"),
-        prompt("two"), answer("m2", use("t1")), result("t1"),
-        auto, summary,  # automatic compactions are left to the engine
+        prompt("two"),
+        answer("m2", use("t1")),
+        result("t1"),
+        auto,
+        summary,  # automatic compactions are left to the engine
         answer("m3", text("b")),
         prompt("<command-name>/clear</command-name><command-args></command-args>"),
-        prompt("<command-name>/compact</command-name><command-args>keep the API notes</command-args>"),
-        prompt("three"), answer("m4", text("c")),
+        prompt(
+            "<command-name>/compact</command-name><command-args>keep the API notes</command-args>"
+        ),
+        prompt("three"),
+        answer("m4", text("c")),
     ]
     script = build_script(records)
-    assert [t.action for t in script.turns] == ["prompt", "compact", "prompt", "clear", "compact", "prompt"]
+    assert [t.action for t in script.turns] == [
+        "prompt",
+        "compact",
+        "prompt",
+        "clear",
+        "compact",
+        "prompt",
+    ]
     assert script.turns[1].instructions is None
-    assert script.turns[2].blocks == [text("<local-command-stdout>Compacted</local-command-stdout>"),
-                                      text("two")]
+    assert script.turns[2].blocks == [
+        text("<local-command-stdout>Compacted</local-command-stdout>"),
+        text("two"),
+    ]
     assert [r.message_id for r in script.turns[2].responses] == ["m2", "m3"]
     assert script.turns[4].instructions == "keep the API notes"
 
 
 def test_api_errors_are_not_answers_and_trailing_prompts_are_counted() -> None:
-    error = Message(kind="assistant", content=[text("API Error: overloaded")], model="<synthetic>",
-                    is_api_error=True)
+    error = Message(
+        kind="assistant",
+        content=[text("API Error: overloaded")],
+        model="<synthetic>",
+        is_api_error=True,
+    )
     records = [prompt("hi"), error, prompt("hi again"), answer("m1", text("hello")), prompt("bye")]
     script = build_script(records)
     assert len(script.turns) == 1
@@ -150,16 +208,25 @@ def test_api_errors_are_not_answers_and_trailing_prompts_are_counted() -> None:
 
 
 def test_reply_blocks_keep_only_what_a_model_streams() -> None:
-    blocks = [text(""), text("x"), {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}},
-              {"type": "tool_use", "id": "t", "name": "Read", "input": "not a dict"},
-              {"type": "redacted_thinking", "data": "abc"}]
-    assert reply_blocks(blocks) == [text("x"), {"type": "tool_use", "id": "t", "name": "Read", "input": {}},
-                                    {"type": "redacted_thinking", "data": "abc"}]
+    blocks = [
+        text(""),
+        text("x"),
+        {"type": "server_tool_use", "id": "s", "name": "web_search", "input": {}},
+        {"type": "tool_use", "id": "t", "name": "Read", "input": "not a dict"},
+        {"type": "redacted_thinking", "data": "abc"},
+    ]
+    assert reply_blocks(blocks) == [
+        text("x"),
+        {"type": "tool_use", "id": "t", "name": "Read", "input": {}},
+        {"type": "redacted_thinking", "data": "abc"},
+    ]
 
 
 def test_command_of() -> None:
-    assert command_of("<command-name>/compact</command-name><command-args> focus </command-args>") == \
-        ("compact", "focus")
-    assert command_of("<command-message>init is analyzing</command-message>\n<command-name>/init</command-name>") == \
-        ("init", "")
+    assert command_of(
+        "<command-name>/compact</command-name><command-args> focus </command-args>"
+    ) == ("compact", "focus")
+    assert command_of(
+        "<command-message>init is analyzing</command-message>\n<command-name>/init</command-name>"
+    ) == ("init", "")
     assert command_of("plain text") is None

@@ -187,3 +187,20 @@ async def test_empty_command_and_shell_title(ctx: Any) -> None:
     assert outcome.is_error and "`command` must not be empty" in outcome.content
     assert bash.title({"command": "x" * 200}).endswith("...")
     assert bash.kind == "execute"
+
+
+async def test_lingering_detected_even_when_exit_is_seen_first(
+    ws: Path, ctx: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On a busy machine the shell's exit can be recorded before anyone waits for it, and
+    # then Process.wait() returns without waiting for the output pipe. Force that order.
+    original = asyncio.subprocess.Process.wait
+
+    async def late_wait(self: asyncio.subprocess.Process) -> int:
+        await asyncio.sleep(0.3)
+        return await original(self)
+
+    monkeypatch.setattr(asyncio.subprocess.Process, "wait", late_wait)
+    outcome = await bash.run({"command": "(sleep 30; echo late) & echo $! > bg.pid; echo hi"}, ctx)
+    assert outcome.content.startswith("hi\n") and "left running" in outcome.content
+    assert await wait_gone(int((ws / "bg.pid").read_text()))
