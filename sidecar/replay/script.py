@@ -41,8 +41,7 @@ class ScriptedResponse:
 
     message_id: str
     content: list[Block]
-    usage_prompt_tokens: int
-    timestamp: float | None
+    timestamp: float | None  # when the recording wrote it (seconds since the epoch)
     recorded_stop: str | None = None
     # Meta text recorded between this answer's tool round and the next answer of the turn.
     after_meta: list[str] = field(default_factory=list)
@@ -58,7 +57,6 @@ class Turn:
     blocks: list[Block] = field(default_factory=list)  # the prompt (action "prompt")
     instructions: str | None = None  # for a manual compaction
     responses: list[ScriptedResponse] = field(default_factory=list)
-    timestamp: float | None = None  # when its first piece was recorded
 
     def stop_reason(self, index: int) -> str:
         """The stop reason to send with response ``index``.
@@ -167,24 +165,17 @@ class _Builder:
         self.results: dict[str, RecordedResult] = {}
         self.names: dict[str, None] = {}
         self.pending: list[Block] = []
-        self.pending_time: float | None = None
         self.typed_since_answer = False
         self.current: Turn | None = None
         self.by_id: dict[str, ScriptedResponse] = {}
         self.manual_flag: str | None = None
 
-    def hold(self, blocks: list[Block], timestamp: str, typed: bool) -> None:
-        if not blocks:
-            return
-        if not self.pending:
-            self.pending_time = parse_time(timestamp)
+    def hold(self, blocks: list[Block], typed: bool) -> None:
         self.pending.extend(blocks)
         self.typed_since_answer = self.typed_since_answer or typed
 
-    def action(self, action: Action, instructions: str | None, timestamp: str) -> None:
-        self.turns.append(
-            Turn(action, instructions=instructions or None, timestamp=parse_time(timestamp))
-        )
+    def action(self, action: Action, instructions: str | None) -> None:
+        self.turns.append(Turn(action, instructions=instructions or None))
         self.current = None
         self.manual_flag = action
 
@@ -210,22 +201,16 @@ class _Builder:
         )
         if starts_turn:
             prompt = self.pending or [{"type": "text", "text": CONTINUE_TEXT}]
-            self.current = Turn(
-                "prompt",
-                blocks=prompt,
-                timestamp=self.pending_time or parse_time(message.timestamp),
-            )
+            self.current = Turn("prompt", blocks=prompt)
             self.turns.append(self.current)
             self.by_id = {}
         elif self.pending and previous is not None:
             previous.after_meta.extend(_meta_texts(self.pending))
-        self.pending, self.pending_time, self.typed_since_answer = [], None, False
+        self.pending, self.typed_since_answer = [], False
         self.manual_flag = None
-        usage = message.usage
         response = ScriptedResponse(
             message_id=key,
             content=blocks,
-            usage_prompt_tokens=usage.prompt_tokens if usage else 0,
             timestamp=parse_time(message.timestamp),
             recorded_stop=message.stop_reason,
         )
@@ -247,10 +232,10 @@ class _Builder:
         parts = _prompt_parts(message)
         if results:
             # Text riding with tool results reached the model in that round: meta for replay.
-            self.hold(parts, message.timestamp, typed=False)
+            self.hold(parts, typed=False)
             return
         if message.is_meta or message.kind == "attachment":
-            self.hold(parts, message.timestamp, typed=False)
+            self.hold(parts, typed=False)
             return
         command = command_of(message.text())
         if command is not None and command[0] in ("compact", "clear"):
@@ -258,9 +243,9 @@ class _Builder:
             if self.manual_flag == name:  # the boundary already stood for it
                 self.manual_flag = None
             else:
-                self.action("compact" if name == "compact" else "clear", args, message.timestamp)
+                self.action("compact" if name == "compact" else "clear", args)
             return
-        self.hold(parts, message.timestamp, typed=True)
+        self.hold(parts, typed=True)
 
     def boundary(self, message: Message) -> None:
         trigger = (message.extra.get("compactMetadata") or {}).get("trigger")
@@ -272,7 +257,7 @@ class _Builder:
         if self.manual_flag == action:  # the command record came first and stood for it
             self.manual_flag = None
             return
-        self.action(action, None, message.timestamp)
+        self.action(action, None)
 
 
 def build_script(messages: list[Message]) -> ReplayScript:

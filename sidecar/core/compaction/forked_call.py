@@ -28,7 +28,9 @@ async def forked_text_call(session: Session, records: list[Message], prompt: str
         request,
         model=model or session.info.model,
         max_tokens=min(request.max_tokens, SUMMARY_MAX_TOKENS),
-        cache_latest_message=False,
+        # A breakpoint on the prompt lets the cache lookup reach back to the prefix the
+        # main conversation's last call cached, so the fork reads it instead of paying again.
+        cache_latest_message=True,
         context_management=None,
     )
     if session.info.provider == "anthropic" and session.context is not None:

@@ -168,9 +168,11 @@ class ContextManager:
             session.update({**base, "status": "cancelled", "tier": "full", "tokensBefore": before})
             await session.editor.progress(progress["token"], "end", "Compacting", "cancelled")
             session.editor.status("normal", False, "Compaction cancelled")
-            if trigger == "manual":
-                raise CompactionFailed("The compaction was cancelled", data={"tier": "full", "reason": "cancelled"})
-            raise CompactionFailed("cancelled", data={"tier": "full", "reason": "cancelled"})
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # the request itself was cancelled ($/cancelRequest): -32800
+            raise CompactionFailed("The compaction was cancelled",
+                                   data={"tier": "full", "reason": "cancelled"}) from None
         except Exception as exc:
             reason = getattr(exc, "message", None) or str(exc) or type(exc).__name__
             if trigger == "auto":

@@ -156,7 +156,7 @@ def select_tail(records: list[Message], start: int, session: Session) -> int:
     # Never start on a tool_result whose tool_use would be cut off, nor in the middle of
     # one response's records (thinking blocks travel with their message).
     changed = True
-    while changed and start > 0:
+    while changed and 0 < start < len(records):
         changed = False
         kept_use_ids = {str(b.get("id")) for m in records[start:] for b in m.content
                         if b.get("type") == "tool_use"}
