@@ -50,6 +50,8 @@ class ScriptPlayer:
         self.turn = -1
         self.position = 0
         self.kinds: dict[int, tuple[RequestKind, int]] = {}  # id(request) -> kind, turn
+        # The requests themselves stay referenced so an id is never reused for another one.
+        self._served: list[RecordedRequest] = []
         self.main_served = 0
         self.fallbacks = 0
         self.played = 0
@@ -85,6 +87,7 @@ class ScriptPlayer:
 
     def __call__(self, request: RecordedRequest) -> Reply:
         with self._lock:
+            self._served.append(request)
             if is_summary_request(request.body):
                 reply = default_reply(request)
                 self.kinds[id(request)] = ("summary", self.turn)

@@ -226,15 +226,15 @@ async def test_cancel_compaction(small: Any, llm: Any, workspace: Path) -> None:
 async def test_anthropic_request_carries_context_management_and_cache_edits(
         llm: Any, tmp_path: Path, workspace: Path) -> None:
     client = await start(llm, tmp_path, workspace, microcompact={"cached": {"triggerResults": 3, "keepRecent": 1}},
-                         apiContextManagement={"triggerTokens": 8000, "keepTokens": 3000})
+                         apiContextManagement={"triggerTokens": 3000, "keepTokens": 1000})
     try:
         await fill(client, llm, workspace, 5, kb=6)
         req = llm.requests[-1]
         assert req.headers.get("anthropic-beta", "").find("context-management") >= 0
         edits = req.body["context_management"]["edits"]
         assert {e["type"] for e in edits} == {"clear_tool_uses_20250919", "clear_thinking_20251015"}
-        assert edits[1]["trigger"] == {"type": "input_tokens", "value": 8000}
-        assert edits[1]["clear_at_least"] == {"type": "input_tokens", "value": 5000}
+        assert edits[1]["trigger"] == {"type": "input_tokens", "value": 3000}
+        assert edits[1]["clear_at_least"] == {"type": "input_tokens", "value": 2000}
         assert any(r.applied_edits for r in llm.requests), "the server never applied the edits"
         blocks = [b for m in req.body["messages"] for b in m["content"] if isinstance(b, dict)]
         deleted = [e["tool_use_id"] for b in blocks if b.get("type") == "cache_edits" for e in b["edits"]]

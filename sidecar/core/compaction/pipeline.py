@@ -206,9 +206,10 @@ class ContextManager:
     async def _compact(self, trigger: str, instructions: str | None, force_full: bool,
                        token: str | None) -> tuple[str, int, str]:
         session = self.session
-        # Both sides of the "did it shrink" test are estimates of the same kind; the
-        # anchored count would compare the provider's tokenizer with ours.
-        before = session.estimate(session.records)
+        # "Did it shrink" compares the rebuilt context's estimate with the context now, as
+        # our estimate or as the gauge shows it (the provider's count), whichever is larger:
+        # a compaction that grows the context by both measures has failed.
+        before = max(session.estimate(session.records), session.ledger.used())
         if trigger == "auto" and not force_full and session.settings.sessionMemory.enabled:
             await self.memory.wait()
             plan = plan_memory_compaction(session, self.memory)
