@@ -8,6 +8,8 @@ few dozen turns.
 
 from __future__ import annotations
 
+import sys
+
 import asyncio
 import os
 import tempfile
@@ -257,7 +259,7 @@ async def _demo(turns: int, fast: bool) -> int:
 
 def run_demo(turns: int = 40, fast: bool = False) -> int:
     if turns < 1:
-        print("error: --turns must be at least 1")
+        print("error: --turns must be at least 1", file=sys.stderr)
         return 2
     try:
         return asyncio.run(_demo(turns, fast))
