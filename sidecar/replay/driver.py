@@ -8,6 +8,8 @@ recorded answers) stand in.
 
 from __future__ import annotations
 
+import logging
+
 import asyncio
 import tempfile
 import time
@@ -89,9 +91,21 @@ class ReplayService(SessionService):
         return session
 
 
+log = logging.getLogger(__name__)
+
+
 def replay_settings(model: str, base_url: str, storage: Path) -> Settings:
-    """The seed's defaults, on a 200K window, pointed at the fake server."""
-    return Settings(
+    """The user's settings (file and environment layers) over the seed's defaults, on a
+    200K window, pointed at the fake server."""
+    import dataclasses
+
+    from sidecar.core.settings import resolve_settings
+
+    base, warnings = resolve_settings(None)
+    for warning in warnings:
+        log.warning("%s", warning)
+    return dataclasses.replace(
+        base,
         provider="anthropic",
         model=model,
         baseUrl=base_url,
