@@ -245,7 +245,7 @@ class AcpServer:
         return await self.service.compact(p.get("sessionId"), p.get("instructions"))
 
     async def context(self, p: dict[str, Any]) -> Any:
-        return self.service.context_view(p.get("sessionId"))
+        return await self.service.context_view(p.get("sessionId"))
 
     async def history_list(self, p: dict[str, Any]) -> Any:
         return self.service.history_list(p.get("limit"), p.get("project"))

@@ -360,7 +360,7 @@ class SessionService:
             await self.compact(session.id, arg or None, trigger="manual")
             return "end_turn"
         if name == "context":
-            view = self.context_view(session.id)
+            view = await self.context_view(session.id)
             session.update({"sessionUpdate": "agent_message_chunk", "messageId": new_uuid(),
                             "content": {"type": "text", "text": render_context(view)}})
             return "end_turn"
@@ -417,7 +417,7 @@ class SessionService:
         return await session.context.compact_now(trigger=trigger, instructions=instructions,
                                                  work_done_token=work_done_token)
 
-    def context_view(self, session_id: Any) -> dict[str, Any]:
+    async def context_view(self, session_id: Any) -> dict[str, Any]:
         session = self.get(session_id)
         prefix: dict[str, Any] = {"parts": session.prefix_parts(), "memoryFiles": []}
         if session.prefix is not None:
@@ -425,10 +425,32 @@ class SessionService:
         messages = [m.to_json() for m in normalize_for_api(session.context_records(), session.tool_names())]
         return {
             "gauge": session.gauge(bump=False),
+            "exact": await self._exact_count(session),
             "prefix": prefix,
             "fileReadState": session.file_state.snapshot(),
             "messages": messages,
         }
+
+    async def _exact_count(self, session: Session) -> dict[str, Any] | None:
+        """The next request counted exactly: the provider's count-tokens endpoint where it
+        has one, else tiktoken over the request's text; None when neither is available."""
+        request = session.build_request()
+        try:
+            counted = await asyncio.wait_for(session.provider().count_tokens(request), 10)
+            if counted is not None:
+                return {"tokens": int(counted), "source": "count_tokens"}
+        except Exception as exc:  # no key, provider down: the estimate stands
+            log.info("count_tokens unavailable: %s", exc)
+        from sidecar.core.tokens import load_encoding
+
+        enc = load_encoding(session.info.model)
+        if enc is None:
+            return None
+        import json as _json
+
+        text = _json.dumps([b for b in request.system]) + _json.dumps(
+            [s.__dict__ for s in request.tools]) + _json.dumps([m.to_json() for m in request.messages])
+        return {"tokens": len(enc.encode_ordinary(text)), "source": f"tiktoken:{enc.name}"}
 
     def history_list(self, limit: Any = None, project: Any = None) -> dict[str, Any]:
         if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
@@ -497,6 +519,11 @@ def render_context(view: dict[str, Any]) -> str:
         f"**Context** {g['used']:,} / {g['size']:,} tokens ({g['percentUsed']}%), "
         f"source: {g['source']}, level: {g['level']}",
         f"Auto-compact at {g['autoCompactAt']:,}" if g.get("autoCompactAt") else "Auto-compact off",
+    ]
+    exact = view.get("exact")
+    if exact:
+        lines.append(f"The next request counted exactly: {exact['tokens']:,} tokens ({exact['source']})")
+    lines += [
         "",
         "| part | tokens |", "|---|---|",
     ]

@@ -171,7 +171,7 @@ def build_server() -> SidecarServer:
                                  work_done_token=p.get("workDoneToken"))
 
     async def context(p: dict[str, Any]) -> Any:
-        return svc.context_view(p.get("sessionId"))
+        return await svc.context_view(p.get("sessionId"))
 
     async def history_list(p: dict[str, Any]) -> Any:
         return svc.history_list(p.get("limit"), p.get("project"))
@@ -209,7 +209,7 @@ async def _pull_configuration(ls: SidecarServer) -> None:
     except Exception as exc:  # an editor without the section answers errors or null
         log.info("workspace/configuration failed: %s", exc)
         return
-    value = result[0] if isinstance(result, list) and result else None
+    value = result[0] if isinstance(result, (list, tuple)) and result else None
     if isinstance(value, dict) and value:
         ls.apply_settings(value)
 

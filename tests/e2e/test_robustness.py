@@ -159,3 +159,49 @@ async def test_prompt_history_list_and_undo(llm: Any, tmp_path: Path, workspace:
         assert [e["display"] for e in listed["entries"]][0] == "first prompt"
     finally:
         await stop_client(client)
+
+
+async def test_context_view_counts_exactly_with_the_provider(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client = await start_client()
+    await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
+    sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
+    try:
+        llm.queue(Reply.text("hello"))
+        await prompt(client, sid, "hi")
+        view = await call(client, "sidecar/context", {"sessionId": sid})
+        assert view["exact"]["source"] == "count_tokens"
+        counted = [r for r in llm.requests if r.path.endswith("count_tokens")]
+        assert counted and view["exact"]["tokens"] == counted[-1].input_tokens
+    finally:
+        await stop_client(client)
+
+
+async def test_workspace_configuration_and_invalid_values_warn(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client = await start_client()
+    raw_settings = {**settings_for("anthropic", llm.url, tmp_path / "store"),
+                    "contextWindow": -5, "autoCompact": {"bufferTokens": "lots"}}
+
+    client.set_configuration(raw_settings, section="contextSidecar")
+
+    from tests.e2e.conftest import raw_json
+
+    raw_json(client)
+    caps = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(configuration=True))
+    await client.initialize_session(types.InitializeParams(capabilities=caps))
+    try:
+        def messages() -> list[str]:
+            return [m.message if hasattr(m, "message") else m["message"] for m in client.messages]
+
+        for _ in range(50):
+            if any("contextWindow" in m for m in messages()):
+                break
+            await asyncio.sleep(0.1)
+        assert any("contextSidecar.contextWindow" in m for m in messages())
+        assert any("autoCompact.bufferTokens" in m for m in messages())
+        gauge = (await call(client, "session/new", {"cwd": str(workspace)}))["gauge"]
+        # Invalid values fell back to the defaults; the valid ones (the fake's URL) apply.
+        assert gauge["size"] == 200_000 and gauge["autoCompactAt"] == 167_000
+        llm.queue(Reply.text("configured"))
+        assert (await prompt(client, gauge["sessionId"], "hi"))["stopReason"] == "end_turn"
+    finally:
+        await stop_client(client)
