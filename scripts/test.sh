@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PYTHONUNBUFFERED=1
 status=0
+# Undefined names, unused imports and the like: cheap, and they hide real mistakes.
+.venv/bin/ruff check --select F sidecar tests || status=$?
 .venv/bin/python -m pytest -q -p no:cacheprovider tests || status=$?
 if [ "${SKIP_VSCODE:-}" != "1" ]; then
   PYTHON="$PWD/.venv/bin/python" bash vscode-extension/scripts/test.sh || status=$?

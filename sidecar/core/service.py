@@ -12,8 +12,11 @@ from typing import Any, Callable, Mapping
 
 from sidecar.core.editor import Editor
 from sidecar.core.errors import InvalidParams, SessionBusy, SessionNotFound
-from sidecar.core.messages import Block, Message, new_uuid
+from sidecar.core.messages import Block, new_uuid
+from sidecar.core.context_view import render_context
+from sidecar.core.history_replay import replay_history
 from sidecar.core.normalize import normalize_for_api
+from sidecar.core.prompt_blocks import prompt_blocks
 from sidecar.core.session import Session, SessionInfo
 from sidecar.core.settings import Settings
 
@@ -217,37 +220,10 @@ class SessionService:
                             and (m.extra.get("compactMetadata") or {}).get("tier", "full") == key)
                 if count:
                     session.compactions[key] = count
-        self._replay(session)
+        replay_history(session)
         self._announce(session)
         return {"sessionId": session.id, "model": session.info.model,
                 "provider": session.info.provider, "gauge": session.gauge(bump=False)}
-
-    def _replay(self, session: Session) -> None:
-        tools = {t.name: t for t in session.tools}
-        roots = [Path(session.info.cwd)]
-        for m in session.records:
-            if m.is_meta or m.is_virtual or m.kind not in ("user", "assistant"):
-                continue
-            for block in m.content:
-                kind = block.get("type")
-                if kind == "text" and block.get("text"):
-                    update = "user_message_chunk" if m.kind == "user" else "agent_message_chunk"
-                    payload: dict[str, Any] = {"sessionUpdate": update,
-                                               "content": {"type": "text", "text": block["text"]}}
-                    if m.kind == "assistant":
-                        payload["messageId"] = m.message_id or m.uuid
-                    session.update(payload)
-                elif kind == "thinking" and block.get("thinking"):
-                    session.update({"sessionUpdate": "agent_thought_chunk",
-                                    "content": {"type": "text", "text": block["thinking"]},
-                                    "messageId": m.message_id or m.uuid})
-                elif kind == "tool_use":
-                    tool = tools.get(str(block.get("name")))
-                    raw = block.get("input") if isinstance(block.get("input"), dict) else {}
-                    session.update({"sessionUpdate": "tool_call", "toolCallId": block.get("id"),
-                                    "title": tool.title(raw, roots) if tool else str(block.get("name")),
-                                    "kind": tool.kind if tool else "other",
-                                    "status": "completed", "rawInput": raw})
 
     def list_sessions(self, cwd: Any = None) -> dict[str, Any]:
         from sidecar.storage.session_index import list_sessions
@@ -295,7 +271,7 @@ class SessionService:
 
     async def prompt(self, session_id: Any, prompt: Any) -> dict[str, Any]:
         session = self.get(session_id)
-        blocks = _prompt_blocks(prompt)
+        blocks = prompt_blocks(prompt)
         if session.busy:
             raise SessionBusy("A turn is already running in this session; cancel it or wait",
                               data={"sessionId": session.id})
@@ -481,60 +457,3 @@ class SessionService:
 
 def _iso(ts: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + f".{int(ts * 1000) % 1000:03d}Z"
-
-
-def _prompt_blocks(prompt: Any) -> list[Block]:
-    if not isinstance(prompt, list) or not prompt:
-        raise InvalidParams("prompt must be a non-empty array of content blocks")
-    out: list[Block] = []
-    for i, block in enumerate(prompt):
-        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
-            raise InvalidParams(f"prompt[{i}] must be a content block with a type")
-        kind = block["type"]
-        if kind == "text":
-            if not isinstance(block.get("text"), str):
-                raise InvalidParams(f"prompt[{i}].text must be a string")
-            out.append({"type": "text", "text": block["text"]})
-        elif kind == "resource_link":
-            if not isinstance(block.get("uri"), str):
-                raise InvalidParams(f"prompt[{i}].uri must be a string")
-            out.append(dict(block))
-        elif kind == "resource":
-            res = block.get("resource")
-            if not isinstance(res, dict) or not isinstance(res.get("text"), str):
-                raise InvalidParams(f"prompt[{i}].resource.text must be a string")
-            out.append(dict(block))
-        elif kind == "image":
-            if not isinstance(block.get("data"), str) or not isinstance(block.get("mimeType"), str):
-                raise InvalidParams(f"prompt[{i}] image needs mimeType and data")
-            out.append(dict(block))
-        else:
-            raise InvalidParams(f"prompt[{i}].type {kind!r} is not supported")
-    return out
-
-
-def render_context(view: dict[str, Any]) -> str:
-    g = view["gauge"]
-    lines = [
-        f"**Context** {g['used']:,} / {g['size']:,} tokens ({g['percentUsed']}%), "
-        f"source: {g['source']}, level: {g['level']}",
-        f"Auto-compact at {g['autoCompactAt']:,}" if g.get("autoCompactAt") else "Auto-compact off",
-    ]
-    exact = view.get("exact")
-    if exact:
-        lines.append(f"The next request counted exactly: {exact['tokens']:,} tokens ({exact['source']})")
-    lines += [
-        "",
-        "| part | tokens |", "|---|---|",
-    ]
-    for key, value in g["breakdown"].items():
-        lines.append(f"| {key} | {value:,} |")
-    files = view["prefix"].get("memoryFiles") or []
-    if files:
-        lines += ["", "**Memory files**"] + [f"- {f.get('path')} ({f.get('tokens', 0):,} tokens)" for f in files]
-    reads = view.get("fileReadState") or []
-    if reads:
-        lines += ["", "**Files read**"] + [
-            f"- {r.get('path')}{' (stale)' if r.get('stale') else ''}" for r in reads]
-    lines += ["", f"{len(view['messages'])} messages in the model's view."]
-    return "\n".join(lines)

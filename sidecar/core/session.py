@@ -23,11 +23,11 @@ from sidecar.core.messages import (
     Message,
     Usage,
     new_uuid,
-    tool_result_block,
 )
 from sidecar.core.normalize import model_slice, normalize_for_api
 from sidecar.core.settings import Settings
 from sidecar.core.tokens import TokenLedger, make_counter
+from sidecar.core.tool_runner import run_tool_calls
 from sidecar.core.window import Thresholds, compute_thresholds, resolve_window
 
 if TYPE_CHECKING:
@@ -43,7 +43,6 @@ log = logging.getLogger(__name__)
 
 STOP_REASONS = {"end_turn": "end_turn", "stop_sequence": "end_turn", "tool_use": "end_turn",
                 "max_tokens": "max_tokens", "refusal": "refusal", "pause_turn": "end_turn"}
-INTERRUPTED_TOOL = "Interrupted by the user before the tool finished."
 
 
 @dataclass
@@ -94,7 +93,6 @@ class Session:
         self.context: ContextManager | None = None  # set by the service
         self._prefix_parts_cache: dict[str, int] | None = None
         self.clock: Callable[[], float] = time.time
-        self._last_acp_content: list[dict[str, Any]] | None = None
         # Tool results cleared locally (time-based) and deleted server-side (cache edits);
         # both are frozen once sent.
         self.cleared_ids: set[str] = set()
@@ -334,7 +332,7 @@ class Session:
             if not tool_uses or completed.stop_reason != "tool_use":
                 self.persist_state()
                 return STOP_REASONS.get(completed.stop_reason, "end_turn")
-            await self._run_tools(tool_uses, completed.message_id)
+            await run_tool_calls(self, tool_uses, completed.message_id)
             self._take_prefix_changes()
             self.send_usage_update()
             if self.cancel_event.is_set():
@@ -444,74 +442,6 @@ class Session:
             blocks.append({"type": "text", "text": INTERRUPTED_MARK})
         self.append(Message(kind="assistant", content=blocks, message_id=message_id, model=model,
                             stop_reason="interrupted", extra={"interrupted": True}))
-
-    async def _run_tools(self, tool_uses: list[Block], message_id: str) -> None:
-        from sidecar.core.tool_context import SessionToolContext
-
-        ctx = SessionToolContext(self)
-        by_name = {t.name: t for t in self.tools}
-        results: list[Block] = []
-        for use in tool_uses:
-            tid = str(use.get("id"))
-            name = str(use.get("name"))
-            raw_input = use.get("input") if isinstance(use.get("input"), dict) else {}
-            tool = by_name.get(name)
-            if self.cancel_event.is_set():
-                results.append(tool_result_block(tid, INTERRUPTED_TOOL, is_error=True))
-                continue
-            title = tool.title(raw_input, ctx.roots) if tool else name
-            self.update({
-                "sessionUpdate": "tool_call", "toolCallId": tid, "title": title,
-                "kind": tool.kind if tool else "other", "status": "pending", "rawInput": raw_input,
-                "locations": tool.locations(raw_input, ctx.roots) if tool else [],
-            })
-            if tool is None:
-                outcome_content: Any = f"Unknown tool {name!r}; available: {', '.join(sorted(by_name))}"
-                is_error, raw_output = True, {}
-            else:
-                self.update({"sessionUpdate": "tool_call_update", "toolCallId": tid,
-                             "status": "in_progress"})
-                ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind,
-                                         "rawInput": raw_input}
-                outcome_content, is_error, raw_output = await self._run_one(tool, raw_input, ctx)
-            results.append(tool_result_block(tid, outcome_content, is_error=is_error))
-            content = self._last_acp_content
-            self._last_acp_content = None
-            if content is None:
-                text = outcome_content if isinstance(outcome_content, str) else "".join(
-                    b.get("text", "") for b in outcome_content if isinstance(b, dict))
-                content = [{"type": "content", "content": {"type": "text", "text": text[:20_000]}}]
-            self.update({
-                "sessionUpdate": "tool_call_update", "toolCallId": tid,
-                "status": "failed" if is_error else "completed",
-                "content": content, "rawOutput": raw_output,
-            })
-        self.append(Message(kind="user", content=results,
-                            extra={"sourceToolMessageId": message_id}))
-
-    async def _run_one(self, tool: Tool, raw_input: dict[str, Any], ctx: Any) -> tuple[Any, bool, dict[str, Any]]:
-        run = asyncio.ensure_future(tool.run(raw_input, ctx))
-        cancel_wait = asyncio.ensure_future(self.cancel_event.wait())
-        await asyncio.wait({run, cancel_wait}, return_when=asyncio.FIRST_COMPLETED)
-        cancel_wait.cancel()
-        if not run.done():
-            # The tool sees the cancel event too (the shell kills its process group).
-            try:
-                await asyncio.wait_for(asyncio.shield(run), timeout=5)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
-                run.cancel()
-                return INTERRUPTED_TOOL, True, {}
-        try:
-            outcome = run.result()
-        except asyncio.CancelledError:
-            return INTERRUPTED_TOOL, True, {}
-        except Exception as exc:  # a tool bug must not break the transcript
-            log.exception("tool %s failed", tool.name)
-            return f"{tool.name} failed: {exc}", True, {}
-        if self.cancel_event.is_set() and outcome.is_error:
-            return INTERRUPTED_TOOL, True, outcome.raw_output
-        self._last_acp_content = outcome.acp_content()
-        return outcome.content, outcome.is_error, outcome.raw_output
 
     # ----- maintenance --------------------------------------------------------------
 

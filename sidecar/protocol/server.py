@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 import threading
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Generator

@@ -59,7 +59,7 @@ def _function(module: str, topic: str, k: int, rng: random.Random, todo: str | N
         f"def compute_{name}(records: list[Record], rate: float = {rate}) -> int:",
         f'    """Return the {topic} total, in cents, for the given records.',
         "",
-        f"    Records without a quantity are skipped. The rate is applied once per record and the",
+        "    Records without a quantity are skipped. The rate is applied once per record and the",
         f"    result is capped at {limit} units per record so a bad row cannot dominate the total.",
         '    """',
         "    total = 0",

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from sidecar.providers.fake_llm import FakeLLMServer
 
@@ -37,19 +33,6 @@ def workspace(tmp_path: Path) -> Path:
     ws.mkdir()
     (ws / "hello.py").write_text("def hello():\n    return 'hi'\n")
     return ws
-
-
-def sidecar_env(tmp_path: Path, fake_url: str, **settings: Any) -> dict[str, str]:
-    env = dict(os.environ)
-    env[KEY_ENV] = "test-key"
-    env["CONTEXT_SIDECAR_LOG_FILE"] = str(tmp_path / "sidecar.log")
-    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
-    base = {"provider": "anthropic", "model": "claude-sonnet-4-5", "baseUrl": fake_url,
-            "apiKeyEnv": KEY_ENV, "storageDir": str(tmp_path / "store"),
-            "retry": {"maxRetries": 2, "baseDelayMs": 10, "maxDelayMs": 50}}
-    base.update(settings)
-    env["CONTEXT_SIDECAR_SETTINGS"] = json.dumps(base)
-    return env
 
 
 def client_capabilities(permission: bool = True) -> types.ClientCapabilities:

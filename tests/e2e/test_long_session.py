@@ -12,7 +12,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pytest
 
 from sidecar.providers.fake_llm import Reply, default_reply
 from sidecar.storage.transcript_loader import load_transcript

@@ -275,7 +275,6 @@ def _openai_content_text(content: Any) -> tuple[str, int]:
 def openai_units(body: dict[str, Any]) -> list[Unit]:
     """Units of a Chat Completions request: tool definitions, then one unit per message."""
     units: list[Unit] = []
-    deleted = cache_edit_deletions(body)
     for tool in body.get("tools") or []:
         units.append(make_unit("tool " + canonical_json(tool)))
     for message in body.get("messages") or []:

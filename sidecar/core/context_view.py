@@ -1,0 +1,32 @@
+"""The `/context` view as text, for clients that only show chat messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def render_context(view: dict[str, Any]) -> str:
+    g = view["gauge"]
+    lines = [
+        f"**Context** {g['used']:,} / {g['size']:,} tokens ({g['percentUsed']}%), "
+        f"source: {g['source']}, level: {g['level']}",
+        f"Auto-compact at {g['autoCompactAt']:,}" if g.get("autoCompactAt") else "Auto-compact off",
+    ]
+    exact = view.get("exact")
+    if exact:
+        lines.append(f"The next request counted exactly: {exact['tokens']:,} tokens ({exact['source']})")
+    lines += [
+        "",
+        "| part | tokens |", "|---|---|",
+    ]
+    for key, value in g["breakdown"].items():
+        lines.append(f"| {key} | {value:,} |")
+    files = view["prefix"].get("memoryFiles") or []
+    if files:
+        lines += ["", "**Memory files**"] + [f"- {f.get('path')} ({f.get('tokens', 0):,} tokens)" for f in files]
+    reads = view.get("fileReadState") or []
+    if reads:
+        lines += ["", "**Files read**"] + [
+            f"- {r.get('path')}{' (stale)' if r.get('stale') else ''}" for r in reads]
+    lines += ["", f"{len(view['messages'])} messages in the model's view."]
+    return "\n".join(lines)

@@ -1,0 +1,94 @@
+"""Running the tool calls of one model response, with the editor watching."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sidecar.core.messages import Block, Message, tool_result_block
+from sidecar.core.tool_context import SessionToolContext
+
+if TYPE_CHECKING:
+    from sidecar.core.session import Session
+    from sidecar.tools.base import Tool
+
+log = logging.getLogger(__name__)
+INTERRUPTED_TOOL = "Interrupted by the user before the tool finished."
+UPDATE_TEXT_LIMIT = 20_000
+
+
+@dataclass
+class ToolRun:
+    content: str | list[Block]
+    is_error: bool
+    raw_output: dict[str, Any] = field(default_factory=dict)
+    display: list[dict[str, Any]] | None = None  # tool_call_update content, when the tool has its own
+
+    def update_content(self) -> list[dict[str, Any]]:
+        if self.display is not None:
+            return self.display
+        text = self.content if isinstance(self.content, str) else "".join(
+            b.get("text", "") for b in self.content if isinstance(b, dict))
+        return [{"type": "content", "content": {"type": "text", "text": text[:UPDATE_TEXT_LIMIT]}}]
+
+
+INTERRUPTED = ToolRun(INTERRUPTED_TOOL, True)
+
+
+async def run_tool_calls(session: Session, tool_uses: list[Block], message_id: str) -> None:
+    """Run each call in order, report it, and append all results as one user message."""
+    ctx = SessionToolContext(session)
+    by_name = {t.name: t for t in session.tools}
+    results: list[Block] = []
+    for use in tool_uses:
+        tid = str(use.get("id"))
+        raw_input = use.get("input") if isinstance(use.get("input"), dict) else {}
+        tool = by_name.get(str(use.get("name")))
+        if session.cancel_event.is_set():
+            results.append(tool_result_block(tid, INTERRUPTED_TOOL, is_error=True))
+            continue
+        title = tool.title(raw_input, ctx.roots) if tool else str(use.get("name"))
+        session.update({
+            "sessionUpdate": "tool_call", "toolCallId": tid, "title": title,
+            "kind": tool.kind if tool else "other", "status": "pending", "rawInput": raw_input,
+            "locations": tool.locations(raw_input, ctx.roots) if tool else [],
+        })
+        if tool is None:
+            run = ToolRun(f"Unknown tool {use.get('name')!r}; available: {', '.join(sorted(by_name))}", True)
+        else:
+            session.update({"sessionUpdate": "tool_call_update", "toolCallId": tid, "status": "in_progress"})
+            ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind, "rawInput": raw_input}
+            run = await _run_one(session, tool, raw_input, ctx)
+        results.append(tool_result_block(tid, run.content, is_error=run.is_error))
+        session.update({
+            "sessionUpdate": "tool_call_update", "toolCallId": tid,
+            "status": "failed" if run.is_error else "completed",
+            "content": run.update_content(), "rawOutput": run.raw_output,
+        })
+    session.append(Message(kind="user", content=results, extra={"sourceToolMessageId": message_id}))
+
+
+async def _run_one(session: Session, tool: Tool, raw_input: dict[str, Any], ctx: Any) -> ToolRun:
+    task = asyncio.ensure_future(tool.run(raw_input, ctx))
+    cancel_wait = asyncio.ensure_future(session.cancel_event.wait())
+    await asyncio.wait({task, cancel_wait}, return_when=asyncio.FIRST_COMPLETED)
+    cancel_wait.cancel()
+    if not task.done():
+        # The tool sees the cancel event too (the shell kills its process group).
+        try:
+            await asyncio.wait_for(asyncio.shield(task), timeout=5)
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            task.cancel()
+            return INTERRUPTED
+    try:
+        outcome = task.result()
+    except asyncio.CancelledError:
+        return INTERRUPTED
+    except Exception as exc:  # a tool bug must not break the transcript
+        log.exception("tool %s failed", tool.name)
+        return ToolRun(f"{tool.name} failed: {exc}", True)
+    if session.cancel_event.is_set() and outcome.is_error:
+        return ToolRun(INTERRUPTED_TOOL, True, outcome.raw_output)
+    return ToolRun(outcome.content, outcome.is_error, outcome.raw_output, outcome.acp_content())
