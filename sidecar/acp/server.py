@@ -20,6 +20,7 @@ from sidecar import __version__
 from sidecar.acp import payloads
 from sidecar.acp.editor import AcpEditor, current_session
 from sidecar.acp.rpc import JsonRpcPeer, MethodNotFound, after_answer
+from sidecar.providers.registry import warm_up_sdks
 from sidecar.core.errors import InvalidParams
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings, resolve_settings
@@ -164,7 +165,7 @@ class AcpServer:
         if not isinstance(version, int) or isinstance(version, bool):
             raise InvalidParams("protocolVersion is required and must be an integer")
         self.editor.configure(p.get("clientCapabilities"))
-        threading.Thread(target=_warm_up, name="sdk-warm-up", daemon=True).start()
+        threading.Thread(target=warm_up_sdks, name="sdk-warm-up", daemon=True).start()
         self._settings_for(None)
         self._settings_cwd = None
         log.info("ACP client %s (protocol %s)", (p.get("clientInfo") or {}).get("name"), version)
@@ -252,15 +253,6 @@ class AcpServer:
 
     async def history_undo(self, p: dict[str, Any]) -> Any:
         return self.service.history_undo()
-
-
-def _warm_up() -> None:
-    """Import the provider SDKs off the request path so the first prompt does not pay for them."""
-    for name in ("anthropic", "openai", "sidecar.providers.registry"):
-        try:
-            __import__(name)
-        except Exception as exc:
-            log.debug("warm-up import of %s failed: %s", name, exc)
 
 
 async def _stdio() -> tuple[asyncio.StreamReader, Callable[[bytes], None]]:

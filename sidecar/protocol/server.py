@@ -20,6 +20,7 @@ from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCRe
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from sidecar import PROTOCOL_VERSION, __version__
+from sidecar.providers.registry import warm_up_sdks
 from sidecar.core.errors import InvalidParams, SidecarError
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings, resolve_settings
@@ -113,7 +114,7 @@ def build_server() -> SidecarServer:
 
     @server.feature(types.INITIALIZED)
     async def on_initialized(ls: SidecarServer, params: Any) -> None:
-        threading.Thread(target=_warm_up, name="sdk-warm-up", daemon=True).start()
+        threading.Thread(target=warm_up_sdks, name="sdk-warm-up", daemon=True).start()
         await _pull_configuration(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -211,15 +212,6 @@ async def _pull_configuration(ls: SidecarServer) -> None:
     value = result[0] if isinstance(result, (list, tuple)) and result else None
     if isinstance(value, dict) and value:
         ls.apply_settings(value)
-
-
-def _warm_up() -> None:
-    """Import the SDKs off the start-up path so the first prompt does not pay for them."""
-    for name in ("anthropic", "openai", "sidecar.providers.registry"):
-        try:
-            __import__(name)
-        except Exception as exc:
-            log.debug("warm-up import of %s failed: %s", name, exc)
 
 
 def serve(log_file: str | None = None, log_level: str = "INFO") -> int:

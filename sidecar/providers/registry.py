@@ -7,6 +7,8 @@ in a message, a log line or an error. Importing this module does not import eith
 
 from __future__ import annotations
 
+import logging
+
 import dataclasses
 from collections.abc import Mapping
 from urllib.parse import urlsplit
@@ -130,3 +132,13 @@ def cost_usd(usage: Usage, model: str, provider: str) -> float | None:
         + usage.output_tokens * info.output_price
     )
     return total / 1_000_000
+
+
+def warm_up_sdks() -> None:
+    """Import the provider SDKs off the start-up path (call it in a background thread), so
+    neither the editor's initialize nor the first prompt waits for them."""
+    for name in ("anthropic", "openai"):
+        try:
+            __import__(name)
+        except Exception as exc:  # a broken SDK shows up, clearly, on the first real call
+            logging.getLogger(__name__).debug("warm-up import of %s failed: %s", name, exc)

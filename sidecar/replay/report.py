@@ -289,11 +289,11 @@ def run_replay(
 
     results = replay_paths(files, workers=workers, progress=progress)
     elapsed = time.perf_counter() - started
-    print(render_json(results, elapsed) if as_json else render_text(results, elapsed), file=out)
+    out.write((render_json(results, elapsed) if as_json else render_text(results, elapsed)) + "\n")
     if chart:
         from sidecar.replay.chart import write_chart
 
         write_chart(results, Path(chart))
         if not as_json:
-            print(f"chart written to {chart}", file=out)
+            out.write(f"chart written to {chart}\n")
     return 0 if any(r.skipped is None for r in results) else 1
