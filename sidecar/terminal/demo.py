@@ -51,7 +51,7 @@ def demo_settings(base_url: str, storage: Path) -> dict[str, Any]:
         "sessionMemory": {"initTokens": 8000, "updateTokens": 4000, "minTokens": 4000, "maxTokens": 12000},
         # The seed's numbers are sized for a 200K window; these keep the same proportions.
         "microcompact": {"cached": {"triggerResults": 6, "keepRecent": 3}},
-        "apiContextManagement": {"triggerTokens": 24000, "keepTokens": 10000},
+        "apiContextManagement": {"triggerTokens": 20000, "keepTokens": 8000},
         "postCompact": {"maxFiles": 3, "totalTokens": 12000, "perFileTokens": 3000},
         "retry": {"maxRetries": 2, "baseDelayMs": 50, "maxDelayMs": 200},
     }
@@ -152,6 +152,7 @@ def summary_rows(run: DemoRun, elapsed: float) -> list[tuple[str, str]]:
     cache_edit_reqs = [r for r in reqs if '"cache_edits"' in _dumps(r.body)]
     deleted = max((_count_deletions(r.body) for r in reqs), default=0)
     applied = sum(len(r.applied_edits) for r in reqs)
+    refused = sum(1 for r in reqs if r.fault == "prompt_too_long")
     g = run.printer.gauge or {}
     memory = run.storage / "session-memory" / f"{run.client.session_id}.md"
     rows = [
@@ -170,6 +171,8 @@ def summary_rows(run: DemoRun, elapsed: float) -> list[tuple[str, str]]:
         ("microcompact", f"{len(cache_edit_reqs)} requests carried cache edits, up to {deleted} tool results "
                          "deleted from the cached prefix" if cache_edit_reqs else "no cache edits sent"),
         ("API context edits", f"{applied} applied by the server" if applied else "none (trigger not reached)"),
+        ("prompt too long", f"{refused} summary request(s) refused; retried with the oldest rounds dropped"
+                            if refused else "no refusals"),
         ("cache read tokens", f"{sum(int(u.get('cache_read_input_tokens') or 0) for u in usage):,} total"),
         ("cache write tokens", f"{sum(int(u.get('cache_creation_input_tokens') or 0) for u in usage):,} total"),
         ("uncached input", f"{sum(int(u.get('input_tokens') or 0) for u in usage):,} total; output "

@@ -53,6 +53,7 @@ class DemoAgent:
     summaries: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _todo_index: int = 0
+    refused_once: bool = False
     _last: dict[str, Any] = field(default_factory=dict)
 
     # ----- the user's side --------------------------------------------------------
@@ -152,6 +153,13 @@ class DemoAgent:
 
     def _forked(self, request: RecordedRequest, memory: bool) -> Reply:
         with self._lock:
+            if not memory and self.plan is None and not self.refused_once:
+                # The manual /compact's first summary request is refused as too long, the
+                # way a provider refuses an oversized one, so the retry tier shows itself.
+                self.refused_once = True
+                maximum = max(request.input_tokens * 3 // 5, 1000)
+                return Reply(fault={"fault": "prompt_too_long", "tokens": request.input_tokens,
+                                    "maximum": maximum})
             if memory:
                 self.memory_updates += 1
             else:
