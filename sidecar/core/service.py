@@ -250,6 +250,7 @@ class SessionService:
         session = self.get(session_id)
         await self.cancel(session.id, wait=True)
         session.persist_state()
+        await session.close_provider()
         self.sessions.pop(session.id, None)
         self.writer().close_session(session.id, session.info.cwd)
         return {}
@@ -444,6 +445,7 @@ class SessionService:
         for session in list(self.sessions.values()):
             await self.cancel(session.id)
             session.persist_state()
+            await session.close_provider()
         for watcher in self.watchers.values():
             try:
                 await watcher.stop()

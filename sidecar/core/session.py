@@ -121,6 +121,14 @@ class Session:
             self._provider = self._provider_factory(self.settings_for_call())
         return self._provider
 
+    async def close_provider(self) -> None:
+        provider, self._provider = self._provider, None
+        if provider is not None:
+            try:
+                await provider.aclose()
+            except Exception as exc:  # closing a pool must not fail a shutdown
+                log.debug("provider close failed: %s", exc)
+
     def settings_for_call(self, model: str | None = None) -> Settings:
         import dataclasses
 
