@@ -40,7 +40,8 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--chart", default=None, help="write an SVG chart of the context here")
     replay.add_argument("--json", action="store_true", help="print the report as JSON")
 
-    fake = sub.add_parser("fake-llm", help="run the fake Anthropic/OpenAI server on 127.0.0.1")
+    fake = sub.add_parser("fake-llm", help="run the fake Anthropic/OpenAI server on 127.0.0.1 "
+                          "(also --replies FILE, --cache-min-tokens N, --ignore-stdin)")
     fake.add_argument("--port", type=int, default=0)
     fake.add_argument("--context-window", type=int, default=None)
     return p
@@ -60,9 +61,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return serve(log_file=args.log_file, log_level=args.log_level)
     if args.command == "fake-llm":
-        from sidecar.providers.fake_llm.__main__ import main as fake_main
+        from sidecar.providers.fake_llm import main as fake_main
 
-        fake_args = ["--port", str(args.port)]
+        fake_args = ["--port", str(args.port), *rest]
         if args.context_window:
             fake_args += ["--context-window", str(args.context_window)]
         return int(fake_main(fake_args) or 0)
