@@ -20,25 +20,16 @@ from sidecar import __version__
 from sidecar.acp import payloads
 from sidecar.acp.editor import AcpEditor, current_session
 from sidecar.acp.rpc import JsonRpcPeer, MethodNotFound, after_answer
-from sidecar.providers.registry import warm_up_sdks
-from sidecar.core.errors import InvalidParams
+from sidecar.providers.registry import PROVIDERS, warm_up_sdks
+from sidecar.core.errors import InvalidParams, params_object
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings, resolve_settings
 from sidecar.protocol.logging_setup import setup_logging
 
 log = logging.getLogger(__name__)
 READ_LIMIT = 64 * 1024 * 1024  # one line can hold a pasted image
-PROVIDERS = ["anthropic", "openai", "openai-compatible"]
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
-
-
-def _params(params: Any) -> dict[str, Any]:
-    if params is None:
-        return {}
-    if not isinstance(params, dict):
-        raise InvalidParams("params must be an object")
-    return params
 
 
 def _sidecar_meta(p: dict[str, Any]) -> dict[str, Any]:
@@ -87,7 +78,7 @@ class AcpServer:
         handler = self.requests.get(method)
         if handler is None:
             raise MethodNotFound(method)
-        p = _params(params)
+        p = params_object(params)
         if isinstance(p.get("sessionId"), str):
             current_session.set(p["sessionId"])  # this request's task only
         return await handler(p)
@@ -169,7 +160,7 @@ class AcpServer:
         self._settings_for(None)
         self._settings_cwd = None
         log.info("ACP client %s (protocol %s)", (p.get("clientInfo") or {}).get("name"), version)
-        return payloads.initialize_result(PROVIDERS)
+        return payloads.initialize_result(list(PROVIDERS))
 
     async def authenticate(self, p: dict[str, Any]) -> Any:
         return {}  # keys come from the environment; nothing to sign in to

@@ -44,3 +44,12 @@ class CompactionFailed(SidecarError):
 
 class SessionBusy(SidecarError):
     code = -32006
+
+
+def params_object(params: Any) -> dict[str, Any]:
+    """A request's params as a dict: absent is empty, anything but an object is -32602."""
+    if params is None:
+        return {}
+    if not isinstance(params, dict):
+        raise InvalidParams("params must be an object")
+    return params

@@ -18,7 +18,7 @@ from sidecar.core.history_replay import replay_history
 from sidecar.core.normalize import normalize_for_api
 from sidecar.core.prompt_blocks import prompt_blocks
 from sidecar.core.session import Session, SessionInfo
-from sidecar.core.settings import Settings
+from sidecar.core.settings import Settings, storage_dir
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +30,6 @@ SLASH_COMMANDS = [
 ]
 
 
-def default_storage_dir() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("context-sidecar"))
-
-
 class SessionService:
     def __init__(self, editor: Editor, settings: Settings, *, environ: Mapping[str, str] | None = None) -> None:
         self.editor = editor
@@ -44,14 +38,13 @@ class SessionService:
         self.sessions: dict[str, Session] = {}
         self._writer: Any = None
         self._history: Any = None
-        self.client_watches = False
         self.watchers: dict[str, Any] = {}  # one per workspace folder
 
     # ----- configuration ------------------------------------------------------------
 
     @property
     def storage_dir(self) -> Path:
-        return Path(self.settings.storageDir).expanduser() if self.settings.storageDir else default_storage_dir()
+        return storage_dir(self.settings)
 
     def writer(self) -> Any:
         if self._writer is None:
@@ -137,10 +130,6 @@ class SessionService:
         """Changes the editor reports (workspace/didChangeWatchedFiles) join the same stream."""
         for watcher in self.watchers.values():
             watcher.client.feed(list(paths))
-
-    def watcher_mode(self) -> str:
-        modes = {w.mode for w in self.watchers.values()}
-        return ",".join(sorted(modes)) if modes else "off"
 
     def get(self, session_id: Any) -> Session:
         if not isinstance(session_id, str) or not session_id:
@@ -233,7 +222,7 @@ class SessionService:
         found = {s.session_id: s for s in list_sessions(self.storage_dir, cwd)}
         out = []
         for summary in found.values():
-            out.append(summary.to_json() if hasattr(summary, "to_json") else dataclasses.asdict(summary))
+            out.append(summary.to_json())
         for session in self.sessions.values():
             if session.id in found or (cwd and session.info.cwd != cwd):
                 continue
@@ -403,6 +392,7 @@ class SessionService:
         return {
             "gauge": session.gauge(bump=False),
             "exact": await self._exact_count(session),
+            "watcher": self.watchers[session.info.cwd].mode if session.info.cwd in self.watchers else "off",
             "prefix": prefix,
             "fileReadState": session.file_state.snapshot(),
             "messages": messages,
@@ -435,11 +425,11 @@ class SessionService:
         if project is not None and not isinstance(project, str):
             raise InvalidParams("project must be a string")
         entries = self.history().list(limit=limit or self.settings.history.maxItems, project=project)
-        return {"entries": [e.to_json() if hasattr(e, "to_json") else e for e in entries]}
+        return {"entries": [e.to_json() for e in entries]}
 
     def history_undo(self) -> dict[str, Any]:
         removed = self.history().undo()
-        return {"removed": removed.to_json() if hasattr(removed, "to_json") else removed}
+        return {"removed": removed.to_json() if removed is not None else None}
 
     async def shutdown(self) -> None:
         for session in list(self.sessions.values()):

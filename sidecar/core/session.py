@@ -8,6 +8,7 @@ disk as it is appended.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from dataclasses import dataclass, field
@@ -130,8 +131,6 @@ class Session:
                 log.debug("provider close failed: %s", exc)
 
     def settings_for_call(self, model: str | None = None) -> Settings:
-        import dataclasses
-
         return dataclasses.replace(
             self.settings, model=model or self.info.model, provider=self.info.provider
         )

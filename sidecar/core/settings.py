@@ -203,6 +203,16 @@ def parse_settings(data: Mapping[str, Any] | None) -> tuple[Settings, list[str]]
     return _build(Settings, data, "", warnings), warnings
 
 
+def storage_dir(settings: Settings) -> Path:
+    """Where transcripts, history and session memory live: the setting, else the
+    platform's user data directory."""
+    if settings.storageDir:
+        return Path(settings.storageDir).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("context-sidecar"))
+
+
 def user_settings_path() -> Path:
     import platformdirs
 

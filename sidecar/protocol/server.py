@@ -20,8 +20,8 @@ from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCRe
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from sidecar import PROTOCOL_VERSION, __version__
-from sidecar.providers.registry import warm_up_sdks
-from sidecar.core.errors import InvalidParams, SidecarError
+from sidecar.providers.registry import PROVIDERS, warm_up_sdks
+from sidecar.core.errors import SidecarError, params_object
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings, resolve_settings
 from sidecar.protocol import methods as m
@@ -29,7 +29,6 @@ from sidecar.protocol.editor_client import LspEditor
 from sidecar.protocol.logging_setup import setup_logging
 
 log = logging.getLogger(__name__)
-PROVIDERS = ["anthropic", "openai", "openai-compatible"]
 
 
 def _converter() -> Any:
@@ -52,7 +51,7 @@ class SidecarProtocol(LanguageServerProtocol):
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
         result = yield from super().lsp_initialize(params)
         result.capabilities.experimental = {
-            "contextSidecar": {"protocolVersion": PROTOCOL_VERSION, "providers": PROVIDERS}
+            "contextSidecar": {"protocolVersion": PROTOCOL_VERSION, "providers": list(PROVIDERS)}
         }
         return result
 
@@ -74,18 +73,10 @@ class SidecarServer(LanguageServer):
         self.service.update_settings(settings)
 
 
-def _params(params: Any) -> dict[str, Any]:
-    if params is None:
-        return {}
-    if not isinstance(params, dict):
-        raise InvalidParams("params must be an object")
-    return params
-
-
 def _wire(fn: Callable[[dict[str, Any]], Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     async def handler(ls: SidecarServer, params: Any) -> Any:
         try:
-            return await fn(_params(params))
+            return await fn(params_object(params))
         except SidecarError as exc:
             raise JsonRpcException(message=exc.message, code=exc.code, data=exc.data) from exc
 
@@ -128,7 +119,6 @@ def build_server() -> SidecarServer:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def on_watched(ls: SidecarServer, params: types.DidChangeWatchedFilesParams) -> None:
         paths = {Path(unquote(urlparse(c.uri).path)) for c in params.changes}
-        svc.client_watches = True
         svc.feed_client_changes(paths)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)

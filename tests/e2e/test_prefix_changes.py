@@ -66,5 +66,7 @@ async def test_claude_md_edit_and_git_commit_reach_next_request(llm: Any, tmp_pa
         git(repo, "add", "-A")
         git(repo, "commit", "-qm", "add new file")
         await wait_for_change(client, llm, sid, "add new file")
+        view = await call(client, "sidecar/context", {"sessionId": sid})
+        assert view["watcher"] == "watchfiles"
     finally:
         await stop_client(client)

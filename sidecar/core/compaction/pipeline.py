@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 from sidecar.core.compaction.breaker import CircuitBreaker
@@ -28,6 +27,7 @@ from sidecar.core.compaction.session_memory import SessionMemory, plan_memory_co
 from sidecar.core.errors import CompactionFailed, ContextWindowExceeded
 from sidecar.core.gauge import BreakerState
 from sidecar.core.messages import Message, new_uuid, user_text
+from sidecar.core.settings import storage_dir
 
 if TYPE_CHECKING:
     from sidecar.core.session import Session
@@ -40,7 +40,7 @@ class ContextManager:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.breaker = CircuitBreaker(session.settings.autoCompact.maxConsecutiveFailures)
-        self.memory = SessionMemory(_storage_dir(session), session.id)
+        self.memory = SessionMemory(storage_dir(session.settings), session.id)
         self.compacted_since_anchor = False
         self._task: asyncio.Task[Any] | None = None
         self._cached_fallback_said = False
@@ -273,12 +273,3 @@ def pending_round(session: Session) -> list[Message]:
     return last if last and last[0].kind == "assistant" else []
 
 
-def _storage_dir(session: Session) -> Any:
-    from pathlib import Path
-
-    from sidecar.core.service import default_storage_dir
-
-    return Path(session.settings.storageDir).expanduser() if session.settings.storageDir else default_storage_dir()
-
-
-_ = time  # clock is the session's

@@ -80,13 +80,10 @@ function M.check()
   else
     health.error("Neovim " .. version .. " is too old", { "Install Neovim 0.10 or newer" })
   end
-  local caps = vim.lsp.protocol.make_client_capabilities()
-  local watched = caps.workspace and caps.workspace.didChangeWatchedFiles
-  if watched and watched.dynamicRegistration then
-    health.ok("Watcher mode: Neovim reports file changes (workspace/didChangeWatchedFiles)")
-  else
-    health.info("Watcher mode: the sidecar watches files itself (Neovim does not offer file watching here)")
-  end
+  -- The sidecar watches CLAUDE.md and git state itself; changes an editor reports with
+  -- workspace/didChangeWatchedFiles join the same stream. `:ContextSidecar context` shows
+  -- the mode each open workspace runs in.
+  health.info("Watcher mode: the sidecar watches CLAUDE.md files and git state itself (watchfiles)")
   health.info("LSP log: " .. vim.lsp.get_log_path())
 
   health.start("context_sidecar: sidecar")
