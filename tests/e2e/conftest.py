@@ -10,6 +10,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from sidecar.providers.fake_llm import FakeLLMServer
+from tests.invariant_checks import fail_on_violations
 
 KEY_ENV = "FAKE_LLM_KEY"
 
@@ -22,9 +23,15 @@ def fake_llm() -> Any:
 
 
 @pytest.fixture()
-def llm(fake_llm: Any) -> Any:
+def llm(fake_llm: Any, request: pytest.FixtureRequest) -> Any:
+    """The shared fake, reset; the test fails if any request broke an invariant.
+
+    Tests that mean to send what the API refuses mark themselves ``allow_violations``.
+    """
     fake_llm.reset()
-    return fake_llm
+    fake_llm.strict = True
+    yield fake_llm
+    fail_on_violations(fake_llm, request)
 
 
 @pytest.fixture()

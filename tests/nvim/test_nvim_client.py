@@ -39,9 +39,12 @@ def fake_llm() -> Iterator[Any]:
 
 
 @pytest.fixture
-def llm(fake_llm: Any) -> Any:
+def llm(fake_llm: Any, request: pytest.FixtureRequest) -> Any:
+    from tests.invariant_checks import fail_on_violations
+
     fake_llm.reset()
-    return fake_llm
+    yield fake_llm
+    fail_on_violations(fake_llm, request)
 
 
 def run_scenario(

@@ -6,11 +6,11 @@ Field names follow what the official SDK parses (``anthropic.types.RawMessageStr
 
 from __future__ import annotations
 
-import hashlib
 import json
 import uuid
 from typing import Any
 
+from .request_rules import thinking_signature
 from .script import Reply
 
 Event = tuple[str, dict[str, Any]]
@@ -45,11 +45,6 @@ def prompt_too_long_message(tokens: int, maximum: int) -> str:
     return f"prompt is too long: {tokens} tokens > {maximum} maximum"
 
 
-def _signature(text: str) -> str:
-    # Opaque but stable, like the real signatures clients must pass back unchanged.
-    return "sig_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:48]
-
-
 def final_block(block: dict[str, Any]) -> dict[str, Any]:
     """A reply block as it appears in a complete Message."""
     kind = block["type"]
@@ -60,7 +55,7 @@ def final_block(block: dict[str, Any]) -> dict[str, Any]:
         return {
             "type": "thinking",
             "thinking": thinking,
-            "signature": block.get("signature") or _signature(thinking),
+            "signature": thinking_signature(thinking),
         }
     if kind == "redacted_thinking":
         return {"type": "redacted_thinking", "data": block.get("data", "")}

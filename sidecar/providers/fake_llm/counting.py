@@ -100,35 +100,16 @@ class Unit:
         return self.tokens + self.extra_tokens
 
 
-def make_unit(text: str, *, breakpoint_ttl: float | None = None, extra_tokens: int = 0,
-              deleted: bool = False) -> Unit:
+def make_unit(text: str, *, breakpoint_ttl: float | None = None, extra_tokens: int = 0) -> Unit:
     # The flat costs are part of the identity too, so an image swap changes the prefix.
     key = digest(f"{text}\x00{extra_tokens}")
     return Unit(
         key=key,
         text=text,
-        # A result deleted by a cache edit keeps its place (and identity) in the cached
-        # prefix but no longer occupies the window.
-        tokens=DELETED_RESULT_TOKENS if deleted else count_text(text, digest(text)),
+        tokens=count_text(text, digest(text)),
         breakpoint_ttl=breakpoint_ttl,
-        extra_tokens=0 if deleted else extra_tokens,
+        extra_tokens=extra_tokens,
     )
-
-
-DELETED_RESULT_TOKENS = 4
-
-
-def cache_edit_deletions(body: dict[str, Any]) -> set[str]:
-    """tool_use ids whose results the request's cache_edits blocks delete."""
-    ids: set[str] = set()
-    for message in body.get("messages") or []:
-        content = message.get("content") if isinstance(message, dict) else None
-        for block in content if isinstance(content, list) else []:
-            if isinstance(block, dict) and block.get("type") == "cache_edits":
-                for edit in block.get("edits") or []:
-                    if isinstance(edit, dict) and edit.get("type") == "delete":
-                        ids.add(str(edit.get("tool_use_id")))
-    return ids
 
 
 def canonical_json(value: Any) -> str:
@@ -189,7 +170,6 @@ def _anthropic_block_text(block: Any) -> tuple[str, int]:
 def anthropic_units(body: dict[str, Any]) -> list[Unit]:
     """Units of a Messages request in cache order: tools, then system, then messages."""
     units: list[Unit] = []
-    deleted = cache_edit_deletions(body)
     for tool in body.get("tools") or []:
         if isinstance(tool, dict):
             units.append(
@@ -215,11 +195,6 @@ def anthropic_units(body: dict[str, Any]) -> list[Unit]:
         head = f"\n\n{message.get('role', 'user')}: "
         content = message.get("content", "")
         blocks = [content] if isinstance(content, str) else list(content or [])
-        # cache_edits blocks are instructions to the cache, not content. They ride at the
-        # start of the latest user message only, so they must not take the role marker with
-        # them: that message's units must be the same once it is no longer the latest, or
-        # every call after a cache edit would miss the prefix the previous call wrote.
-        blocks = [b for b in blocks if not (isinstance(b, dict) and b.get("type") == "cache_edits")]
         if not blocks:
             units.append(make_unit(head))
             continue
@@ -230,8 +205,6 @@ def anthropic_units(body: dict[str, Any]) -> list[Unit]:
                     (head if index == 0 else "") + text,
                     breakpoint_ttl=cache_ttl_seconds(block),
                     extra_tokens=extra,
-                    deleted=isinstance(block, dict) and block.get("type") == "tool_result"
-                    and str(block.get("tool_use_id")) in deleted,
                 )
             )
     return units

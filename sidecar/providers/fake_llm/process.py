@@ -28,11 +28,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--context-window", type=int, default=DEFAULT_CONTEXT_WINDOW)
     parser.add_argument("--cache-min-tokens", type=int, default=0)
     parser.add_argument("--replies", help="JSON file with a list of replies to queue at start")
+    parser.add_argument("--lenient", action="store_true",
+                        help="accept bodies the real APIs refuse (tests of the refusal path only)")
     parser.add_argument("--ignore-stdin", action="store_true", help="do not stop at end of stdin")
     args = parser.parse_args(argv)
 
     server = FakeLLMServer(
-        context_window=args.context_window, port=args.port, cache_min_tokens=args.cache_min_tokens
+        context_window=args.context_window, port=args.port, cache_min_tokens=args.cache_min_tokens,
+        strict=not args.lenient,
     )
     if args.replies:
         with open(args.replies, encoding="utf-8") as handle:

@@ -146,6 +146,9 @@ class RecordedRequest:
     fault: str | None = None
     # Anthropic context-management edits the fake applied before counting.
     applied_edits: list[dict[str, Any]] = field(default_factory=list)
+    # Why the fake refused the body as the real API would (None when it was accepted).
+    refusal: str | None = None
+    index: int = -1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -159,6 +162,8 @@ class RecordedRequest:
             "status": self.status,
             "fault": self.fault,
             "applied_edits": self.applied_edits,
+            "refusal": self.refusal,
+            "index": self.index,
         }
 
     @property

@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from typing import Any, Self
 
 from . import anthropic_wire, openai_wire
-from .cache import MAX_BREAKPOINTS, AnthropicPromptCache, CacheUsage, Clock, OpenAIPrefixCache
+from .cache import AnthropicPromptCache, CacheUsage, Clock, OpenAIPrefixCache
 from .context_edits import ContextEditError, apply_context_edits
+from .invariants import InvariantChecker, Violation
 from .counting import (
     anthropic_units,
     openai_units,
@@ -25,6 +26,7 @@ from .counting import (
 )
 from .script import Provider, RecordedRequest, Reply, Responder, default_reply
 from .transport import Exchange, Handler, HTTPServer
+from .validation import judge_anthropic, judge_openai
 
 DEFAULT_CONTEXT_WINDOW = 200_000
 DEFAULT_HANG_SECONDS = 30.0
@@ -45,8 +47,12 @@ class FakeLLMServer:
         clock: Clock | None = None,
         cache_min_tokens: int = 0,
         responder: Responder | None = None,
+        strict: bool = True,
     ) -> None:
         self.context_window = context_window
+        # Refuse what the real APIs refuse; off only for tests that must send such bodies.
+        self.strict = strict
+        self.checker = InvariantChecker()
         self.responder: Responder | None = responder
         self.requests: list[RecordedRequest] = []
         self._port = port
@@ -141,6 +147,17 @@ class FakeLLMServer:
             self.responder = None
         self.anthropic_cache.clear()
         self.openai_cache.clear()
+        self.checker.reset()
+
+    @property
+    def violations(self) -> list[Violation]:
+        """Every invariant broken since the last reset, refusals included (see invariants)."""
+        return list(self.checker.violations)
+
+    def take_violations(self) -> list[Violation]:
+        found = self.violations
+        self.checker.reset()
+        return found
 
     def now(self) -> float:
         return self._base_clock() + self._clock_offset
@@ -171,6 +188,7 @@ class FakeLLMServer:
 
     def _record(self, request: RecordedRequest) -> None:
         with self._recorded:
+            request.index = len(self.requests)
             self.requests.append(request)
             self._recorded.notify_all()
 
@@ -220,6 +238,9 @@ class FakeLLMServer:
             with self._lock:
                 recorded = [r.to_json() for r in self.requests]
             ex.send_json(200, {"requests": recorded})
+        elif path == "/_fake/violations" and method == "GET":
+            ex.send_json(200, {"checked": self.checker.checked, "refused": self.checker.refused,
+                               "violations": [str(v) for v in self.violations]})
         elif path == "/_fake/reset" and method == "POST":
             self.reset()
             ex.send_json(200, {"ok": True})
@@ -229,6 +250,8 @@ class FakeLLMServer:
                 self.context_window = int(body["context_window"])
             if "cache_min_tokens" in body:
                 self.anthropic_cache.min_tokens = int(body["cache_min_tokens"])
+            if "strict" in body:
+                self.strict = bool(body["strict"])
             if "advance_clock_seconds" in body:
                 self.advance_clock(float(body["advance_clock_seconds"]))
             ex.send_json(
@@ -236,6 +259,7 @@ class FakeLLMServer:
                 {
                     "context_window": self.context_window,
                     "cache_min_tokens": self.anthropic_cache.min_tokens,
+                    "strict": self.strict,
                     "pending": self.pending_replies,
                 },
             )
@@ -281,7 +305,26 @@ class FakeLLMServer:
             else:
                 ex.send_json(400, openai_wire.error_body(message, "invalid_request_error", None))
             return request, None
+        if self.strict:
+            refusal = (judge_anthropic(ex.path, body, request.headers) if provider == "anthropic"
+                       else judge_openai(body, request.headers))
+            if refusal is not None:
+                request.status = 400
+                request.refusal = refusal.message
+                self._observe(request)
+                if provider == "anthropic":
+                    ex.send_json(400, anthropic_wire.error_body(400, refusal.message),
+                                 {"request-id": anthropic_wire.new_request_id()})
+                else:
+                    ex.send_json(400, openai_wire.error_body(
+                        refusal.message, "invalid_request_error", None, refusal.param))
+                return request, None
         return request, body
+
+    def _observe(self, request: RecordedRequest) -> None:
+        self.checker.observe(request.index, request.provider, request.path, request.headers,
+                             request.body, refusal=request.refusal,
+                             input_tokens=request.input_tokens)
 
     def _reply_for(self, ex: Exchange, request: RecordedRequest) -> Reply | None:
         try:
@@ -311,6 +354,7 @@ class FakeLLMServer:
             return
         request.input_tokens = total_tokens(anthropic_units(outcome.body))
         request.applied_edits = outcome.applied_edits
+        self._observe(request)
         answer: dict[str, Any] = {"input_tokens": request.input_tokens}
         if outcome.requested:
             answer["context_management"] = {"original_input_tokens": outcome.original_input_tokens}
@@ -329,18 +373,7 @@ class FakeLLMServer:
         units = anthropic_units(outcome.body)
         request.input_tokens = total_tokens(units)
         request.applied_edits = outcome.applied_edits
-        breakpoints = sum(1 for u in units if u.breakpoint_ttl is not None)
-        if breakpoints > MAX_BREAKPOINTS:
-            request.status = 400
-            ex.send_json(
-                400,
-                anthropic_wire.error_body(
-                    400,
-                    f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may be provided. "
-                    f"Found {breakpoints}.",
-                ),
-            )
-            return
+        self._observe(request)
         if request.input_tokens > self.context_window:
             self._anthropic_too_long(ex, request, request.input_tokens, self.context_window)
             return
@@ -422,6 +455,7 @@ class FakeLLMServer:
             return
         units = openai_units(body)
         request.input_tokens = total_tokens(units)
+        self._observe(request)
         if request.input_tokens > self.context_window:
             request.status = 400
             request.fault = "prompt_too_long"

@@ -18,8 +18,8 @@ import pytest
 from sidecar.providers.fake_llm import FakeLLMServer, RecordedRequest, Reply
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
-KEY = {"x-api-key": "test-key"}
-BEARER = {"authorization": "Bearer test-key"}
+KEY = {"x-api-key": "test-key", "anthropic-version": "2023-06-01"}
+BEARER = {"authorization": "Bearer test-key", "anthropic-version": "2023-06-01"}
 
 
 @pytest.fixture
@@ -115,8 +115,13 @@ def test_queue_is_fifo_and_requests_are_recorded_without_secrets(srv: FakeLLMSer
 
 def test_count_tokens_does_not_consume_the_queue_and_accepts_beta_query(srv: FakeLLMServer) -> None:
     srv.queue(Reply.text("kept"))
-    status, _, raw = call(srv, "/v1/messages/count_tokens?beta=true", user("hello world"), KEY)
+    counted = {k: v for k, v in user("hello world").items() if k != "max_tokens"}
+    status, _, raw = call(srv, "/v1/messages/count_tokens?beta=true", counted, KEY)
     assert status == 200
+    # count_tokens takes no max_tokens, and says so as the API does.
+    status, _, raw2 = call(srv, "/v1/messages/count_tokens", user("hello world"), KEY)
+    assert status == 400
+    assert json.loads(raw2)["error"]["message"] == "max_tokens: Extra inputs are not permitted"
     assert json.loads(raw) == {"input_tokens": srv.requests[0].input_tokens}
     assert srv.pending_replies == 1
     _, _, raw = call(srv, "/v1/messages?beta=true", user("x"), KEY)
@@ -351,24 +356,24 @@ def test_context_management_is_reported(srv: FakeLLMServer) -> None:
         ]
     }
     body = {"model": "m", "max_tokens": 10, "messages": messages, "context_management": edits}
-    _, _, raw = call(
-        srv,
-        "/v1/messages/count_tokens",
-        body,
-        KEY | {"anthropic-beta": "context-management-2025-06-27"},
-    )
+    beta = KEY | {"anthropic-beta": "context-management-2025-06-27"}
+    count_body = {k: v for k, v in body.items() if k != "max_tokens"}
+    _, _, raw = call(srv, "/v1/messages/count_tokens", count_body, beta)
     counted = json.loads(raw)
     assert counted["context_management"]["original_input_tokens"] > counted["input_tokens"]
-    _, _, raw = call(srv, "/v1/messages", body, KEY)
+    # Without its beta header the field does not exist.
+    status, _, raw = call(srv, "/v1/messages", body, KEY)
+    assert status == 400 and "context_management" in json.loads(raw)["error"]["message"]
+    _, _, raw = call(srv, "/v1/messages", body, beta)
     message = json.loads(raw)
     (applied,) = message["context_management"]["applied_edits"]
     assert applied["cleared_tool_uses"] == 3
     assert message["usage"]["input_tokens"] == counted["input_tokens"]
-    _, _, raw = call(srv, "/v1/messages", body | {"stream": True}, KEY)
+    _, _, raw = call(srv, "/v1/messages", body | {"stream": True}, beta)
     delta = next(json.loads(d) for n, d in sse(raw) if n == "message_delta")
     assert delta["context_management"]["applied_edits"][0]["cleared_tool_uses"] == 3
     status, _, _ = call(
-        srv, "/v1/messages", body | {"context_management": {"edits": [{"type": "nope"}]}}, KEY
+        srv, "/v1/messages", body | {"context_management": {"edits": [{"type": "nope"}]}}, beta
     )
     assert status == 400
 

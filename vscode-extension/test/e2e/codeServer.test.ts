@@ -229,6 +229,7 @@ test("a chat turn streams into the panel and the status bar shows the gauge in i
 
   const recorded = await fake.requests();
   assert.match(JSON.stringify(recorded[0].body.messages), /Say hello and tell me where the gauge is/);
+  assert.deepEqual(await fake.violations(), [], "every request is one the real API accepts");
 
   await frame.locator("#gauge").waitFor();
   await page.waitForTimeout(300);

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { after, before, test } from "node:test";
+import { after, afterEach, before, test } from "node:test";
 import {
   createMessageConnection,
   StreamMessageReader,
@@ -101,6 +101,12 @@ before(async () => {
   main = await startSidecar({ FAKE_LLM_KEY: "test" });
   connection = main.connection;
   initializeResult = main.initializeResult;
+});
+
+// Every request each test made must be one the real API accepts, and keep the invariants.
+afterEach(async () => {
+  if (skip || !fake) return;
+  assert.deepEqual(await fake.violations(), []);
 });
 
 after(async () => {

@@ -56,6 +56,8 @@ export interface FakeLlm {
   process: ChildProcess;
   queue(replies: unknown[]): Promise<void>;
   requests(): Promise<any[]>;
+  /** Requests the real API would refuse, and broken invariants, since the last reset. */
+  violations(): Promise<string[]>;
   reset(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -100,6 +102,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     process: child,
     queue: async (replies) => void (await call("POST", "/_fake/replies", { replies })),
     requests: async () => (await call("GET", "/_fake/requests")).requests,
+    violations: async () => (await call("GET", "/_fake/violations")).violations,
     reset: async () => void (await call("POST", "/_fake/reset", {})),
     stop: () => stopGroup(child),
   };
