@@ -76,11 +76,23 @@ OPENAI_FALLBACK_WINDOW = 128_000
 DEFAULT_MAX_OUTPUT = 32_000
 
 
+LONG_CONTEXT_SUFFIX = "[1m]"
+
+
+def api_model_id(model: str) -> tuple[str, bool]:
+    """The id the API knows, and whether the name asked for the 1M window.
+
+    ``claude-opus-4-6[1m]`` is our name for "that model with its long window"; the API
+    knows the model as ``claude-opus-4-6`` and the window by a beta header.
+    """
+    name = model.strip()
+    if name.lower().endswith(LONG_CONTEXT_SUFFIX):
+        return name[: -len(LONG_CONTEXT_SUFFIX)], True
+    return name, False
+
+
 def _bare(model: str) -> str:
-    name = model.lower().strip()
-    if name.endswith("[1m]"):
-        name = name[:-4]
-    return name.rsplit("/", 1)[-1]
+    return api_model_id(model)[0].lower().rsplit("/", 1)[-1]
 
 
 def _longest_prefix(table: dict[str, ModelInfo], model: str) -> ModelInfo | None:

@@ -5,6 +5,11 @@ used; attachments bubble up; display-only records are dropped; media that caused
 large" errors is stripped; progress, system and synthetic error records are filtered;
 consecutive user messages merge; records of one response merge; references to tools that
 are no longer available are stripped; and every tool_use gets its tool_result.
+
+One departure from Claude Code: merging user messages does not append a newline to the
+earlier text block. That block may already have been sent (a prompt after a failed turn
+merges into the failed turn's message), and changing it would break the provider's cache
+for no gain: separate blocks read as separate paragraphs anyway.
 """
 
 from __future__ import annotations
@@ -64,7 +69,8 @@ def _bubble_attachments(messages: list[Message]) -> list[Message]:
         if m.kind == "attachment":
             pending.append(m)
             continue
-        is_stop = m.kind == "assistant" or (
+        # A compact summary is a stop too: what was re-injected after it reads after it.
+        is_stop = m.kind == "assistant" or m.is_compact_summary or (
             m.kind == "user" and m.content and m.content[0].get("type") == "tool_result"
         )
         if is_stop and pending:
@@ -118,9 +124,9 @@ def _strip_unavailable(blocks: list[Block], tools: set[str] | None) -> list[Bloc
 
 
 def _merge_user(into: list[Block], new: list[Block]) -> list[Block]:
+    # Blocks already sent stay byte for byte as they were (a prompt after a failed turn
+    # merges into the failed one's message): the provider's cache holds them.
     merged = list(into)
-    if merged and new and merged[-1].get("type") == "text" and new[0].get("type") == "text":
-        merged[-1] = {**merged[-1], "text": merged[-1]["text"] + "\n"}
     merged.extend(new)
     results = [b for b in merged if b.get("type") == "tool_result"]
     others = [b for b in merged if b.get("type") != "tool_result"]
@@ -265,6 +271,14 @@ def ensure_tool_result_pairing(messages: list[ApiMessage]) -> list[ApiMessage]:
                 out.append(ApiMessage("user", kept))
         i += 1
     return out
+
+
+def with_leading_context(messages: list[ApiMessage], blocks: list[Block]) -> list[ApiMessage]:
+    """``blocks`` first in the first user message (a new one when there is none)."""
+    lead = [copy.deepcopy(b) for b in blocks]
+    if messages and messages[0].role == "user":
+        return [ApiMessage("user", lead + list(messages[0].content)), *messages[1:]]
+    return [ApiMessage("user", lead), *messages]
 
 
 def normalize_for_api(

@@ -199,9 +199,10 @@ class SessionService:
             for message in loaded.messages:
                 session.records.append(message)
                 meta = message.extra.get("microcompactMetadata") if message.subtype == "microcompact_boundary" else None
-                if isinstance(meta, dict):
-                    target = session.cache_deleted_ids if meta.get("trigger") == "cache_edits" else session.cleared_ids
-                    target.update(str(i) for i in meta.get("compactedToolIds") or [])
+                # Results an older version deleted with cache edits were never cleared here.
+                if isinstance(meta, dict) and meta.get("trigger") != "cache_edits":
+                    session.cleared_ids.update(str(i) for i in meta.get("compactedToolIds") or [])
+            session.rewrite("load")
             session.rebuild_ledger()
             for key in ("full", "session_memory"):
                 count = sum(1 for m in session.records if m.kind == "system"
@@ -268,7 +269,7 @@ class SessionService:
         session.busy = True
         try:
             text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text").strip()
-            self._record_history(session, text)
+            self._record_history(session, blocks)
             if text.startswith("/"):
                 handled = await self._slash(session, text)
                 if handled is not None:
@@ -282,13 +283,16 @@ class SessionService:
             session.busy = False
             self.editor.status("normal", False, f"{session.info.provider} · {session.info.model}")
 
-    def _record_history(self, session: Session, text: str) -> None:
-        if not text or self.environ.get("CLAUDE_CODE_SKIP_PROMPT_HISTORY"):
+    def _record_history(self, session: Session, blocks: list[Block]) -> None:
+        if self.environ.get("CLAUDE_CODE_SKIP_PROMPT_HISTORY"):
             return
         try:
-            from sidecar.storage.history_entry import HistoryEntry
+            from sidecar.storage.prompt_pastes import entry_from_prompt
 
-            self.history().add(HistoryEntry(display=text, project=session.info.cwd, session_id=session.id))
+            entry = entry_from_prompt(blocks, project=session.info.cwd, session_id=session.id,
+                                      paste_limit=self.settings.history.maxPastedContentLength)
+            if entry is not None:
+                self.history().add(entry)
         except Exception as exc:  # history is a convenience; never fail a turn on it
             log.warning("prompt history not recorded: %s", exc)
 
@@ -379,6 +383,12 @@ class SessionService:
         session = self.get(session_id)
         if instructions is not None and not isinstance(instructions, str):
             raise InvalidParams("instructions must be a string")
+        if not session.settings.manualCompact:
+            from sidecar.core.errors import CompactionFailed
+
+            raise CompactionFailed(
+                "Compaction is turned off (DISABLE_COMPACT is set); use /clear to start over",
+                data={"tier": "full", "reason": "disabled"})
         assert session.context is not None
         return await session.context.compact_now(trigger=trigger, instructions=instructions,
                                                  work_done_token=work_done_token)

@@ -25,7 +25,9 @@ from sidecar.core.messages import (
     Usage,
     new_uuid,
 )
-from sidecar.core.normalize import model_slice, normalize_for_api
+from sidecar.core.catalog import api_model_id
+from sidecar.core.normalize import model_slice, normalize_for_api, with_leading_context
+from sidecar.core.request_labels import CallKind, Cause, request_headers
 from sidecar.core.settings import Settings
 from sidecar.core.tokens import TokenLedger, make_counter
 from sidecar.core.tool_runner import run_tool_calls
@@ -94,10 +96,13 @@ class Session:
         self.context: ContextManager | None = None  # set by the service
         self._prefix_parts_cache: dict[str, int] | None = None
         self.clock: Callable[[], float] = time.time
-        # Tool results cleared locally (time-based) and deleted server-side (cache edits);
-        # both are frozen once sent.
+        # Tool results cleared by microcompact; frozen once sent.
         self.cleared_ids: set[str] = set()
-        self.cache_deleted_ids: set[str] = set()
+        # What this conversation sends only changes before its end for a named cause; the
+        # epoch counts those changes and every request says which one came last. It starts
+        # from the clock so that it still rises when another process resumes the session.
+        self.epoch = time.time_ns() // 1_000_000
+        self.epoch_cause: Cause = "start"
 
     # ----- identity and configuration -------------------------------------------------
 
@@ -109,7 +114,16 @@ class Session:
         window = resolve_window(self.info.model, self.info.provider, self.settings)
         return compute_thresholds(window, self.settings)
 
+    def rewrite(self, cause: Cause) -> None:
+        """Note that ``cause`` changed what the next request repeats of the previous one."""
+        self.epoch += 1
+        self.epoch_cause = cause
+
     def set_model(self, model: str, provider: str | None, settings: Settings) -> None:
+        if model != self.info.model or (provider and provider != self.info.provider):
+            self.rewrite("model")
+        elif settings != self.settings:
+            self.rewrite("settings")
         self.info.model = model
         if provider:
             self.info.provider = provider
@@ -185,12 +199,10 @@ class Session:
     def record_clearing(self, ids: list[str], kind: str) -> None:
         """Freeze a microcompact decision and write it down so a reload keeps it."""
         before = self.ledger.used()
-        if kind == "cache_edits":
-            self.cache_deleted_ids.update(ids)
-        else:
-            self.cleared_ids.update(ids)
-            # The last usage still counts the cleared text: estimate until the next call.
-            self.rebuild_ledger(anchor_ok=False)
+        self.cleared_ids.update(ids)
+        self.rewrite("microcompact")
+        # The last usage still counts the cleared text: estimate until the next call.
+        self.rebuild_ledger(anchor_ok=False)
         # A re-read must return the content again, not a stub pointing at a cleared result.
         self.file_state.forget_results()
         self.append(Message(kind="system", subtype="microcompact_boundary",
@@ -269,26 +281,40 @@ class Session:
     def tool_names(self) -> set[str]:
         return {t.name for t in self.tools}
 
-    def build_request(self, records: list[Message] | None = None) -> ModelRequest:
+    def build_request(self, records: list[Message] | None = None, *,
+                      call: CallKind = "main") -> ModelRequest:
         from sidecar.providers.base import ModelRequest
         from sidecar.tools.registry import tool_specs
 
         recs = list(records if records is not None else self.view_records())
         system: list[Block] = self.prefix.system_blocks() if self.prefix else []
+        messages = normalize_for_api(recs, self.tool_names())
+        # The project's rules and the date lead the first user message of every request,
+        # after a compaction or /clear too (they are no record, so no boundary drops them).
         user_ctx = self.prefix.user_context() if self.prefix else None
         if user_ctx is not None:
-            recs = [user_ctx, *recs]
-        messages = normalize_for_api(recs, self.tool_names())
+            messages = with_leading_context(messages, user_ctx.content)
         window = resolve_window(self.info.model, self.info.provider, self.settings)
+        model, long_context = api_model_id(self.info.model)
+        thinking = self.settings.thinking
         return ModelRequest(
-            model=self.info.model,
+            model=model,
             system=system,
             messages=messages,
             tools=tool_specs(self.tools),
             max_tokens=min(window.max_output_tokens, 32_000),
+            thinking_budget=thinking.budgetTokens if thinking.mode == "budget" else None,
+            thinking_adaptive=thinking.mode == "adaptive",
+            effort=thinking.effort,
+            long_context=long_context,
             prompt_cache_key=self.id,
             timeout_seconds=float(self.settings.retry.timeoutSeconds),
+            headers=self.labels(call),
         )
+
+    def labels(self, call: CallKind = "main") -> dict[str, str]:
+        return request_headers(self.id, call, self.epoch, self.epoch_cause,
+                               self.thresholds.blocking_at)
 
     # ----- the turn -----------------------------------------------------------------
 
@@ -329,6 +355,7 @@ class Session:
                     if await self.context.recover_from_overflow(self, err):
                         calls -= 1
                         continue
+                self._record_api_error(err)
                 self.persist_state()
                 raise ProviderFailed(
                     f"The provider failed: {err.message}", data=err.to_data()
@@ -437,6 +464,13 @@ class Session:
         self.send_usage_update()
         return completed
 
+    def _record_api_error(self, err: Exception) -> None:
+        """The failure stays in the transcript, as Claude Code keeps it: never sent to the
+        model again, but it tells normalization which media the provider refused."""
+        text = f"API Error: {getattr(err, 'message', None) or err}"
+        self.append(Message(kind="assistant", content=[{"type": "text", "text": text}],
+                            is_api_error=True, stop_reason="error"))
+
     def _keep_partial(self, partial: dict[str, list[str]], model: str, message_id: str) -> None:
         """The partial answer stays in the transcript, marked as interrupted."""
         text = "".join(partial["text"])
@@ -458,7 +492,7 @@ class Session:
                             content=[{"type": "text", "text": "Conversation cleared"}],
                             extra={"compactMetadata": {"trigger": "clear", "preTokens": self.ledger.used()}}))
         self.cleared_ids.clear()
-        self.cache_deleted_ids.clear()
+        self.rewrite("clear")
         self.file_state.forget_results()
         if self.prefix is not None:
             self.prefix.rebuild()

@@ -33,16 +33,8 @@ class TimeBased:
 
 
 @dataclass(frozen=True)
-class Cached:
-    enabled: bool = True
-    triggerResults: int = 12
-    keepRecent: int = 3
-
-
-@dataclass(frozen=True)
 class Microcompact:
     timeBased: TimeBased = field(default_factory=TimeBased)
-    cached: Cached = field(default_factory=Cached)
 
 
 @dataclass(frozen=True)
@@ -92,6 +84,16 @@ class Tokens:
 
 
 @dataclass(frozen=True)
+class Thinking:
+    # "off", "adaptive" (the model decides how much to think) or "budget" (at most
+    # budgetTokens). On OpenAI models either turns on reasoning at ``effort``.
+    mode: str = "off"
+    budgetTokens: int = 8_000
+    # low, medium, high, xhigh or max; None leaves the provider's default.
+    effort: str | None = None
+
+
+@dataclass(frozen=True)
 class Settings:
     provider: str = "anthropic"
     model: str = "claude-sonnet-4-5"
@@ -114,6 +116,9 @@ class Settings:
     history: History = field(default_factory=History)
     tools: Tools = field(default_factory=Tools)
     tokens: Tokens = field(default_factory=Tokens)
+    thinking: Thinking = field(default_factory=Thinking)
+    # Manual /compact and sidecar/compact; DISABLE_COMPACT turns both kinds off.
+    manualCompact: bool = True
     preCompactHooks: tuple[str, ...] = ()
     retry: "Retry" = field(default_factory=lambda: Retry())
 
@@ -129,9 +134,11 @@ class Retry:
 _CHOICES: dict[str, tuple[str, ...]] = {
     "provider": ("anthropic", "openai", "openai-compatible"),
     "tokens.estimator": ("calibrated", "bytes4", "tiktoken"),
+    "thinking.mode": ("off", "adaptive", "budget"),
+    "thinking.effort": ("low", "medium", "high", "xhigh", "max"),
 }
 # Numbers that may be zero; every other int must be positive.
-_ZERO_OK = {"microcompact.timeBased.keepRecent", "microcompact.cached.keepRecent", "retry.maxRetries"}
+_ZERO_OK = {"microcompact.timeBased.keepRecent", "retry.maxRetries"}
 
 
 def _coerce(path: str, hint: Any, value: Any, default: Any, warnings: list[str]) -> Any:
@@ -151,7 +158,7 @@ def _coerce(path: str, hint: Any, value: Any, default: Any, warnings: list[str])
         )
     elif hint is str or text in ("str | None", "typing.Optional[str]"):
         ok = (value is None and "None" in text) or (isinstance(value, str) and value != "")
-        if ok and path in _CHOICES and value not in _CHOICES[path]:
+        if ok and value is not None and path in _CHOICES and value not in _CHOICES[path]:
             ok = False
     elif text.startswith("tuple[str"):
         ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
@@ -296,6 +303,8 @@ def apply_env_overrides(settings: Settings, warnings: list[str]) -> tuple[Settin
     s = settings
     if _truthy("DISABLE_AUTO_COMPACT") or _truthy("DISABLE_COMPACT"):
         s = dataclasses.replace(s, autoCompact=dataclasses.replace(s.autoCompact, enabled=False))
+    if _truthy("DISABLE_COMPACT"):  # the seed's switch turns compaction off entirely
+        s = dataclasses.replace(s, manualCompact=False)
     if _truthy("DISABLE_CLAUDE_CODE_SM_COMPACT"):
         s = dataclasses.replace(s, sessionMemory=dataclasses.replace(s.sessionMemory, enabled=False))
     if _truthy("ENABLE_CLAUDE_CODE_SM_COMPACT"):

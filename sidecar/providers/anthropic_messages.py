@@ -10,20 +10,18 @@ Request shaping:
   the last tool definition and, when ``cache_latest_message`` is set, the last cacheable
   block of the latest message. Markers already present in the request are removed first, so
   a request never carries more than the API's limit of four.
-- Tier 2 context editing: ``context_management`` travels as a body field with the beta
-  header ``anthropic-beta: context-management-2025-06-27`` (the SDK's non-beta ``create``
-  has no parameter for it, hence ``extra_body`` and ``extra_headers``).
-- Tier 1 cached microcompact, our wire assumption: the tool_use ids in
-  ``request.cache_deletions`` are sent as one extra content block at the start of the
-  latest user message,
-  ``{"type": "cache_edits", "edits": [{"type": "delete", "tool_use_id": ID}, ...]}``.
-  The server drops those tool results from its cached prefix without the prefix bytes
-  changing; our own copy of the conversation keeps them.
+- Everything goes through the SDK's typed beta surface (``client.beta.messages``), so the
+  SDK's own request types describe what is sent, and each beta feature names its beta:
+  context editing (``context-management-2025-06-27``), the 1M window of models that need a
+  beta for it (``context-1m-2025-08-07``), and effort (``effort-2025-11-24``).
+- Thinking: ``{"type": "adaptive"}`` or ``{"type": "enabled", "budget_tokens": N}`` with N
+  of at least 1,024 and below ``max_tokens``, as the API requires.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -50,12 +48,14 @@ from sidecar.providers.retry import (
 )
 
 CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27"
+LONG_CONTEXT_BETA = "context-1m-2025-08-07"
+EFFORT_BETA = "effort-2025-11-24"
 EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
 MAX_CACHE_BREAKPOINTS = 4
 # The API refuses budgets under 1,024 tokens and budgets not below max_tokens.
 MIN_THINKING_BUDGET = 1_024
 # Block types that may not carry a cache breakpoint.
-_UNCACHEABLE = frozenset({"thinking", "redacted_thinking", "cache_edits"})
+_UNCACHEABLE = frozenset({"thinking", "redacted_thinking"})
 
 
 def _strip_cache_control(block: Block) -> Block:
@@ -78,13 +78,6 @@ def _wire_block(block: Block) -> Block | None:
     return _strip_cache_control(copy.deepcopy(block))
 
 
-def cache_edits_block(tool_use_ids: list[str]) -> Block:
-    return {
-        "type": "cache_edits",
-        "edits": [{"type": "delete", "tool_use_id": tool_use_id} for tool_use_id in tool_use_ids],
-    }
-
-
 def build_messages_body(
     request: ModelRequest, model_info: ModelInfo | None = None
 ) -> dict[str, Any]:
@@ -101,12 +94,6 @@ def build_messages_body(
             if block.get("type") not in _UNCACHEABLE:
                 block["cache_control"] = dict(EPHEMERAL)
                 breakpoints += 1
-                break
-
-    if request.cache_deletions:
-        for message in reversed(messages):
-            if message["role"] == "user":
-                message["content"].insert(0, cache_edits_block(list(request.cache_deletions)))
                 break
 
     body: dict[str, Any] = {"model": request.model, "messages": messages}
@@ -132,25 +119,31 @@ def build_messages_body(
         max_tokens = min(max_tokens, model_info.max_output_tokens)
     body["max_tokens"] = max_tokens
 
-    if request.thinking_budget:
+    if request.thinking_adaptive:
+        body["thinking"] = {"type": "adaptive"}
+    elif request.thinking_budget:
         budget = min(request.thinking_budget, max_tokens - 1)
         if budget >= MIN_THINKING_BUDGET:
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
+    if request.effort:
+        body["output_config"] = {"effort": request.effort}
 
     if request.context_management is not None:
         body["context_management"] = copy.deepcopy(request.context_management)
     return body
 
 
-def _split_for_sdk(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
-    """Keyword arguments the SDK types, the rest as ``extra_body``, and extra headers."""
-    kwargs = {k: v for k, v in body.items() if k != "context_management"}
-    extra_body: dict[str, Any] = {}
-    headers: dict[str, str] = {}
+def betas_for(request: ModelRequest, body: dict[str, Any],
+              model_info: ModelInfo | None = None) -> list[str]:
+    """The beta flags the body's features need."""
+    betas: list[str] = []
     if "context_management" in body:
-        extra_body["context_management"] = body["context_management"]
-        headers["anthropic-beta"] = CONTEXT_MANAGEMENT_BETA
-    return kwargs, extra_body, headers
+        betas.append(CONTEXT_MANAGEMENT_BETA)
+    if request.long_context and model_info is not None and model_info.supports_1m:
+        betas.append(LONG_CONTEXT_BETA)
+    if "output_config" in body:
+        betas.append(EFFORT_BETA)
+    return betas
 
 
 def _field(obj: Any, name: str) -> Any:
@@ -301,27 +294,14 @@ class AnthropicProvider:
             await client.close()
 
     async def count_tokens(self, request: ModelRequest) -> int | None:
-        body = build_messages_body(
-            ModelRequest(
-                model=request.model,
-                system=request.system,
-                messages=request.messages,
-                tools=request.tools,
-                max_tokens=request.max_tokens,
-                thinking_budget=request.thinking_budget,
-                context_management=request.context_management,
-                cache_latest_message=False,
-                timeout_seconds=request.timeout_seconds,
-            ),
-            self.model_info,
-        )
+        counted = dataclasses.replace(request, cache_latest_message=False)
+        body = build_messages_body(counted, self.model_info)
         body.pop("max_tokens", None)
-        kwargs, extra_body, headers = _split_for_sdk(body)
         try:
-            result = await self._sdk_client().messages.count_tokens(
-                **kwargs,
-                extra_body=extra_body or None,
-                extra_headers=headers or None,
+            result = await self._sdk_client().beta.messages.count_tokens(
+                **body,
+                betas=betas_for(counted, body, self.model_info),
+                extra_headers=request.headers or None,
                 timeout=request.timeout_seconds,
             )
         except ProviderError:
@@ -332,15 +312,14 @@ class AnthropicProvider:
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         body = build_messages_body(request, self.model_info)
-        kwargs, extra_body, headers = _split_for_sdk(body)
         state = _Assembly()
         streaming = False
         try:
-            stream = await self._sdk_client().messages.create(
-                **kwargs,
+            stream = await self._sdk_client().beta.messages.create(
+                **body,
+                betas=betas_for(request, body, self.model_info),
                 stream=True,
-                extra_body=extra_body or None,
-                extra_headers=headers or None,
+                extra_headers=request.headers or None,
                 timeout=request.timeout_seconds,
             )
             streaming = True

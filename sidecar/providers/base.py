@@ -28,17 +28,23 @@ class ModelRequest:
     messages: list[ApiMessage]
     tools: list[ToolSpec] = field(default_factory=list)
     max_tokens: int = 8_192
+    # Thinking: at most ``thinking_budget`` tokens, or ``thinking_adaptive`` (the model
+    # decides); ``effort`` as the provider names it (Anthropic output_config.effort, OpenAI
+    # reasoning_effort).
     thinking_budget: int | None = None
+    thinking_adaptive: bool = False
+    effort: str | None = None
+    # The model's long-context (1M) window was asked for with a ``[1m]`` suffix.
+    long_context: bool = False
     # Anthropic server-side context editing (tier 2); adapters for other providers ignore it
     # because the session applies the same edit client-side for them.
     context_management: dict[str, Any] | None = None
-    # Tier 1 cached microcompact: tool_use ids whose results the server should drop from
-    # its cached prefix without the prefix being rewritten.
-    cache_deletions: list[str] = field(default_factory=list)
     prompt_cache_key: str | None = None
     # Cache the latest message too (off for forked one-shot calls such as summaries).
     cache_latest_message: bool = True
     timeout_seconds: float = 600.0
+    # Sent as HTTP headers (see sidecar.core.request_labels); the APIs ignore them.
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -217,6 +217,10 @@ def build_chat_body(
         body["tools"] = convert_tools(request.tools)
     if request.prompt_cache_key:
         body["prompt_cache_key"] = request.prompt_cache_key
+    # Reasoning is asked for by effort alone on this wire; a budget or adaptive thinking
+    # setting means "reason", at the provider's default effort unless one is set.
+    if request.effort or request.thinking_budget or request.thinking_adaptive:
+        body["reasoning_effort"] = request.effort or "medium"
     return body
 
 
@@ -498,7 +502,7 @@ class OpenAIChatProvider:
         streaming = False
         try:
             stream = await self._sdk_client().chat.completions.create(
-                **body, timeout=request.timeout_seconds
+                **body, timeout=request.timeout_seconds, extra_headers=request.headers or None
             )
             streaming = True
             async with stream:

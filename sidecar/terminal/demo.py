@@ -50,7 +50,6 @@ def demo_settings(base_url: str, storage: Path) -> dict[str, Any]:
         "errorBufferTokens": 4000,
         "sessionMemory": {"initTokens": 8000, "updateTokens": 4000, "minTokens": 4000, "maxTokens": 12000},
         # The seed's numbers are sized for a 200K window; these keep the same proportions.
-        "microcompact": {"cached": {"triggerResults": 6, "keepRecent": 3}},
         "apiContextManagement": {"triggerTokens": 20000, "keepTokens": 8000},
         "postCompact": {"maxFiles": 3, "totalTokens": 12000, "perFileTokens": 3000},
         "retry": {"maxRetries": 2, "baseDelayMs": 50, "maxDelayMs": 200},
@@ -149,8 +148,6 @@ def summary_rows(run: DemoRun, elapsed: float) -> list[tuple[str, str]]:
     done = [e for e in run.printer.compactions if e.status == "completed"]
     by_tier = Counter(f"{tier_name(e.tier)} ({e.trigger})" for e in done)
     failed = [e for e in run.printer.compactions if e.status == "failed"]
-    cache_edit_reqs = [r for r in reqs if '"cache_edits"' in _dumps(r.body)]
-    deleted = max((_count_deletions(r.body) for r in reqs), default=0)
     applied = sum(len(r.applied_edits) for r in reqs)
     refused = sum(1 for r in reqs if r.fault == "prompt_too_long")
     g = run.printer.gauge or {}
@@ -168,11 +165,10 @@ def summary_rows(run: DemoRun, elapsed: float) -> list[tuple[str, str]]:
     if failed:
         rows.append(("failed compactions", "; ".join(f"{e.trigger}: {e.error}" for e in failed)))
     rows += [
-        ("microcompact", f"{len(cache_edit_reqs)} requests carried cache edits, up to {deleted} tool results "
-                         "deleted from the cached prefix" if cache_edit_reqs else "no cache edits sent"),
         ("API context edits", f"{applied} applied by the server" if applied else "none (trigger not reached)"),
         ("prompt too long", f"{refused} summary request(s) refused; retried with the oldest rounds dropped"
                             if refused else "no refusals"),
+        ("requests checked", checked_row(run.srv)),
         ("cache read tokens", f"{sum(int(u.get('cache_read_input_tokens') or 0) for u in usage):,} total"),
         ("cache write tokens", f"{sum(int(u.get('cache_creation_input_tokens') or 0) for u in usage):,} total"),
         ("uncached input", f"{sum(int(u.get('input_tokens') or 0) for u in usage):,} total; output "
@@ -187,20 +183,12 @@ def summary_rows(run: DemoRun, elapsed: float) -> list[tuple[str, str]]:
     return rows
 
 
-def _dumps(body: Any) -> str:
-    import json
-
-    return json.dumps(body)
-
-
-def _count_deletions(body: dict[str, Any]) -> int:
-    count = 0
-    for message in body.get("messages") or []:
-        content = message.get("content") if isinstance(message, dict) else None
-        for block in content if isinstance(content, list) else []:
-            if isinstance(block, dict) and block.get("type") == "cache_edits":
-                count = max(count, len(block.get("edits") or []))
-    return count
+def checked_row(srv: FakeLLMServer) -> str:
+    """What the fake's validator and invariant checker made of every request."""
+    found = srv.violations
+    text = (f"{srv.checker.checked} validated against the SDK request types and the API rules; "
+            f"{srv.checker.refused} refused; {len(found)} invariant violations")
+    return text + "".join(f"\n    {v}" for v in found[:5])
 
 
 def print_table(screen: Screen, rows: list[tuple[str, str]]) -> None:
@@ -255,6 +243,8 @@ async def _demo(turns: int, fast: bool) -> int:
         srv.stop()
         await run.client.stop()
     print_table(screen, summary_rows(run, time.monotonic() - started))
+    if code == 0 and srv.violations:
+        code = 1  # a request the real API would refuse, or a broken invariant, fails the demo
     if code != 0:
         screen.line(f"  sidecar log: {root / 'sidecar.log'}")
     return code

@@ -223,27 +223,55 @@ async def test_cancel_compaction(small: Any, llm: Any, workspace: Path) -> None:
     assert small.rec.of("compaction_update")[-1]["status"] == "cancelled"
 
 
-async def test_anthropic_request_carries_context_management_and_cache_edits(
+async def test_anthropic_request_carries_context_management(
         llm: Any, tmp_path: Path, workspace: Path) -> None:
-    client = await start(llm, tmp_path, workspace, microcompact={"cached": {"triggerResults": 3, "keepRecent": 1}},
+    client = await start(llm, tmp_path, workspace,
                          apiContextManagement={"triggerTokens": 3000, "keepTokens": 1000})
     try:
         await fill(client, llm, workspace, 5, kb=6)
         req = llm.requests[-1]
-        assert req.headers.get("anthropic-beta", "").find("context-management") >= 0
-        edits = req.body["context_management"]["edits"]
-        assert {e["type"] for e in edits} == {"clear_tool_uses_20250919", "clear_thinking_20251015"}
-        assert edits[1]["trigger"] == {"type": "input_tokens", "value": 3000}
-        assert edits[1]["clear_at_least"] == {"type": "input_tokens", "value": 2000}
+        assert "context-management-2025-06-27" in req.headers.get("anthropic-beta", "")
+        # Thinking is off, so there is no thinking to clear (the API refuses the edit then).
+        (edit,) = req.body["context_management"]["edits"]
+        assert edit["type"] == "clear_tool_uses_20250919"
+        assert edit["trigger"] == {"type": "input_tokens", "value": 3000}
+        assert edit["clear_at_least"] == {"type": "input_tokens", "value": 2000}
         assert any(r.applied_edits for r in llm.requests), "the server never applied the edits"
+        # Nothing but public block types: the results stay in our messages, cleared
+        # server-side only, and the cached prefix survived the edit.
         blocks = [b for m in req.body["messages"] for b in m["content"] if isinstance(b, dict)]
-        deleted = [e["tool_use_id"] for b in blocks if b.get("type") == "cache_edits" for e in b["edits"]]
-        assert "toolu_r0" in deleted and "toolu_r4" not in deleted
-        # Local messages are unchanged: the result text is still there, only deleted server-side.
+        assert {b["type"] for b in blocks} <= {"text", "tool_use", "tool_result"}
         assert any(b.get("type") == "tool_result" and b.get("tool_use_id") == "toolu_r0"
                    and "function_1" in json.dumps(b) for b in blocks)
-        # The cached prefix survived the edit.
         assert req.usage["cache_read_input_tokens"] > 0
+    finally:
+        await stop_client(client)
+
+
+async def test_thinking_from_settings_and_its_clearing(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client = await start(llm, tmp_path, workspace,
+                         thinking={"mode": "budget", "budgetTokens": 4000, "effort": "high"})
+    try:
+        llm.queue(Reply(content=[{"type": "thinking", "thinking": "Read it first."},
+                                 {"type": "tool_use", "id": "toolu_t1", "name": "Read",
+                                  "input": {"file_path": "hello.py"}}]))
+        llm.queue(Reply(content=[{"type": "thinking", "thinking": "It says hi."},
+                                 {"type": "text", "text": "It returns 'hi'."}]))
+        res = await prompt(client, client.sid, "what does hello.py return?")
+        assert res["stopReason"] == "end_turn"
+        first, second = llm.requests[-2:]
+        for req in (first, second):
+            assert req.body["thinking"] == {"type": "enabled", "budget_tokens": 4000}
+            assert req.body["output_config"] == {"effort": "high"}
+            betas = req.headers.get("anthropic-beta", "")
+            assert "effort-2025-11-24" in betas and "context-management-2025-06-27" in betas
+            # While the cache is warm every thinking turn is kept; the edit goes first.
+            edits = req.body["context_management"]["edits"]
+            assert edits[0] == {"type": "clear_thinking_20251015", "keep": "all"}
+        # The tool loop handed the signed thinking back, first in its turn, as the API wants.
+        turn = second.body["messages"][-2]["content"]
+        assert turn[0]["type"] == "thinking" and turn[0]["signature"]
     finally:
         await stop_client(client)
 

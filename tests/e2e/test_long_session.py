@@ -1,8 +1,10 @@
 """A 300-turn session with large tool results through the real process.
 
 At every request it checks that nothing passed the blocking limit and that every tool_use
-travels with its tool_result; at the end that the transcript rebuilds the visible history and
-that compactions of every tier were observed, so the test cannot pass vacuously.
+travels with its tool_result; the fake's invariant checker also holds every request to the
+real API's rules, the project's CLAUDE.md in every conversation request, and a prefix that
+only changes for a named cause. At the end, that the transcript rebuilds the visible history
+and that compactions of every tier were observed, so the test cannot pass vacuously.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ SETTINGS = {
     "contextWindow": 60_000,  # effective 40,000; auto-compact 27,000; blocking 37,000
     "sessionMemory": {"initTokens": 6000, "updateTokens": 4000, "updateToolCalls": 2,
                       "minTokens": 3000, "maxTokens": 9000},
-    "microcompact": {"cached": {"triggerResults": 6, "keepRecent": 2}},
     # Server-side clearing would keep this session under the auto-compact point on its own;
     # it has its own test (test_compaction.py), here the compaction tiers must fire.
     "apiContextManagement": {"enabled": False},
@@ -46,6 +47,7 @@ def check_pairing(messages: list[dict[str, Any]]) -> None:
 
 
 async def test_three_hundred_turns(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    (workspace / "CLAUDE.md").write_text("Always name the file you read.\n")
     rng = random.Random(7)
     sizes = [rng.choice([2, 3, 5, 8, 12]) for _ in range(TURNS)]
     for i, kb in enumerate(sizes):
@@ -94,9 +96,11 @@ async def test_three_hundred_turns(llm: Any, tmp_path: Path, workspace: Path) ->
     compactions = gauge["compactions"]
     assert compactions.get("session_memory", 0) >= 3, compactions
     assert compactions.get("full", 0) >= 2, compactions
-    assert any(b.get("type") == "cache_edits" for r in llm.requests for m in r.body.get("messages", [])
-               if isinstance(m.get("content"), list) for b in m["content"])
-    assert sum(1 for r in llm.requests if not is_summary_call(r)) >= 2 * TURNS
+    main = [r for r in llm.requests if r.headers.get("x-context-sidecar-call") == "main"]
+    assert len(main) >= 2 * TURNS
+    # The project's rules survived every compaction: in every conversation request.
+    assert all("Always name the file you read." in json.dumps(r.body["messages"][0]) for r in main)
+    assert llm.checker.checked == len(llm.requests) and not llm.violations
 
     transcript = next((tmp_path / "store" / "projects").rglob(f"{sid}.jsonl"))
     loaded = load_transcript(transcript)

@@ -220,13 +220,15 @@ async def test_anthropic_request_carries_cache_markers_and_context_management(
     done = (
         await collect(
             anthropic_provider.stream(
-                make_request(anthropic_provider, context_management=management)
+                make_request(anthropic_provider, context_management=management,
+                             thinking_adaptive=True)
             )
         )
     )[-1]
     recorded = srv.requests[-1]
     body = recorded.body
     assert recorded.headers.get("anthropic-beta") == CONTEXT_MANAGEMENT_BETA
+    assert body["thinking"] == {"type": "adaptive"}  # clear_thinking needs thinking on
     assert body["context_management"] == management
     assert body["stream"] is True
     assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
@@ -294,41 +296,20 @@ async def test_anthropic_applied_edits_are_reported(
     assert done.applied_edits[0]["cleared_tool_uses"] == 3
 
 
-async def test_anthropic_cache_edits_block_shape(
-    anthropic_provider: AnthropicProvider, srv: FakeLLMServer
-) -> None:
-    messages = [
-        ApiMessage("user", [{"type": "text", "text": "read two files"}]),
-        ApiMessage(
-            "assistant",
-            [
-                {"type": "tool_use", "id": "toolu_a", "name": "Read", "input": {"path": "a"}},
-                {"type": "tool_use", "id": "toolu_b", "name": "Read", "input": {"path": "b"}},
-            ],
-        ),
-        ApiMessage(
-            "user",
-            [
-                {"type": "tool_result", "tool_use_id": "toolu_a", "content": "A"},
-                {"type": "tool_result", "tool_use_id": "toolu_b", "content": "B"},
-            ],
-        ),
-    ]
-    srv.queue(Reply.text("ok"))
-    await collect(
-        anthropic_provider.stream(
-            make_request(anthropic_provider, messages=messages, cache_deletions=["toolu_a"])
-        )
-    )
-    latest = srv.requests[-1].body["messages"][-1]
-    assert latest["role"] == "user"
-    assert latest["content"][0] == {
-        "type": "cache_edits",
-        "edits": [{"type": "delete", "tool_use_id": "toolu_a"}],
-    }
-    assert [b["type"] for b in latest["content"][1:]] == ["tool_result", "tool_result"]
-    assert latest["content"][-1]["cache_control"] == {"type": "ephemeral"}
-    assert "cache_edits" not in json.dumps(srv.requests[-1].body["messages"][:-1])
+async def test_anthropic_long_context_goes_by_beta_header(srv: FakeLLMServer) -> None:
+    """The 1M window is a beta flag on the request; the model id stays the plain id."""
+    from sidecar.core.catalog import lookup
+
+    provider = AnthropicProvider(KEY, base_url=srv.url, model_info=lookup("claude-opus-4-6", "anthropic"))
+    try:
+        srv.queue(Reply.text("ok"))
+        await collect(provider.stream(make_request(provider, model="claude-opus-4-6",
+                                                   long_context=True)))
+    finally:
+        await provider.aclose()
+    request = srv.requests[-1]
+    assert request.body["model"] == "claude-opus-4-6"
+    assert "context-1m-2025-08-07" in request.headers.get("anthropic-beta", "")
 
 
 async def test_openai_request_shape(srv: FakeLLMServer) -> None:
@@ -351,7 +332,6 @@ async def test_openai_request_shape(srv: FakeLLMServer) -> None:
                 make_request(
                     provider,
                     messages=messages,
-                    cache_deletions=["call_a"],
                     context_management={"edits": []},
                 )
             )

@@ -152,9 +152,12 @@ async def test_prompt_history_list_and_undo(llm: Any, tmp_path: Path, workspace:
             await prompt(client, sid, text)
         listed = await call(client, "sidecar/history/list", {"limit": 10})
         displays = [e["display"] for e in listed["entries"]]
-        assert displays[0].startswith("second") and displays[1] == "first prompt"
+        # A prompt over the paste limit is kept as a paste, referenced from the line.
+        assert displays == ["[Pasted text #1 +1 lines]", "first prompt"]
+        (paste,) = listed["entries"][0]["pastedContents"].values()
+        assert paste["content"] == f"second with paste {pasted}"
         undone = await call(client, "sidecar/history/undo", {})
-        assert undone["removed"]["display"].startswith("second")
+        assert undone["removed"]["display"] == "[Pasted text #1 +1 lines]"
         listed = await call(client, "sidecar/history/list", {})
         assert [e["display"] for e in listed["entries"]][0] == "first prompt"
     finally:

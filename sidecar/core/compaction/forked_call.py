@@ -5,7 +5,9 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from sidecar.core.catalog import api_model_id
 from sidecar.core.messages import Message, user_text
+from sidecar.core.request_labels import CallKind
 
 if TYPE_CHECKING:
     from sidecar.core.session import Session
@@ -14,7 +16,7 @@ SUMMARY_MAX_TOKENS = 20_000
 
 
 async def forked_text_call(session: Session, records: list[Message], prompt: str,
-                           model: str | None = None) -> str:
+                           model: str | None = None, *, call: CallKind = "summary") -> str:
     """Send the records plus ``prompt`` and return the answer's text.
 
     The same system prefix and tools are sent so the provider's prompt cache is shared
@@ -23,10 +25,10 @@ async def forked_text_call(session: Session, records: list[Message], prompt: str
     from sidecar.providers.base import Completed
     from sidecar.providers.retry import stream_with_retry
 
-    request = session.build_request([*records, user_text(prompt)])
+    request = session.build_request([*records, user_text(prompt)], call=call)
     request = dataclasses.replace(
         request,
-        model=model or session.info.model,
+        model=api_model_id(model)[0] if model else request.model,
         max_tokens=min(request.max_tokens, SUMMARY_MAX_TOKENS),
         # A breakpoint on the prompt lets the cache lookup reach back to the prefix the
         # main conversation's last call cached, so the fork reads it instead of paying again.
@@ -34,13 +36,12 @@ async def forked_text_call(session: Session, records: list[Message], prompt: str
         context_management=None,
     )
     if session.info.provider == "anthropic" and session.context is not None:
-        # The same cache edits and context management as the main conversation's requests,
-        # so the fork reads the same cached prefix and is no larger than they are.
+        # The same context management as the main conversation's requests, so the fork is
+        # no larger than they are.
         from sidecar.core.compaction.microcompact import anthropic_context_management
 
         request = dataclasses.replace(
-            request, cache_deletions=sorted(session.cache_deleted_ids),
-            context_management=anthropic_context_management(session.settings))
+            request, context_management=anthropic_context_management(session.settings))
     provider = session.provider() if not model or model == session.info.model else \
         session._provider_factory(session.settings_for_call(model))
     retry = session.settings.retry

@@ -1,17 +1,18 @@
 """Tiers 1 and 2: clearing old tool results without a summary.
 
 Tier 1 runs before every call: time-based clearing once the provider's cache has gone
-cold, and (Anthropic) cache edits that delete old results server-side while the cached
-prefix and the local messages stay as they are. Tier 2 asks Anthropic to clear old tool
-uses past a token trigger, and makes the same edit client-side on other providers'
-outgoing requests. Decisions about content already sent are frozen: a cleared id stays
-cleared, so the cache is never broken twice for the same result.
+cold. (The seed's second variant, Anthropic "cache edits" that delete results from the
+cached prefix, is no public API: no SDK type has it and the Messages API refuses it.)
+Tier 2 asks Anthropic to clear old tool uses past a token trigger, and makes the same edit
+client-side on other providers' outgoing requests. Decisions about content already sent
+are frozen: a cleared id stays cleared, so the cache is never broken twice for the same
+result.
 """
 
 from __future__ import annotations
 
 import copy
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Iterable
 
 from sidecar.core.messages import CLEARED_TOOL_RESULT, ApiMessage, Block, Message
@@ -66,16 +67,6 @@ def time_based_candidates(records: list[Message], settings: Settings, now: float
     return [i for i in ids if i not in keep and i not in already]
 
 
-def cached_candidates(records: list[Message], settings: Settings, already: set[str]) -> list[str]:
-    cfg = settings.microcompact.cached
-    if not cfg.enabled:
-        return []
-    ids = [i for i in compactable_results(records) if i not in already]
-    if len(ids) <= cfg.triggerResults:
-        return []
-    return ids[: len(ids) - cfg.keepRecent] if cfg.keepRecent else ids
-
-
 def clear_results(records: list[Message], cleared: set[str]) -> list[Message]:
     """Copies of the records with cleared results replaced by the marker."""
     if not cleared:
@@ -94,34 +85,45 @@ def clear_results(records: list[Message], cleared: set[str]) -> list[Message]:
     return out
 
 
-def anthropic_context_management(settings: Settings) -> dict[str, object] | None:
+# Claude Code keeps every thinking turn while the cache is warm and only the last one
+# after an hour away, when the cache is cold and clearing costs no rewrite.
+THINKING_IDLE_MINUTES = 60
+
+
+def anthropic_context_management(settings: Settings,
+                                 idle_minutes: float | None = None) -> dict[str, object] | None:
     cfg = settings.apiContextManagement
     if not cfg.enabled:
         return None
-    return {
-        "edits": [
-            {"type": "clear_thinking_20251015", "keep": "all"},
-            {
-                "type": "clear_tool_uses_20250919",
-                "trigger": {"type": "input_tokens", "value": cfg.triggerTokens},
-                "clear_at_least": {"type": "input_tokens",
-                                   "value": max(cfg.triggerTokens - cfg.keepTokens, 0)},
-            },
-        ]
-    }
+    edits: list[dict[str, object]] = []
+    # The API takes clear_thinking only with thinking on, and first among the edits.
+    if settings.thinking.mode != "off":
+        idle = idle_minutes is not None and idle_minutes >= THINKING_IDLE_MINUTES
+        keep: object = {"type": "thinking_turns", "value": 1} if idle else "all"
+        edits.append({"type": "clear_thinking_20251015", "keep": keep})
+    edits.append({
+        "type": "clear_tool_uses_20250919",
+        "trigger": {"type": "input_tokens", "value": cfg.triggerTokens},
+        "clear_at_least": {"type": "input_tokens",
+                           "value": max(cfg.triggerTokens - cfg.keepTokens, 0)},
+    })
+    return {"edits": edits}
 
 
-def client_side_context_edit(messages: list[ApiMessage], used: int, settings: Settings,
-                             counter: TextCounter) -> tuple[list[ApiMessage], int]:
+def client_side_context_edit(
+    messages: list[ApiMessage], used: int, settings: Settings, counter: TextCounter
+) -> tuple[list[ApiMessage], int, frozenset[str]]:
     """The same edit as Anthropic's clear_tool_uses, applied to an outgoing request.
 
-    Returns the edited messages and the tokens it removed. The transcript is untouched.
+    Returns the edited messages, the tokens it removed and the ids of the tool results it
+    cleared. The transcript is untouched.
     """
     cfg = settings.apiContextManagement
     if not cfg.enabled or used <= cfg.triggerTokens:
-        return messages, 0
+        return messages, 0, frozenset()
     goal = used - cfg.keepTokens
     saved = 0.0
+    edited: set[str] = set()
     out = [ApiMessage(m.role, list(m.content)) for m in messages]
     # The latest user message's results are what the model is about to read: keep them.
     last_user = max((i for i, m in enumerate(out) if m.role == "user"), default=-1)
@@ -132,14 +134,12 @@ def client_side_context_edit(messages: list[ApiMessage], used: int, settings: Se
         for b in m.content:
             if saved < goal and b.get("type") == "tool_result" and b.get("content") != CLEARED_TOOL_RESULT:
                 saved += block_tokens(b, counter)
+                edited.add(str(b.get("tool_use_id")))
                 b = {**copy.copy(b), "content": CLEARED_TOOL_RESULT}
             elif saved < goal and b.get("type") in ("thinking", "redacted_thinking"):
                 saved += block_tokens(b, counter)
+                edited.add(f"thinking@{i}")
                 continue
             content.append(b)
         out[i] = ApiMessage(m.role, content or [{"type": "text", "text": "(no content)"}])
-    return out, round(saved)
-
-
-def now_utc() -> float:
-    return datetime.now(timezone.utc).timestamp()
+    return out, round(saved), frozenset(edited)

@@ -2,8 +2,8 @@
 
 Before a call: microcompact (tier 1), then auto-compact when the gauge says so (session
 memory first, tier 3, then full compaction, tier 4, with the prompt-too-long retry, tier 5,
-inside it), behind the circuit breaker; then the blocking check. On the request: cache
-edits and API context management (tiers 1 and 2). A compaction is committed only when it
+inside it), behind the circuit breaker; then the blocking check. On the request: API
+context management (tier 2), server-side on Anthropic, client-side elsewhere. A compaction is committed only when it
 really shrinks the context; a failed one changes nothing and says so.
 """
 
@@ -18,8 +18,8 @@ from sidecar.core.compaction.breaker import CircuitBreaker
 from sidecar.core.compaction.full import api_round_groups, full_compact
 from sidecar.core.compaction.microcompact import (
     anthropic_context_management,
-    cached_candidates,
     client_side_context_edit,
+    minutes_since_last_assistant,
     time_based_candidates,
 )
 from sidecar.core.compaction.prompts import summary_message_text
@@ -43,7 +43,8 @@ class ContextManager:
         self.memory = SessionMemory(storage_dir(session.settings), session.id)
         self.compacted_since_anchor = False
         self._task: asyncio.Task[Any] | None = None
-        self._cached_fallback_said = False
+        # The tool results the last client-side edit cleared (see prepare_request).
+        self._edited: frozenset[str] = frozenset()
         self.events: list[dict[str, Any]] = []  # what fired, for replay and tests
 
     # ----- gauge -------------------------------------------------------------------
@@ -99,24 +100,16 @@ class ContextManager:
 
     def prepare_request(self, session: Session, request: ModelRequest) -> ModelRequest:
         if session.info.provider == "anthropic":
-            new = cached_candidates(session.view_records(), session.settings, session.cache_deleted_ids)
-            if new:
-                session.record_clearing(new, "cache_edits")
-                self._log_event("microcompact", kind="cache_edits", cleared=len(new))
-            request = dataclasses.replace(
-                request,
-                cache_deletions=sorted(session.cache_deleted_ids),
-                context_management=anthropic_context_management(session.settings),
-            )
-            return request
-        if session.settings.microcompact.cached.enabled and not self._cached_fallback_said and \
-                cached_candidates(session.view_records(), session.settings, set()):
-            self._cached_fallback_said = True
-            session.editor.show_message(
-                "info", f"{session.info.provider} has no cache edits: old tool results are cleared "
-                "client-side by context management instead")
-        messages, saved = client_side_context_edit(request.messages, session.ledger.used(),
-                                                   session.settings, session.ledger.counter)
+            idle = minutes_since_last_assistant(session.context_records(), session.clock())
+            return dataclasses.replace(request, context_management=anthropic_context_management(
+                session.settings, idle_minutes=idle))
+        messages, saved, edited = client_side_context_edit(
+            request.messages, session.ledger.used(), session.settings, session.ledger.counter)
+        if edited != self._edited:
+            # The outgoing history differs from the last request's before its end.
+            self._edited = edited
+            session.rewrite("context_edit")
+            request = dataclasses.replace(request, headers=session.labels())
         if saved:
             self._log_event("api_context_management", kind="client_side", saved=saved)
             request = dataclasses.replace(request, messages=messages)
@@ -251,11 +244,11 @@ class ContextManager:
     def _commit(self, records: list[Message]) -> None:
         session = self.session
         session.append_many(records)
+        session.rewrite("compaction")
         session.file_state.forget_results()
         if session.prefix is not None:
             session.prefix.rebuild()
         session.cleared_ids.clear()
-        session.cache_deleted_ids.clear()
         session.rebuild_ledger()
         renamed = {m.extra["keptFrom"]: m.uuid for m in records if "keptFrom" in m.extra}
         summary = next(m for m in records if m.is_compact_summary)

@@ -90,7 +90,8 @@ class SessionMemory:
             return False
         current = self.content() or memory_template()
         try:
-            raw = await forked_text_call(session, records, memory_update_prompt(current))
+            raw = await forked_text_call(session, records, memory_update_prompt(current),
+                                         call="memory")
         except Exception as exc:
             log.info("session memory update failed: %s", exc)
             return False

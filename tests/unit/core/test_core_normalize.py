@@ -149,7 +149,7 @@ def test_progress_system_and_synthetic_errors_are_filtered() -> None:
     joined = all_text(api)
     for dropped in ("PROGRESS", "HOOK CHATTER", "INFO", "overloaded", "SYNTHETIC"):
         assert dropped not in joined
-    assert texts(api[0]) == ["q\n", "retry"]
+    assert texts(api[0]) == ["q", "retry"]
 
 
 def test_local_command_system_record_becomes_user_text_merged_with_neighbour() -> None:
@@ -180,7 +180,7 @@ def test_model_slice_starts_at_the_last_compact_boundary() -> None:
     api = normalize_for_api(records)
     joined = all_text(api)
     assert "ancient" not in joined and "old answer" not in joined and "summary one" not in joined
-    assert len(api) == 1 and texts(api[0]) == ["summary two\n", "new prompt"]
+    assert len(api) == 1 and texts(api[0]) == ["summary two", "new prompt"]
     assert model_slice(records[:2]) == records[:2]
 
 
@@ -248,8 +248,8 @@ def test_consecutive_users_merge_with_tool_results_hoisted_first() -> None:
     assert len(api) == 3
     merged = api[2].content
     assert merged[0] == result("t1", "file body")
-    # Text seams are joined with a newline on the earlier block.
-    assert [b["text"] for b in merged[1:]] == ["a note typed meanwhile\n", "and another"]
+    # Text blocks stay as they were sent: no newline is added to the earlier one.
+    assert [b["text"] for b in merged[1:]] == ["a note typed meanwhile", "and another"]
 
 
 def test_parallel_tool_calls_of_one_response_merge_across_interleaved_results() -> None:
@@ -359,7 +359,7 @@ def test_thinking_only_response_is_dropped() -> None:
         user(text("hello?")),
     ])
     assert_well_formed(api)
-    assert len(api) == 1 and texts(api[0]) == ["q\n", "hello?"]
+    assert len(api) == 1 and texts(api[0]) == ["q", "hello?"]
 
 
 def test_whitespace_only_assistant_is_dropped_and_users_remerge() -> None:
@@ -370,7 +370,7 @@ def test_whitespace_only_assistant_is_dropped_and_users_remerge() -> None:
         assistant(text("real"), mid="B"),
     ])
     assert_well_formed(api)
-    assert [texts(m) for m in api] == [["a\n", "b"], ["real"]]
+    assert [texts(m) for m in api] == [["a", "b"], ["real"]]
 
 
 def test_conversation_starting_with_an_assistant_gets_a_user_first() -> None:

@@ -10,9 +10,11 @@ from sidecar.core.catalog import ModelInfo
 from sidecar.core.messages import ApiMessage, Usage
 from sidecar.providers.anthropic_messages import (
     CONTEXT_MANAGEMENT_BETA,
+    EFFORT_BETA,
+    LONG_CONTEXT_BETA,
     AnthropicProvider,
     _Assembly,
-    _split_for_sdk,
+    betas_for,
     build_messages_body,
 )
 from sidecar.providers.base import (
@@ -112,7 +114,7 @@ def test_existing_markers_are_replaced_so_the_limit_holds() -> None:
 
 
 def test_request_is_not_mutated() -> None:
-    req = request(cache_deletions=["toolu_1"])
+    req = request(thinking_budget=2_000)
     before = [m.to_json() for m in req.messages]
     build_messages_body(req)
     assert [m.to_json() for m in req.messages] == before
@@ -147,28 +149,6 @@ def test_thinking_without_signature_is_left_out() -> None:
     assert [b["type"] for b in body["messages"][1]["content"]] == ["text"]
 
 
-def test_cache_edits_block_leads_the_latest_user_message() -> None:
-    body = build_messages_body(request(cache_deletions=["toolu_1", "toolu_0"]))
-    first = body["messages"][2]["content"][0]
-    assert first == {
-        "type": "cache_edits",
-        "edits": [
-            {"type": "delete", "tool_use_id": "toolu_1"},
-            {"type": "delete", "tool_use_id": "toolu_0"},
-        ],
-    }
-    assert "cache_control" not in first
-    # The original user content follows unchanged.
-    assert body["messages"][2]["content"][1]["type"] == "tool_result"
-
-
-def test_cache_edits_go_to_the_latest_user_message_even_after_an_assistant_prefill() -> None:
-    messages = conversation() + [ApiMessage("assistant", [{"type": "text", "text": "Sure"}])]
-    body = build_messages_body(request(messages=messages, cache_deletions=["toolu_1"]))
-    assert body["messages"][2]["content"][0]["type"] == "cache_edits"
-    assert body["messages"][3]["content"][0]["type"] == "text"
-
-
 def test_thinking_budget_and_max_tokens() -> None:
     body = build_messages_body(request(thinking_budget=4_000, max_tokens=16_000))
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 4_000}
@@ -182,12 +162,19 @@ def test_thinking_budget_and_max_tokens() -> None:
     assert "thinking" not in build_messages_body(request())
 
 
+def test_adaptive_thinking_and_effort() -> None:
+    body = build_messages_body(request(thinking_adaptive=True, effort="high"))
+    assert body["thinking"] == {"type": "adaptive"}
+    assert body["output_config"] == {"effort": "high"}
+    assert betas_for(request(), body) == [EFFORT_BETA]
+
+
 def test_max_tokens_clamped_to_the_model_limit() -> None:
     info = ModelInfo(context_window=200_000, max_output_tokens=4_096)
     assert build_messages_body(request(max_tokens=32_000), info)["max_tokens"] == 4_096
 
 
-def test_context_management_goes_through_extra_body_with_the_beta_header() -> None:
+def test_context_management_is_a_typed_field_with_its_beta() -> None:
     management = {
         "edits": [
             {
@@ -196,13 +183,21 @@ def test_context_management_goes_through_extra_body_with_the_beta_header() -> No
             }
         ]
     }
-    body = build_messages_body(request(context_management=management))
-    kwargs, extra_body, headers = _split_for_sdk(body)
-    assert "context_management" not in kwargs
-    assert extra_body == {"context_management": management}
-    assert headers == {"anthropic-beta": CONTEXT_MANAGEMENT_BETA}
-    _, extra_body, headers = _split_for_sdk(build_messages_body(request()))
-    assert extra_body == {} and headers == {}
+    req = request(context_management=management)
+    body = build_messages_body(req)
+    assert body["context_management"] == management
+    assert betas_for(req, body) == [CONTEXT_MANAGEMENT_BETA]
+    assert betas_for(request(), build_messages_body(request())) == []
+
+
+def test_long_context_beta_only_for_models_that_need_it() -> None:
+    req = request(long_context=True)
+    body = build_messages_body(req)
+    needs = ModelInfo(context_window=200_000, max_output_tokens=64_000, supports_1m=True)
+    plain = ModelInfo(context_window=200_000, max_output_tokens=64_000)
+    assert betas_for(req, body, needs) == [LONG_CONTEXT_BETA]
+    assert betas_for(req, body, plain) == []
+    assert betas_for(request(), body, needs) == []
 
 
 def events_for(assembly: _Assembly, events: list[dict[str, Any]]) -> list[Any]:

@@ -183,11 +183,12 @@ def test_body_flags_per_provider() -> None:
     assert compat["max_tokens"] == 1000 and "max_completion_tokens" not in compat
     assert "prompt_cache_key" not in compat and "tools" not in compat
     # Anthropic-only fields never leak into the Chat Completions body.
-    odd = body_for(
-        "openai", context_management={"edits": []}, cache_deletions=["x"], thinking_budget=2000
-    )
-    assert not {"context_management", "thinking"} & set(odd)
-    assert "cache_edits" not in json.dumps(odd)
+    odd = body_for("openai", context_management={"edits": []}, thinking_budget=2000)
+    assert not {"context_management", "thinking", "output_config"} & set(odd)
+    # Thinking on becomes reasoning at the provider's default effort, or the one set.
+    assert odd["reasoning_effort"] == "medium"
+    assert body_for("openai", effort="high")["reasoning_effort"] == "high"
+    assert "reasoning_effort" not in body_for("openai")
 
 
 def test_usage_normalisation() -> None:

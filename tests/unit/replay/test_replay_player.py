@@ -13,7 +13,6 @@ from sidecar.core.compaction.prompts import compact_prompt, memory_update_prompt
 from sidecar.core.messages import Message, Usage
 from sidecar.core.settings import Settings
 from sidecar.providers.fake_llm import RecordedRequest
-from sidecar.providers.fake_llm.cache import AnthropicPromptCache
 from sidecar.providers.fake_llm.counting import anthropic_units, total_tokens
 from sidecar.replay.padding import ReplayPrefix, count_tokens, filler_text, plan_padding
 from sidecar.replay.player import END_OF_SCRIPT, ScriptPlayer, is_summary_request
@@ -211,40 +210,3 @@ def test_replay_tool_returns_the_recorded_result_by_tool_call_id() -> None:
     missing = asyncio.run(tool.run({}, ctx))  # type: ignore[arg-type]
     assert missing.is_error and missing.content == MISSING_RESULT
     assert (tool.served, tool.missing, len(settled)) == (2, 1, 3)
-
-
-def test_a_cache_edit_keeps_the_previous_calls_prefix_readable() -> None:
-    """The fake must not let the cache_edits block move the role marker (it rides on the
-    latest user message only), or every call after a cache edit rewrites the whole cache."""
-    cache = AnthropicPromptCache(clock=lambda: 0.0)
-    edits = {"type": "cache_edits", "edits": [{"type": "delete", "tool_use_id": "t0"}]}
-    long = "word " * 400
-
-    def body(n: int) -> dict[str, Any]:
-        messages: list[dict[str, Any]] = [
-            {"role": "user", "content": [{"type": "text", "text": "go"}]}
-        ]
-        for i in range(n):
-            messages.append(
-                {
-                    "role": "assistant",
-                    "content": [
-                        {"type": "tool_use", "id": f"t{i}", "name": "Read", "input": {"i": i}}
-                    ],
-                }
-            )
-            messages.append(
-                {
-                    "role": "user",
-                    "content": [
-                        {"type": "tool_result", "tool_use_id": f"t{i}", "content": long + str(i)}
-                    ],
-                }
-            )
-        messages[-1]["content"] = [edits, *messages[-1]["content"]]
-        messages[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}
-        return {"messages": messages}
-
-    cache.apply("m", anthropic_units(body(2)))
-    second = cache.apply("m", anthropic_units(body(3)))
-    assert second.cache_read_input_tokens > 0.5 * total_tokens(anthropic_units(body(3)))
