@@ -164,6 +164,7 @@ async def replay_script(
             first_call_payload(script),
             base.system_blocks(),
             wire_tools(tool_specs(tools)),
+            base.user_context_text(),
         )
         prefix = ReplayPrefix(Path(work), settings, hidden.filler)
         player = ScriptPlayer(script, server, prefix)
@@ -217,6 +218,9 @@ def _collect(
     player: ScriptPlayer,
     editor: ReplayEditor,
 ) -> None:
+    result.checked = server.checker.checked
+    result.refused = server.checker.refused
+    result.violations = [str(v) for v in server.violations]
     th = session.thresholds
     result.thresholds = {
         "size": th.size,

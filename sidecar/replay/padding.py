@@ -126,15 +126,18 @@ def plan_padding(
     first_messages: list[dict[str, Any]],
     system: list[Block],
     tools: list[dict[str, Any]],
+    user_context: str = "",
 ) -> HiddenPrefix:
     messages = total_tokens(anthropic_units({"messages": first_messages}))
-    ours = prefix_tokens(system, tools)
+    # Our user context rides in the first message, where the recording's hidden one was.
+    ours = prefix_tokens(system, tools) + count_tokens(user_context)
     hidden = max(recorded_first_context - messages, 0)
     return HiddenPrefix(recorded_first_context, messages, ours, max(hidden - ours, 0))
 
 
 class ReplayPrefix(PrefixStore):
-    """A fixed prefix (no git, no CLAUDE.md from this machine) plus the recorded meta text."""
+    """A fixed prefix (no git, no CLAUDE.md from this machine: the user context holds the
+    date only) plus the recorded meta text."""
 
     def __init__(self, cwd: Path, settings: Settings, filler_tokens: int = 0) -> None:
         super().__init__(cwd, settings)
@@ -144,6 +147,7 @@ class ReplayPrefix(PrefixStore):
             self._system.append({"type": "text", "text": text})
         self._released: list[str] = []
         self._cursor = 0
+        self._user_text = self._render_user([])
 
     def release(self, texts: list[str]) -> None:
         """Meta text the session should append before its next call."""
@@ -153,14 +157,18 @@ class ReplayPrefix(PrefixStore):
         return [dict(b) for b in self._system]
 
     def user_context(self) -> Message | None:
-        return None
+        return Message(kind="user", content=[{"type": "text", "text": self._user_text}],
+                       is_meta=True)
+
+    def user_context_text(self) -> str:
+        return self._user_text
 
     def memory_files(self, counter: TextCounter | None = None) -> list[dict[str, Any]]:
         return []
 
     def parts(self, counter: TextCounter) -> dict[str, int]:
         system = sum(counter.text(str(b.get("text", ""))) for b in self._system)
-        return {"system": round(system), "memoryFiles": 0}
+        return {"system": round(system), "memoryFiles": round(counter.text(self._user_text))}
 
     def watch_paths(self) -> list[Path]:
         return []

@@ -84,7 +84,7 @@ def _micro(result: SessionResult) -> str:
     counts: dict[str, int] = {}
     for e in result.events:
         if e.tier in ("microcompact", "api_context_management"):
-            key = {"cache_edits": "ce", "time_based": "tb"}.get(e.kind or "", "acm")
+            key = "tb" if e.kind == "time_based" else "acm"
             counts[key] = counts.get(key, 0) + 1
     return " ".join(f"{k}×{v}" for k, v in sorted(counts.items())) or "-"
 
@@ -141,6 +141,9 @@ def _totals(results: list[SessionResult]) -> dict[str, Any]:
         },
         "compactions": sum(1 for r in done for e in r.events if e.is_compaction),
         "pastBlocking": sum(r.past_blocking for r in done),
+        "checks": {"requests": sum(r.checked for r in done),
+                   "refused": sum(r.refused for r in done),
+                   "violations": sum(len(r.violations) for r in done)},
         "billed": {
             "ours": round(ours),
             "recorded": round(recorded),
@@ -214,8 +217,12 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
         lines.append(
             f"calls = main requests + summary/memory requests; billed = input-token "
             f"equivalents (input 1, cache write 1.25, cache read 0.1, output {w:g}); "
-            f"{RECORDED_NOTE}. microcompact: ce = cache edits, tb = time-based, "
-            "acm = API context management."
+            f"{RECORDED_NOTE}. microcompact: tb = time-based, acm = API context management."
+        )
+        t = _totals(results)["checks"]
+        lines.append(
+            f"Every request was checked as the real API would: {t['requests']:,} checked, "
+            f"{t['refused']} refused, {t['violations']} invariant violations."
         )
         details: list[str] = []
         for r in done:
@@ -231,6 +238,8 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
                 )
             if r.past_blocking:
                 notes.append(f"{r.past_blocking} requests at or past blockingAt")
+            if r.violations:
+                notes += [f"invariant: {v}" for v in r.violations[:5]]
             if r.errors:
                 notes.append("; ".join(f"turn {e['turn']}: {e['message']}" for e in r.errors[:3]))
             script = r.script
@@ -296,4 +305,6 @@ def run_replay(
         write_chart(results, Path(chart))
         if not as_json:
             out.write(f"chart written to {chart}\n")
+    if any(r.violations for r in results):
+        return 1  # a request the real API would refuse, or a broken invariant
     return 0 if any(r.skipped is None for r in results) else 1

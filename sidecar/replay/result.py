@@ -14,7 +14,7 @@ class TierEvent:
     turn: int
     request: int  # main requests sent before it fired
     used: int  # the gauge when it was logged
-    kind: str | None = None  # microcompact: time_based / cache_edits; ACM: server / client_side
+    kind: str | None = None  # microcompact: time_based; ACM: server / client_side
     trigger: str | None = None  # compactions: auto / manual
     tokens_before: int | None = None
     tokens_after: int | None = None
@@ -61,6 +61,11 @@ class SessionResult:
     recorded: Billed = field(default_factory=Billed)
     rejected_requests: int = 0
     past_blocking: int = 0
+    # The fake's verdict on every request: checked, refused as the real API would, and
+    # each broken invariant (see sidecar.providers.fake_llm.invariants).
+    checked: int = 0
+    refused: int = 0
+    violations: list[str] = field(default_factory=list)
     script: dict[str, int] = field(default_factory=dict)
     errors: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
@@ -104,6 +109,8 @@ class SessionResult:
             },
             "peakContext": {"ours": self.peak_ours, "recorded": self.peak_recorded},
             "pastBlocking": self.past_blocking,
+            "checks": {"requests": self.checked, "refused": self.refused,
+                       "violations": self.violations},
             "tiers": [e.to_json() for e in self.events],
             "levels": self.levels,
             "billed": {
