@@ -41,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print the report as JSON")
 
     fake = sub.add_parser("fake-llm", help="run the fake Anthropic/OpenAI server on 127.0.0.1 "
-                          "(also --replies FILE, --cache-min-tokens N, --ignore-stdin)")
+                          "(also --replies FILE, --cache-min-tokens N, --ignore-stdin, --lenient)")
     fake.add_argument("--port", type=int, default=0)
     fake.add_argument("--context-window", type=int, default=None)
     return p

@@ -165,6 +165,8 @@ def test_demo_fast_shows_compaction(tmp_path: Path) -> None:
     assert "compacted: " in out
     assert "-> allow_always" in out
     assert "demo summary" in out and "cache read tokens" in out
+    checked = next(line for line in out.splitlines() if "requests checked" in line)
+    assert "0 refused; 0 invariant violations" in checked, checked
     transcript = next(line for line in out.splitlines() if line.strip().startswith("transcript"))
     path = Path(transcript.split(None, 1)[1].strip())
     assert path.is_file() and '"compact_boundary"' in path.read_text()

@@ -145,6 +145,10 @@ def _system(provider: str, body: dict[str, Any]) -> str:
 class InvariantChecker:
     """Keeps the state the rules need; ``observe`` returns the violations of one request."""
 
+    # Every checker of this process, for a test run's summary line.
+    process_checked = 0
+    process_refused = 0
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._conversations: dict[str, _Conversation] = {}
@@ -164,8 +168,10 @@ class InvariantChecker:
         found: list[Violation] = []
         with self._lock:
             self.checked += 1
+            InvariantChecker.process_checked += 1
             if refusal is not None:
                 self.refused += 1
+                InvariantChecker.process_refused += 1
                 found.append(Violation(index, "refused", refusal))
             session = _header(headers, SESSION_HEADER)
             call = _header(headers, CALL_HEADER)

@@ -1,0 +1,15 @@
+"""Suite-wide: the fake LLM server's verdict on every request the tests made."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    from sidecar.providers.fake_llm.invariants import InvariantChecker
+
+    if InvariantChecker.process_checked:
+        terminalreporter.write_line(
+            f"fake LLM server: {InvariantChecker.process_checked:,} requests validated against "
+            f"the SDK request types and API rules in this process, "
+            f"{InvariantChecker.process_refused} refused (tests of the refusal path only)")
