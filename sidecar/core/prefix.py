@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.messages import Block, Message, new_uuid
+from sidecar.core.messages import Block, Message
 from sidecar.core.settings import Settings
 from sidecar.core.tokens import SeedBytes, TextCounter
 
@@ -328,10 +328,41 @@ def base_prompt(cwd: Path, settings: Settings) -> str:
 class _Memo:
     system: list[Block]
     user_text: str
-    user_uuid: str
     files: list[MemoryFile]
     repo: GitRepo | None
     git: GitSnapshot | None
+
+
+@dataclass(frozen=True)
+class PrefixView:
+    """The prefix one session sends: taken when it starts, and again only at a compaction or
+    /clear, so another session's rebuild never changes what this one repeats."""
+
+    system: list[Block]
+    user_text: str
+    files: list[MemoryFile]
+    seq: int  # the last change record already part of it
+
+    def user_context(self) -> Message | None:
+        if not self.user_text:
+            return None
+        return Message(kind="user", content=[{"type": "text", "text": self.user_text}],
+                       is_meta=True)
+
+    def parts(self, counter: TextCounter) -> dict[str, int]:
+        """Token estimates: the system blocks and the user-context message."""
+        system = sum(counter.text(str(b.get("text", ""))) for b in self.system)
+        return {"system": round(system), "memoryFiles": round(counter.text(self.user_text))}
+
+    def memory_files(self, counter: TextCounter | None = None) -> list[dict[str, Any]]:
+        c = counter or SeedBytes()
+        return [{"path": str(f.path), "kind": f.kind, "tokens": round(c.text(f.content)),
+                 "chars": len(f.content)} for f in self.files]
+
+
+# Change records kept for sessions whose view is older than the memo (a few per edit or
+# commit; the oldest go first).
+MAX_CHANGE_RECORDS = 1_000
 
 
 @dataclass
@@ -369,26 +400,20 @@ class PrefixStore:
 
     # ----- reading the memo -----
 
+    def view(self) -> PrefixView:
+        """The current prefix for a session starting over (new, compacted or cleared): the
+        memo, rebuilt first when changes came in since it was built."""
+        with self._lock:
+            self.settle()
+            if self._memo is None or self._seq > self._floor:
+                self._memo = self._build()
+                self._floor = self._seq
+            memo = self._memo
+            return PrefixView([dict(b) for b in memo.system], memo.user_text, list(memo.files),
+                              self._seq)
+
     def system_blocks(self) -> list[Block]:
-        return [dict(b) for b in self._ensure().system]
-
-    def user_context(self) -> Message | None:
-        memo = self._ensure()
-        if not memo.user_text:
-            return None
-        return Message(kind="user", content=[{"type": "text", "text": memo.user_text}],
-                       uuid=memo.user_uuid, is_meta=True)
-
-    def memory_files(self, counter: TextCounter | None = None) -> list[dict[str, Any]]:
-        c = counter or SeedBytes()
-        return [{"path": str(f.path), "kind": f.kind, "tokens": round(c.text(f.content)),
-                 "chars": len(f.content)} for f in self._ensure().files]
-
-    def parts(self, counter: TextCounter) -> dict[str, int]:
-        """Token estimates of the prefix: the system blocks and the user-context message."""
-        memo = self._ensure()
-        system = sum(counter.text(str(b.get("text", ""))) for b in memo.system)
-        return {"system": round(system), "memoryFiles": round(counter.text(memo.user_text))}
+        return self.view().system
 
     def watch_paths(self) -> list[Path]:
         """Every file whose change matters, existing or not; `.git/refs` is a directory."""
@@ -408,11 +433,11 @@ class PrefixStore:
     # ----- building -----
 
     def rebuild(self) -> None:
-        """Re-read everything into the memo; earlier recorded changes become part of it."""
+        """Re-read everything into the memo now (a settings change); sessions keep their views
+        and the change records they have not seen."""
         with self._lock:
+            self.settle()
             self._memo = self._build()
-            self._pending.clear()
-            self._records.clear()
             self._floor = self._seq
 
     def _ensure(self) -> _Memo:
@@ -429,7 +454,7 @@ class PrefixStore:
         if git is not None and not _env_flag("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS"):
             system.append({"type": "text", "text": f"gitStatus: {git.render()}"})
         self._baseline = _Baseline({f.path: f for f in files}, git)
-        return _Memo(system, self._render_user(files), new_uuid(), files, repo, git)
+        return _Memo(system, self._render_user(files), files, repo, git)
 
     def _discover(self, repo: GitRepo | None) -> list[MemoryFile]:
         if _env_flag("CLAUDE_CODE_DISABLE_CLAUDE_MDS"):
@@ -499,6 +524,7 @@ class PrefixStore:
     def _record(self, key: str, attachment: dict[str, Any], text: str) -> None:
         self._seq += 1
         self._records.append(_Record(self._seq, key, attachment, text))
+        del self._records[:-MAX_CHANGE_RECORDS]
 
     def cursor(self) -> int:
         """The cursor of a session that has seen everything so far."""
@@ -512,7 +538,7 @@ class PrefixStore:
             self.settle()
             latest: dict[str, _Record] = {}
             for rec in self._records:
-                if rec.seq > max(cursor, self._floor):
+                if rec.seq > cursor:
                     latest.pop(rec.key, None)
                     latest[rec.key] = rec  # re-inserted so order follows the latest change
             out = [Message(kind="attachment", attachment=dict(rec.attachment),

@@ -396,8 +396,8 @@ class SessionService:
     async def context_view(self, session_id: Any) -> dict[str, Any]:
         session = self.get(session_id)
         prefix: dict[str, Any] = {"parts": session.prefix_parts(), "memoryFiles": []}
-        if session.prefix is not None:
-            prefix["memoryFiles"] = session.prefix.memory_files()
+        if session.prefix_view is not None:
+            prefix["memoryFiles"] = session.prefix_view.memory_files()
         messages = [m.to_json() for m in normalize_for_api(session.context_records(), session.tool_names())]
         return {
             "gauge": session.gauge(bump=False),

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from sidecar.core.compaction.pipeline import ContextManager
     from sidecar.core.editor import Editor
     from sidecar.core.file_state import FileReadState
-    from sidecar.core.prefix import PrefixStore
+    from sidecar.core.prefix import PrefixStore, PrefixView
     from sidecar.providers.base import ModelRequest, Provider
     from sidecar.storage.transcript import TranscriptWriter
     from sidecar.tools.base import Tool
@@ -88,7 +88,10 @@ class Session:
         self.compactions: dict[str, int] = {}
         self.last_usage: Usage | None = None
         self.cost_usd: float | None = None
+        # What this session sends as its prefix, and the change records it has seen.
+        self.prefix_view: PrefixView | None = None
         self.prefix_cursor = 0
+        self.refresh_prefix()
         self.allowed_always: set[str] = set()
         self.cancel_event = asyncio.Event()
         self.turn_task: asyncio.Task[Any] | None = None
@@ -210,14 +213,22 @@ class Session:
                             extra={"microcompactMetadata": {"trigger": kind, "preTokens": before,
                                                             "compactedToolIds": ids}}))
 
+    def refresh_prefix(self) -> None:
+        """Take the workspace's current prefix: at the start, a compaction or /clear, the
+        causes that may rewrite what this session sends."""
+        if self.prefix is not None:
+            self.prefix_view = self.prefix.view()
+            self.prefix_cursor = self.prefix_view.seq
+        self._prefix_parts_cache = None
+
     def transcript_path(self) -> Path | None:
         return self.writer.path_for(self.id, self.info.cwd) if self.writer is not None else None
 
     def prefix_parts(self) -> dict[str, int]:
         if self._prefix_parts_cache is None:
             parts: dict[str, int] = {}
-            if self.prefix is not None:
-                parts.update(self.prefix.parts(self.ledger.counter))
+            if self.prefix_view is not None:
+                parts.update(self.prefix_view.parts(self.ledger.counter))
             from sidecar.tools.registry import tool_specs
             import json
 
@@ -287,11 +298,12 @@ class Session:
         from sidecar.tools.registry import tool_specs
 
         recs = list(records if records is not None else self.view_records())
-        system: list[Block] = self.prefix.system_blocks() if self.prefix else []
+        view = self.prefix_view
+        system: list[Block] = [dict(b) for b in view.system] if view else []
         messages = normalize_for_api(recs, self.tool_names())
         # The project's rules and the date lead the first user message of every request,
         # after a compaction or /clear too (they are no record, so no boundary drops them).
-        user_ctx = self.prefix.user_context() if self.prefix else None
+        user_ctx = view.user_context() if view else None
         if user_ctx is not None:
             messages = with_leading_context(messages, user_ctx.content)
         window = resolve_window(self.info.model, self.info.provider, self.settings)
@@ -494,8 +506,7 @@ class Session:
         self.cleared_ids.clear()
         self.rewrite("clear")
         self.file_state.forget_results()
-        if self.prefix is not None:
-            self.prefix.rebuild()
+        self.refresh_prefix()
         self.rebuild_ledger()
         self.last_usage = None
 

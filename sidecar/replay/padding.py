@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from sidecar.core.messages import Block, Message
-from sidecar.core.prefix import PrefixStore, base_prompt
+from sidecar.core.prefix import PrefixStore, PrefixView, base_prompt
 from sidecar.core.settings import Settings
-from sidecar.core.tokens import TextCounter
 from sidecar.providers.fake_llm.counting import anthropic_units, encoding, total_tokens
 
 FILLER_HEAD = (
@@ -153,22 +152,11 @@ class ReplayPrefix(PrefixStore):
         """Meta text the session should append before its next call."""
         self._released.extend(texts)
 
-    def system_blocks(self) -> list[Block]:
-        return [dict(b) for b in self._system]
-
-    def user_context(self) -> Message | None:
-        return Message(kind="user", content=[{"type": "text", "text": self._user_text}],
-                       is_meta=True)
+    def view(self) -> PrefixView:
+        return PrefixView([dict(b) for b in self._system], self._user_text, [], self._cursor)
 
     def user_context_text(self) -> str:
         return self._user_text
-
-    def memory_files(self, counter: TextCounter | None = None) -> list[dict[str, Any]]:
-        return []
-
-    def parts(self, counter: TextCounter) -> dict[str, int]:
-        system = sum(counter.text(str(b.get("text", ""))) for b in self._system)
-        return {"system": round(system), "memoryFiles": round(counter.text(self._user_text))}
 
     def watch_paths(self) -> list[Path]:
         return []

@@ -70,3 +70,31 @@ async def test_claude_md_edit_and_git_commit_reach_next_request(llm: Any, tmp_pa
         assert view["watcher"] == "watchfiles"
     finally:
         await stop_client(client)
+
+
+async def test_one_sessions_compaction_leaves_anothers_prefix_alone(
+        llm: Any, tmp_path: Path, repo: Path) -> None:
+    """Two sessions share the workspace's prefix memo. When one compacts after a CLAUDE.md
+    edit, the other keeps sending what it sent before (its cache stays whole) and still
+    learns of the edit, as an attachment."""
+    client = await start_client()
+    await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
+    a = (await call(client, "session/new", {"cwd": str(repo)}))["sessionId"]
+    b = (await call(client, "session/new", {"cwd": str(repo)}))["sessionId"]
+    try:
+        await prompt(client, a, "notes: " + "the parser keeps its state. " * 600)
+        await prompt(client, b, "hello from b")
+        before_b = llm.requests[-1]
+        (repo / "CLAUDE.md").write_text("# Project rules\nUse four spaces.\n")
+        await wait_for_change(client, llm, a, "Use four spaces.")
+        await call(client, "sidecar/compact", {"sessionId": a})
+        await prompt(client, b, "more from b")
+        after_b = llm.requests[-1]
+        assert after_b.headers["x-context-sidecar-session"] == b
+        assert after_b.body["system"] == before_b.body["system"]
+        assert after_b.body["messages"][0] == before_b.body["messages"][0] | {
+            "content": after_b.body["messages"][0]["content"]}
+        assert "Use tabs." in json.dumps(after_b.body["messages"][0])
+        assert "Use four spaces." in json.dumps(after_b.body["messages"][1:])
+    finally:
+        await stop_client(client)

@@ -246,8 +246,7 @@ class ContextManager:
         session.append_many(records)
         session.rewrite("compaction")
         session.file_state.forget_results()
-        if session.prefix is not None:
-            session.prefix.rebuild()
+        session.refresh_prefix()
         session.cleared_ids.clear()
         session.rebuild_ledger()
         renamed = {m.extra["keptFrom"]: m.uuid for m in records if "keptFrom" in m.extra}

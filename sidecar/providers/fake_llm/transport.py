@@ -87,6 +87,9 @@ class Exchange:
         self.headers = {k.lower(): v for k, v in handler.headers.items()}
         length = int(self.headers.get("content-length") or 0)
         self.raw = handler.rfile.read(length) if length > 0 else b""
+        if len(self.raw) < length:
+            # The client went away mid-request (a killed process): nothing was asked.
+            raise DroppedConnection()
         self._streaming = False
 
     def json_body(self) -> Any:

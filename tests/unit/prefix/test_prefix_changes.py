@@ -19,17 +19,16 @@ def test_memo_stays_and_each_cursor_gets_each_change_once(repo: Path, tmp_path: 
     claude = repo / "CLAUDE.md"
     claude.write_text("version one")
     s = PrefixStore(repo, Settings(), home=tmp_path / "home")
-    system_before = s.system_blocks()
-    user_before = s.user_context()
+    session_view = s.view()
+    user_before = session_view.user_context()
     assert user_before is not None and "version one" in user_before.text()
 
     claude.write_text("version two")
     s.on_change({claude})
-    # The memo is untouched: the provider's cached prefix stays valid.
-    assert s.system_blocks() == system_before
-    assert s.user_context().text() == user_before.text()  # type: ignore[union-attr]
+    # A session's view is its own: the provider's cached prefix stays valid for it.
+    assert "version one" in session_view.user_context().text()  # type: ignore[union-attr]
 
-    first, cur_a = s.changes_since(0)
+    first, cur_a = s.changes_since(session_view.seq)
     assert len(first) == 1
     (msg,) = first
     assert msg.kind == "attachment" and msg.attachment is not None
@@ -52,19 +51,21 @@ def test_memo_stays_and_each_cursor_gets_each_change_once(repo: Path, tmp_path: 
     # A session that never asked sees only the latest content of the file.
     late, _ = s.changes_since(0)
     assert [m.attachment["content"] for m in late] == ["version three"]  # type: ignore[index]
-    assert "version one" in s.user_context().text()  # type: ignore[union-attr]
 
-    s.rebuild()
-    assert "version three" in s.user_context().text()  # type: ignore[union-attr]
-    # What the rebuilt memo holds is not repeated, whatever the cursor.
-    assert s.changes_since(0)[0] == [] and s.changes_since(cur_a2)[0] == []
+    # A session starting over (new, compacted, cleared) takes a fresh view: it holds the
+    # latest content, and the changes it holds are not repeated to it.
+    fresh = s.view()
+    assert "version three" in fresh.user_context().text()  # type: ignore[union-attr]
+    assert fresh.seq == cur_a2 and s.changes_since(fresh.seq)[0] == []
+    # The older session still gets what it has not seen.
+    assert s.changes_since(cur_a)[0] != []
 
 
 def test_unchanged_content_and_unrelated_paths_record_nothing(repo: Path, tmp_path: Path) -> None:
     claude = repo / "CLAUDE.md"
     claude.write_text("same")
     s = PrefixStore(repo, Settings(), home=tmp_path / "home")
-    s.user_context()
+    s.view().user_context()
     claude.write_text("same")  # rewritten with the same text: an editor's save
     s.on_change({claude, repo / "src" / "main.py", repo / "deeper" / "notes.txt"})
     s.on_change({repo / ".git" / "index"})  # index touched, nothing else moved
@@ -77,7 +78,7 @@ def test_created_deleted_and_shadowed_files(tmp_path: Path) -> None:
     claude = ws / "CLAUDE.md"
     claude.write_text("claude rules")
     s = PrefixStore(ws, Settings(), home=tmp_path / "home")
-    s.user_context()
+    s.view().user_context()
 
     local = ws / "CLAUDE.local.md"
     local.write_text("my private rules")
@@ -125,7 +126,8 @@ def test_new_include_is_reported_and_watched(tmp_path: Path) -> None:
 
 def test_git_changes_become_one_attachment(repo: Path, git: Git, tmp_path: Path) -> None:
     s = PrefixStore(repo, Settings(), home=tmp_path / "home")
-    snapshot = s.system_blocks()[1]["text"]
+    session_view = s.view()
+    snapshot = session_view.system[1]["text"]
     git(repo, "checkout", "-q", "-b", "topic")
     (repo / "a.txt").write_text("a")
     git(repo, "add", "a.txt")
@@ -136,19 +138,18 @@ def test_git_changes_become_one_attachment(repo: Path, git: Git, tmp_path: Path)
     assert msg.attachment["type"] == "git_changed"  # type: ignore[index]
     assert msg.attachment["branch"] == "topic"  # type: ignore[index]
     assert "Current branch: topic" in msg.text() and "add a on topic" in msg.text()
-    assert s.system_blocks()[1]["text"] == snapshot  # the snapshot stays until rebuild
+    assert session_view.system[1]["text"] == snapshot  # the session's snapshot stays
 
     s.on_change({repo / ".git" / "index"})
     assert s.changes_since(cur) == ([], cur)
-    s.rebuild()
-    assert "Current branch: topic" in s.system_blocks()[1]["text"]
+    assert "Current branch: topic" in s.view().system[1]["text"]  # a fresh view moves on
 
 
 def test_settle_does_the_reading_before_a_session_asks(tmp_path: Path) -> None:
     claude = tmp_path / "CLAUDE.md"
     claude.write_text("one")
     s = PrefixStore(tmp_path, Settings(), home=tmp_path / "home")
-    s.user_context()
+    s.view().user_context()
     claude.write_text("two")
     s.on_change({claude})
     s.settle()

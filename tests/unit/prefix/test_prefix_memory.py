@@ -26,7 +26,7 @@ def store(cwd: Path, home: Path, **kw: object) -> PrefixStore:
 def ours(s: PrefixStore, root: Path) -> list[tuple[str, str]]:
     """Memory files under the test folder, as (relative path, kind)."""
     return [(str(Path(f["path"]).relative_to(root)), f["kind"])
-            for f in s.memory_files() if Path(f["path"]).is_relative_to(root)]
+            for f in s.view().memory_files() if Path(f["path"]).is_relative_to(root)]
 
 
 def test_discovery_order_root_down_with_agents_and_local(tmp_path: Path) -> None:
@@ -54,7 +54,7 @@ def test_discovery_order_root_down_with_agents_and_local(tmp_path: Path) -> None
         ("ws/a/b/CLAUDE.md", "project"),
         ("ws/a/b/CLAUDE.local.md", "local"),
     ]
-    msg = s.user_context()
+    msg = s.view().user_context()
     assert msg is not None and msg.is_meta and msg.kind == "user"
     text = msg.text()
     assert text.startswith("<system-reminder>\n") and text.rstrip().endswith("</system-reminder>")
@@ -70,16 +70,16 @@ def test_discovery_order_root_down_with_agents_and_local(tmp_path: Path) -> None
 def test_current_date_and_disable_switch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path / "CLAUDE.md", "project rule")
     s = store(tmp_path, tmp_path / "home", now=lambda: datetime(2025, 3, 4, 23, 59))
-    text = s.user_context().text()  # type: ignore[union-attr]
+    text = s.view().user_context().text()  # type: ignore[union-attr]
     assert "# currentDate\nToday's date is 2025-03-04." in text
     assert text.index("# claudeMd") < text.index("# currentDate")
 
     monkeypatch.setenv("CLAUDE_CODE_DISABLE_CLAUDE_MDS", "1")
     off = store(tmp_path, tmp_path / "home")
-    off_text = off.user_context().text()  # type: ignore[union-attr]
+    off_text = off.view().user_context().text()  # type: ignore[union-attr]
     assert "project rule" not in off_text and "# claudeMd" not in off_text
     assert "Today's date is" in off_text
-    assert off.memory_files() == []
+    assert off.view().memory_files() == []
     assert not any(p.name == "CLAUDE.md" for p in off.watch_paths())
 
 
@@ -88,7 +88,7 @@ def test_frontmatter_and_html_comments_are_stripped(tmp_path: Path) -> None:
           "---\ndescription: meta\npaths: src/**\n---\n# Rules\nUse tabs.<!-- private note -->\n"
           "<!--\nmulti\nline\n-->\n```html\n<!-- example kept in code -->\n```\n")
     s = store(tmp_path, tmp_path / "home")
-    text = s.user_context().text()  # type: ignore[union-attr]
+    text = s.view().user_context().text()  # type: ignore[union-attr]
     assert "description: meta" not in text and "private note" not in text and "multi" not in text
     assert "# Rules\nUse tabs." in text
     assert "<!-- example kept in code -->" in text
@@ -102,7 +102,7 @@ def test_includes_follow_up_to_depth_five_and_survive_cycles(tmp_path: Path) -> 
     for i in range(1, 8):
         write(ws / "docs" / f"c{i}.md", f"chain {i} @./c{i + 1}.md")
     s = store(ws, tmp_path / "home")
-    names = [Path(f["path"]).name for f in s.memory_files()]
+    names = [Path(f["path"]).name for f in s.view().memory_files()]
     assert names == ["CLAUDE.md", "c1.md", "c2.md", "c3.md", "c4.md"]
 
     cyc = tmp_path / "cyc"
@@ -110,8 +110,8 @@ def test_includes_follow_up_to_depth_five_and_survive_cycles(tmp_path: Path) -> 
     write(cyc / "a.md", "alpha @b.md")
     write(cyc / "b.md", "beta @a.md and @CLAUDE.md")
     s2 = store(cyc, tmp_path / "home")
-    assert [Path(f["path"]).name for f in s2.memory_files()] == ["CLAUDE.md", "a.md", "b.md"]
-    text = s2.user_context().text()  # type: ignore[union-attr]
+    assert [Path(f["path"]).name for f in s2.view().memory_files()] == ["CLAUDE.md", "a.md", "b.md"]
+    text = s2.view().user_context().text()  # type: ignore[union-attr]
     assert text.count("Contents of") == 3
     # The including file comes first, then what it includes.
     assert text.index("top @a.md") < text.index("alpha") < text.index("beta")
@@ -130,7 +130,7 @@ def test_include_rules(tmp_path: Path) -> None:
           "and someone@example.com and @missing.md\n```\n@code.md\n```\n")
     write(home / ".claude" / "CLAUDE.md", f"user file may include anything: @{outside}")
     s = store(ws, home)
-    files = [(Path(f["path"]), f["kind"]) for f in s.memory_files()]
+    files = [(Path(f["path"]), f["kind"]) for f in s.view().memory_files()]
     assert files == [
         (home / ".claude" / "CLAUDE.md", "user"),
         (outside, "user"),  # included by the user's file: kind follows the includer
@@ -139,7 +139,7 @@ def test_include_rules(tmp_path: Path) -> None:
     ]
     # Without the user's file, the project file's include leaving the workspace is refused.
     (home / ".claude" / "CLAUDE.md").unlink()
-    alone = [Path(f["path"]) for f in store(ws, home).memory_files()]
+    alone = [Path(f["path"]) for f in store(ws, home).view().memory_files()]
     assert alone == [ws / "CLAUDE.md", ws / "inside.md"]
     # Included files are watched too.
     assert ws / "inside.md" in s.watch_paths() and outside in s.watch_paths()
@@ -148,10 +148,10 @@ def test_include_rules(tmp_path: Path) -> None:
 def test_memory_files_parts_and_registry(tmp_path: Path) -> None:
     write(tmp_path / "CLAUDE.md", "x" * 400)
     s = store(tmp_path, tmp_path / "home")
-    (entry,) = [f for f in s.memory_files() if f["path"] == str(tmp_path / "CLAUDE.md")]
+    (entry,) = [f for f in s.view().memory_files() if f["path"] == str(tmp_path / "CLAUDE.md")]
     assert entry == {"path": str(tmp_path / "CLAUDE.md"), "kind": "project", "tokens": 100,
                      "chars": 400}
-    parts = s.parts(SeedBytes())
+    parts = s.view().parts(SeedBytes())
     assert set(parts) == {"system", "memoryFiles"}
     assert parts["memoryFiles"] > 100 and parts["system"] > 50
 

@@ -186,7 +186,11 @@ def test_replay_prefix_is_fixed_and_sized() -> None:
     prefix = ReplayPrefix(Path("/ws"), Settings(), filler_tokens=1_000)
     blocks = prefix.system_blocks()
     assert len(blocks) == 2 and count_tokens(blocks[1]["text"]) == 1_000
-    assert prefix.user_context() is None and prefix.memory_files() == []
+    view = prefix.view()
+    # No CLAUDE.md from this machine: the user context holds the date only.
+    context = view.user_context()
+    assert context is not None and "currentDate" in context.text() and "claudeMd" not in context.text()
+    assert view.memory_files() == []
     assert prefix.changes_since(0) == ([], 0)
 
 
