@@ -197,11 +197,6 @@ def validator(name: str) -> SchemaValidator:
         return found
 
 
-def warm_up(names: tuple[str, ...] = tuple(_SOURCES)) -> None:
-    for name in names:
-        validator(name)
-
-
 def _location(loc: tuple[Any, ...]) -> str:
     parts: list[str] = []
     for part in loc:
@@ -225,7 +220,3 @@ def check(name: str, body: dict[str, Any]) -> SchemaProblem | None:
         best = max(errors, key=lambda e: len(_location(tuple(e["loc"]))))
         return SchemaProblem(_location(tuple(best["loc"])), str(best["msg"]))
     return None
-
-
-def unknown_body_keys(body: dict[str, Any]) -> list[str]:
-    return sorted(k for k in body if k in _NOT_BODY)
