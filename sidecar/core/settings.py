@@ -116,6 +116,7 @@ class Settings:
     tokens: Tokens = field(default_factory=Tokens)
     preCompactHooks: tuple[str, ...] = ()
     retry: "Retry" = field(default_factory=lambda: Retry())
+    transport: "Transport" = field(default_factory=lambda: Transport())
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,12 @@ class Retry:
     baseDelayMs: int = 500
     maxDelayMs: int = 20_000
     timeoutSeconds: int = 600
+
+
+@dataclass(frozen=True)
+class Transport:
+    # One message on the wire (a Content-Length body, an ACP line); a pasted image fits.
+    maxMessageBytes: int = 64 * 1024 * 1024
 
 
 _CHOICES: dict[str, tuple[str, ...]] = {
