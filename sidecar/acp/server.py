@@ -164,7 +164,9 @@ class AcpServer:
         self.sdk.start()
         self._settings_for(None)
         self._settings_cwd = None
-        log.info("ACP client %s (protocol %s)", (p.get("clientInfo") or {}).get("name"), version)
+        info = p.get("clientInfo")
+        name = info.get("name") if isinstance(info, dict) else None
+        log.info("ACP client %s (protocol %s)", str(name)[:80], version)
         return payloads.initialize_result(list(PROVIDERS))
 
     async def authenticate(self, p: dict[str, Any]) -> Any:

@@ -15,7 +15,7 @@ import threading
 from typing import IO, TYPE_CHECKING, Any, Callable
 
 import cattrs
-from lsprotocol.types import EXIT, INITIALIZE, SHUTDOWN, ResponseError
+from lsprotocol.types import EXIT, INITIALIZE, METHOD_TO_TYPES, SHUTDOWN, ResponseError
 
 from sidecar.protocol.envelope import (
     INVALID_PARAMS,
@@ -76,6 +76,10 @@ class LspIntake:
     # ----- kinds ------------------------------------------------------------------------
 
     def _request(self, req: Request) -> None:
+        if _lsp_kind(req.method) == "notification":
+            # pygls would run it: "exit" sent with an id would end the process unanswered.
+            self._refuse(req, INVALID_REQUEST, f"{short(req.method, 80)} is a notification, not a request")
+            return
         if self.shutdown_seen:
             self._refuse(req, INVALID_REQUEST, "the server is shutting down: no request after shutdown")
             return
@@ -101,6 +105,9 @@ class LspIntake:
         contextvars.copy_context().run(self.protocol._handle_request, req.id, req.method, params)
 
     def _notification(self, note: Notification) -> None:
+        if _lsp_kind(note.method) == "request":
+            log.warning("notification %s dropped: it is a request", describe(method=note.method))
+            return
         if note.method == EXIT:
             self.exit_code = 0 if self.shutdown_seen else 1
             return
@@ -188,6 +195,14 @@ class LspIntake:
 
     def send(self, message: dict[str, Any]) -> None:
         self.protocol._send_data(message)
+
+
+def _lsp_kind(method: str) -> str | None:
+    """``request`` or ``notification`` for LSP's own methods; None for any other."""
+    entry = METHOD_TO_TYPES.get(method)
+    if entry is None:
+        return None
+    return "notification" if entry[1] is None else "request"
 
 
 def _why(exc: Exception) -> str:

@@ -98,6 +98,8 @@ def test_json_rpc_error_codes(acp: RawPeer) -> None:
         acp.send(message)
         assert acp.answer(message["id"])["error"]["code"] == code, message
     assert "sessions" in acp.call(19, "session/list")["result"]  # params may be omitted
+    odd_init = {"protocolVersion": 1, "clientCapabilities": [], "clientInfo": "not an object"}
+    assert "agentCapabilities" in acp.call(21, "initialize", odd_init)["result"]
     probe(acp, 20)
 
 

@@ -163,6 +163,7 @@ def test_json_rpc_error_codes(lsp: RawPeer) -> None:
         ({"jsonrpc": "2.0", "id": 48, "method": 7}, INVALID),
         (request(49, "initialize", {"capabilities": {}}), INVALID),  # only once
         (request(50, "textDocument/hover", {"nonsense": True}), NOT_FOUND),
+        (request(52, "exit"), INVALID),  # a notification; sent as a request it ends nothing
     ]
     for message, code in cases:
         lsp.send(message)
