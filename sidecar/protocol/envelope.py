@@ -256,6 +256,8 @@ def peek_request(raw: bytes | bytearray, limit: int = PEEK_BYTES) -> tuple[int |
             value, i = decoder.raw_decode(text, i)
         except (ValueError, RecursionError):
             break
+        if i >= len(text) and not isinstance(value, str):
+            break  # a number at the cut may have lost digits: id 12 cut to 1 is another id
         if key in ("id", "method") and key not in found:
             found[key] = value
     rid = found.get("id")
