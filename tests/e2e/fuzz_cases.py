@@ -40,7 +40,7 @@ def next_id() -> int:
 class Case:
     label: str
     data: bytes
-    messages: int = 1
+    messages: int = 1  # what a client meant as messages (bytes of noise count as one)
     rid: int | None = None
     # "one": exactly one answer; "at_most_one"; "never". Checked again after the run.
     rid_answer: str = "never"
@@ -350,7 +350,7 @@ def framing_case(draw: st.DrawFn) -> Case:
                     null_codes=frozenset({PARSE}), null_count=(0, 1), one_overall=True)
     if kind == "garbage":
         junk = draw(st.binary(min_size=1, max_size=200).filter(_probe_free))
-        return Case(kind, junk, messages=0, null_codes=frozenset({PARSE, INVALID}), null_count=(0, 1))
+        return Case(kind, junk, null_codes=frozenset({PARSE, INVALID}), null_count=(0, 1))
     # Variants that are valid and must be served.
     name = draw(st.sampled_from([b"Content-Length", b"content-length", b"CONTENT-LENGTH", b"Content-length"]))
     eol = draw(st.sampled_from([b"\r\n", b"\n"]))
@@ -369,7 +369,7 @@ def acp_line_case(draw: st.DrawFn) -> Case:
     """ACP's line framing: blank lines, CRLF, lines of noise."""
     kind = draw(st.sampled_from(["blank", "crlf", "noise"]))
     if kind == "blank":
-        return Case(kind, draw(st.sampled_from([b"\n", b"\r\n", b"   \n", b"\t\n\n"])), messages=0)
+        return Case(kind, draw(st.sampled_from([b"\n", b"\r\n", b"   \n", b"\t\n\n"])))
     if kind == "crlf":
         rid = next_id()
         return Case(kind, json.dumps(request(rid, "session/list", {})).encode() + b"\r\n", rid=rid,
@@ -379,7 +379,7 @@ def acp_line_case(draw: st.DrawFn) -> Case:
         assume(not isinstance(json.loads(junk), dict))
     except ValueError:
         pass
-    return Case(kind, junk + b"\n", messages=0, null_codes=frozenset({PARSE, INVALID}), null_count=(0, 1))
+    return Case(kind, junk + b"\n", null_codes=frozenset({PARSE, INVALID}), null_count=(0, 1))
 
 
 # ----- the live target --------------------------------------------------------------------
@@ -388,11 +388,12 @@ def acp_line_case(draw: st.DrawFn) -> Case:
 @dataclass
 class Tally:
     cases: int = 0
-    messages: int = 0
+    fuzzed: int = 0  # fuzzed messages
+    messages: int = 0  # everything sent, probes included
     crashes: int = 0
     unanswered: int = 0  # requests with an id that got no answer
     problems: list[str] = field(default_factory=list)
-    codes: Counter[str] = field(default_factory=Counter)
+    codes: Counter[str] = field(default_factory=Counter)  # answers to fuzzed messages, probes apart
     probe_ms: list[float] = field(default_factory=list)
 
 
@@ -452,10 +453,11 @@ class FuzzTarget:
         peer = self.peer
         if not peer.alive():
             self.peer = peer = self._start()
-        nulls_before = len(_nulls(peer))
+        nulls_before = len(peer.null_answers)
         if case.rid is not None:
             self.sent_ids.add(case.rid)
         self.tally.cases += 1
+        self.tally.fuzzed += case.messages
         self.tally.messages += case.messages + 1
         try:
             peer.write(case.data)
@@ -487,7 +489,7 @@ class FuzzTarget:
         if not peer.alive():
             self.tally.crashes += 1
             problems.append(f"the sidecar exited ({peer.proc.returncode}); stderr: {peer.log_text()[-1500:]}")
-        problems += self._judge(case, peer, _nulls(peer)[nulls_before:])
+        problems += self._judge(case, peer, peer.null_answers[nulls_before:])
         self.checked.append(case)
         for problem in problems:
             self.tally.problems.append(f"{case.label}: {problem}")
@@ -542,8 +544,10 @@ class FuzzTarget:
                 if key not in own and json.loads(key) not in self.sent_ids:
                     problems.append(f"an answer to id {key}, which was never sent")
             for message in received:
-                if "method" not in message and json.dumps(message.get("id")) not in own:
-                    self.tally.codes[str(message["error"]["code"]) if "error" in message else "result"] += 1
+                rid = message.get("id")
+                if "method" in message or json.dumps(rid) in own or str(rid).startswith("probe-"):
+                    continue
+                self.tally.codes[str(message["error"]["code"]) if "error" in message else "result"] += 1
             if peer.read_error:
                 problems.append(f"the sidecar wrote a malformed message: {peer.read_error}")
         for case in self.checked:
@@ -554,6 +558,3 @@ class FuzzTarget:
                 problems.append(f"{case.label}: id {case.rid} answered late: {answers[0]}")
         return problems
 
-
-def _nulls(peer: RawPeer) -> list[dict[str, Any]]:
-    return [m for m in list(peer.received) if "method" not in m and m.get("id") is None]

@@ -62,6 +62,9 @@ class RawPeer:
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self._stderr, env=env or sidecar_env(tmp))
         self.received: list[dict[str, Any]] = []
+        # Answers by id (and those with id null), so a long fuzz run does not rescan it all.
+        self._answers: dict[str, list[dict[str, Any]]] = {}
+        self.null_answers: list[dict[str, Any]] = []
         self.read_error: str | None = None
         self._cond = threading.Condition()
         self._closed = False
@@ -78,6 +81,11 @@ class RawPeer:
                     break
                 with self._cond:
                     self.received.append(message)
+                    if "method" not in message:
+                        if message.get("id") is None:
+                            self.null_answers.append(message)
+                        else:
+                            self._answers.setdefault(_key(message["id"]), []).append(message)
                     self._cond.notify_all()
         except Exception as exc:  # a malformed message from the sidecar is a finding
             self.read_error = f"{type(exc).__name__}: {exc}"
@@ -101,11 +109,11 @@ class RawPeer:
 
     def answers(self, rid: Any) -> list[dict[str, Any]]:
         with self._cond:
-            return [m for m in self.received if "method" not in m and _same_id(m.get("id"), rid)]
+            return list(self._answers.get(_key(rid), []))
 
     def answer(self, rid: Any, timeout: float = 10) -> dict[str, Any]:
-        return self.wait_for(lambda msgs: next(
-            (m for m in msgs if "method" not in m and _same_id(m.get("id"), rid)), None), timeout)
+        key = _key(rid)
+        return self.wait_for(lambda _: (self._answers.get(key) or [None])[0], timeout)
 
     def requests_from_server(self, method: str) -> list[dict[str, Any]]:
         with self._cond:
@@ -163,8 +171,9 @@ class RawPeer:
         return "\n".join(parts)
 
 
-def _same_id(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
+def _key(rid: Any) -> str:
+    # JSON text keeps 1 and "1" (and 1 and True) apart, as ids must be.
+    return json.dumps(rid, sort_keys=True)
 
 
 def _read_frame(stream: IO[bytes]) -> dict[str, Any] | None:

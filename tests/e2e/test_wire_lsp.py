@@ -229,3 +229,13 @@ def test_bad_messages_log_one_short_line_each(lsp: RawPeer) -> None:
     longest = max(text.splitlines(), key=len)
     assert len(longest) < 400, longest[:500]
     assert len(text.encode()) < 2_000 * 400, f"{len(text.encode())} bytes of log for 2,000 bad messages"
+
+
+def test_a_megabyte_in_a_field_is_not_a_megabyte_of_log(lsp: RawPeer) -> None:
+    lsp.initialize()
+    lsp.send(notification("$/cancelRequest", {"id": "x" * 1_000_000}))
+    lsp.send(request(90, "sidecar/gauge", {"sessionId": "y" * 1_000_000}))
+    assert lsp.answer(90)["error"]["code"] == -33001
+    probe(lsp, 91)
+    size = len(lsp.log_text().encode())
+    assert size < 40_000, f"{size} bytes of log"
