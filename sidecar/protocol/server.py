@@ -88,9 +88,11 @@ class SidecarProtocol(LanguageServerProtocol):
             return
         try:
             body = json.dumps(data, default=self._serialize_message)
-        except (TypeError, ValueError, RecursionError) as exc:
-            rid = data.get("id") if isinstance(data, dict) else getattr(data, "id", None)
-            answer = hasattr(data, "result") or hasattr(data, "error") or "error" in data
+        except Exception as exc:  # pygls' fallback encoder raises AttributeError on a set
+            if isinstance(data, dict):
+                rid, answer = data.get("id"), "result" in data or "error" in data
+            else:
+                rid, answer = getattr(data, "id", None), hasattr(data, "result") or hasattr(data, "error")
             log.error("message to %s is not JSON: %s", describe(rid), short(str(exc)))
             if rid is None or not answer:
                 return
