@@ -17,16 +17,30 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
+from sidecar.acp.lines import LineDecoder, Overlong
 from sidecar.core.errors import SidecarError
+from sidecar.core.settings import Transport
+from sidecar.protocol.envelope import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    REQUEST_CANCELLED,
+    Invalid,
+    Notification,
+    Request,
+    Response,
+    classify,
+    describe,
+    error_message,
+    judge_unreadable,
+    parse,
+    short,
+)
 
 log = logging.getLogger(__name__)
 
 CANCEL_METHOD = "$/cancel_request"
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-METHOD_NOT_FOUND = -32601
-INTERNAL_ERROR = -32603
-REQUEST_CANCELLED = -32800
+READ_CHUNK = 64 * 1024
 
 RequestHandler = Callable[[str, Any], Awaitable[Any]]
 NotificationHandler = Callable[[str, Any], Awaitable[None]]
@@ -93,6 +107,7 @@ class JsonRpcPeer:
     on_request: RequestHandler
     on_notification: NotificationHandler
     on_cancel: CancelHook = lambda method, params: False
+    max_bytes: Callable[[], int] = lambda: Transport().maxMessageBytes
     _incoming: dict[str, _Incoming] = field(default_factory=dict)
     _outgoing: dict[int, _Outgoing] = field(default_factory=dict)
     _next_id: int = 0
@@ -107,6 +122,13 @@ class JsonRpcPeer:
         # json.dumps escapes newlines inside strings, so one message is exactly one line.
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
         self.write(line.encode("utf-8"))
+
+    def _send_result(self, rid: Any, result: Any) -> None:
+        try:
+            self._send({"jsonrpc": "2.0", "id": rid, "result": result})
+        except (TypeError, ValueError) as exc:  # a result JSON cannot carry still gets an answer
+            log.error("answer to %s is not JSON: %s", describe(rid), short(str(exc)))
+            self._error(rid, INTERNAL_ERROR, "the answer could not be encoded")
 
     def notify(self, method: str, params: Any) -> None:
         self._send({"jsonrpc": "2.0", "method": method, "params": params})
@@ -142,38 +164,48 @@ class JsonRpcPeer:
         return count
 
     def _error(self, rid: Any, code: int, message: str, data: Any = None) -> None:
-        error: dict[str, Any] = {"code": code, "message": message}
-        if data is not None:
-            error["data"] = data
-        self._send({"jsonrpc": "2.0", "id": rid, "error": error})
+        try:
+            self._send(error_message(rid, code, message, data))
+        except (TypeError, ValueError):
+            self._send(error_message(rid, code, message))
 
     # ----- receiving ----------------------------------------------------------------
 
     async def run(self) -> None:
         """Read until end of input; then fail whatever still waits on the client."""
+        decoder = LineDecoder(self.max_bytes)
         try:
             while True:
-                try:
-                    line = await self.reader.readline()
-                except ValueError:  # longer than the reader's limit; that message is lost
-                    self._error(None, PARSE_ERROR, "message exceeds the size limit")
-                    continue
-                if not line:
+                chunk = await self.reader.read(READ_CHUNK)
+                for event in decoder.feed(chunk) if chunk else decoder.eof():
+                    try:
+                        self._take(event)
+                    except Exception:  # one message, however odd, never ends the connection
+                        log.exception("could not handle an incoming message")
+                if not chunk:
                     break
-                line = line.strip()
-                if not line:
-                    continue
-                try:
-                    message = json.loads(line)
-                except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                    self._error(None, PARSE_ERROR, f"invalid JSON: {exc}")
-                    continue
-                self._route(message)
         finally:
             self.closed = True
             for out in self._outgoing.values():
                 if not out.future.done():
                     out.future.set_exception(PeerClosed(f"{out.method}: the client is gone"))
+
+    def _take(self, event: Any) -> None:
+        if isinstance(event, Overlong):
+            reason = f"a line of {event.size} bytes exceeds transport.maxMessageBytes ({self.max_bytes()})"
+            self._unreadable(judge_unreadable(event.head, False, reason))
+            return
+        try:
+            value = parse(event.body)
+        except ValueError as exc:
+            self._unreadable(judge_unreadable(event.body, True, f"invalid JSON: {exc}"))
+            return
+        self._route(value)
+
+    def _unreadable(self, verdict: Any) -> None:
+        log.warning("unreadable message: %s", verdict.log)
+        if verdict.answer is not None:
+            self._send(verdict.answer)
 
     def _spawn(self, work: Awaitable[Any], name: str) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(work)
@@ -182,43 +214,46 @@ class JsonRpcPeer:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def _route(self, message: Any) -> None:
-        if not isinstance(message, dict):
-            self._error(None, INVALID_REQUEST, "expected a JSON-RPC object (batches are not used by ACP)")
-            return
-        method = message.get("method")
-        if isinstance(method, str):
-            params = message.get("params")
-            if "id" not in message:
-                if method == CANCEL_METHOD:
-                    self._cancel_incoming(params.get("requestId") if isinstance(params, dict) else None)
-                else:
-                    self._spawn(self._notification(method, params), f"acp:{method}")
-                return
-            key = json.dumps(message["id"])
+    def _route(self, value: Any) -> None:
+        message = classify(value)
+        if isinstance(message, Invalid):
+            log.warning("invalid message: %s", message.reason)
+            if message.response_id is not None:
+                self._fail_outgoing(message.response_id, message.reason)
+            if message.answer:
+                self._error(message.answer_id, INVALID_REQUEST, message.reason)
+        elif isinstance(message, Notification):
+            if message.method == CANCEL_METHOD:
+                params = message.params
+                self._cancel_incoming(params.get("requestId") if isinstance(params, dict) else None)
+            else:
+                self._spawn(self._notification(message.method, message.params), f"acp:{message.method}")
+        elif isinstance(message, Request):
+            key = json.dumps(message.id)
             if key in self._incoming:
-                self._error(message["id"], INVALID_REQUEST, "a request with this id is still running")
+                self._error(message.id, INVALID_REQUEST, "a request with this id is still running")
                 return
-            entry = _Incoming(method, params)
+            entry = _Incoming(message.method, message.params)
             self._incoming[key] = entry
-            entry.task = self._spawn(self._answer(message["id"], key, entry), f"acp:{method}")
-            return
-        if "id" in message and ("result" in message or "error" in message):
-            self._resolve(message)
-            return
-        self._error(message.get("id"), INVALID_REQUEST, "neither a request, a notification nor a response")
-
-    def _resolve(self, message: dict[str, Any]) -> None:
-        rid = message.get("id")
-        out = self._outgoing.get(rid) if isinstance(rid, int) else None
-        if out is None or out.future.done():
-            return
-        if "error" in message:
-            err = message.get("error") or {}
-            out.future.set_exception(RemoteError(int(err.get("code", INTERNAL_ERROR)),
-                                                 str(err.get("message", "error")), err.get("data")))
+            entry.task = self._spawn(self._answer(message.id, key, entry), f"acp:{message.method}")
         else:
-            out.future.set_result(message.get("result"))
+            self._resolve(message)
+
+    def _resolve(self, message: Response) -> None:
+        out = self._outgoing.get(message.id) if isinstance(message.id, int) else None
+        if out is None or out.future.done():
+            log.info("answer to an unknown request %s ignored", describe(message.id))
+            return
+        if message.error is not None:
+            err = message.error
+            out.future.set_exception(RemoteError(err["code"], err["message"], err.get("data")))
+        else:
+            out.future.set_result(message.result)
+
+    def _fail_outgoing(self, rid: Any, why: str) -> None:
+        out = self._outgoing.get(rid) if isinstance(rid, int) and not isinstance(rid, bool) else None
+        if out is not None and not out.future.done():
+            out.future.set_exception(RemoteError(INVALID_REQUEST, f"malformed answer: {why}"))
 
     def _cancel_incoming(self, request_id: Any) -> None:
         entry = self._incoming.get(json.dumps(request_id))
@@ -262,7 +297,7 @@ class JsonRpcPeer:
                 log.exception("%s failed", entry.method)
                 self._error(rid, INTERNAL_ERROR, f"{type(exc).__name__}: {exc}")
         else:
-            self._send({"jsonrpc": "2.0", "id": rid, "result": result})
+            self._send_result(rid, result)
         finally:
             self._incoming.pop(key, None)
             for callback in callbacks:

@@ -11,7 +11,6 @@ import asyncio
 import logging
 import os
 import sys
-import threading
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 from urllib.parse import unquote, urlparse
@@ -20,14 +19,17 @@ from sidecar import __version__
 from sidecar.acp import payloads
 from sidecar.acp.editor import AcpEditor, current_session
 from sidecar.acp.rpc import JsonRpcPeer, MethodNotFound, after_answer
-from sidecar.providers.registry import PROVIDERS, warm_up_sdks
+from sidecar.providers.registry import PROVIDERS
 from sidecar.core.errors import InvalidParams, params_object
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings, resolve_settings
 from sidecar.protocol.logging_setup import setup_logging
+from sidecar.protocol.warmup import SdkWarmUp
 
 log = logging.getLogger(__name__)
-READ_LIMIT = 64 * 1024 * 1024  # one line can hold a pasted image
+# The peer reads in chunks and bounds each line itself; this only caps what the pipe's
+# reader buffers before it stops reading.
+PIPE_BUFFER = 1024 * 1024
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 
@@ -50,6 +52,9 @@ class AcpServer:
         self.editor = AcpEditor(peer)
         self.service = SessionService(self.editor, Settings(), environ=environ)
         self._settings_cwd: str | None = None
+        self.sdk = SdkWarmUp()
+        self.service.sdk_ready = self.sdk.ready
+        peer.max_bytes = lambda: self.service.settings.transport.maxMessageBytes
         self.requests: dict[str, Handler] = {
             "initialize": self.initialize,
             "authenticate": self.authenticate,
@@ -156,10 +161,12 @@ class AcpServer:
         if not isinstance(version, int) or isinstance(version, bool):
             raise InvalidParams("protocolVersion is required and must be an integer")
         self.editor.configure(p.get("clientCapabilities"))
-        threading.Thread(target=warm_up_sdks, name="sdk-warm-up", daemon=True).start()
+        self.sdk.start()
         self._settings_for(None)
         self._settings_cwd = None
-        log.info("ACP client %s (protocol %s)", (p.get("clientInfo") or {}).get("name"), version)
+        info = p.get("clientInfo")
+        name = info.get("name") if isinstance(info, dict) else None
+        log.info("ACP client %s (protocol %s)", str(name)[:80], version)
         return payloads.initialize_result(list(PROVIDERS))
 
     async def authenticate(self, p: dict[str, Any]) -> Any:
@@ -256,7 +263,7 @@ async def _stdio() -> tuple[asyncio.StreamReader, Callable[[bytes], None]]:
     out_fd = os.dup(sys.stdout.fileno())
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
-    reader = asyncio.StreamReader(limit=READ_LIMIT)
+    reader = asyncio.StreamReader(limit=PIPE_BUFFER)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     transport, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(out_fd, "wb", buffering=0))
     return reader, transport.write  # type: ignore[attr-defined]

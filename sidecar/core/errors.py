@@ -1,4 +1,9 @@
-"""Errors the session service raises; each carries its wire code and a data payload."""
+"""Errors the session service raises; each carries its wire code and a data payload.
+
+The sidecar's own codes sit outside the range JSON-RPC reserves (-32768..-32000, which also
+holds LSP's codes): at -32001 and -32002 they read as LSP's UnknownErrorCode and
+ServerNotInitialized. Protocol version 2 moved them to -33001..-33006.
+"""
 
 from __future__ import annotations
 
@@ -23,27 +28,27 @@ class RequestCancelled(SidecarError):
 
 
 class SessionNotFound(SidecarError):
-    code = -32001
+    code = -33001
 
 
 class ProviderNotConfigured(SidecarError):
-    code = -32002
+    code = -33002
 
 
 class ContextWindowExceeded(SidecarError):
-    code = -32003
+    code = -33003
 
 
 class ProviderFailed(SidecarError):
-    code = -32004
+    code = -33004
 
 
 class CompactionFailed(SidecarError):
-    code = -32005
+    code = -33005
 
 
 class SessionBusy(SidecarError):
-    code = -32006
+    code = -33006
 
 
 def params_object(params: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 
 from sidecar.core.editor import Editor
 from sidecar.core.errors import InvalidParams, SessionBusy, SessionNotFound
@@ -39,6 +39,8 @@ class SessionService:
         self._writer: Any = None
         self._history: Any = None
         self.watchers: dict[str, Any] = {}  # one per workspace folder
+        # Set by the transport: waits, off the event loop, until the provider SDKs are imported.
+        self.sdk_ready: Callable[[], Awaitable[None]] | None = None
 
     # ----- configuration ------------------------------------------------------------
 
@@ -276,6 +278,7 @@ class SessionService:
                     return {"stopReason": handled, "gauge": session.gauge(bump=False)}
             blocks = await self._expand_resources(session, blocks)
             self.check_provider(session.settings_for_call())
+            await self._sdk_ready()
             self.editor.status("normal", True, "Thinking…")
             stop = await session.run_turn(blocks)
             return {"stopReason": stop, "gauge": session.gauge(bump=False)}
@@ -390,6 +393,7 @@ class SessionService:
                 "Compaction is turned off (DISABLE_COMPACT is set); use /clear to start over",
                 data={"tier": "full", "reason": "disabled"})
         assert session.context is not None
+        await self._sdk_ready()
         return await session.context.compact_now(trigger=trigger, instructions=instructions,
                                                  work_done_token=work_done_token)
 
@@ -408,9 +412,14 @@ class SessionService:
             "messages": messages,
         }
 
+    async def _sdk_ready(self) -> None:
+        if self.sdk_ready is not None:
+            await self.sdk_ready()
+
     async def _exact_count(self, session: Session) -> dict[str, Any] | None:
         """The next request counted exactly: the provider's count-tokens endpoint where it
         has one, else tiktoken over the request's text; None when neither is available."""
+        await self._sdk_ready()
         request = session.build_request()
         try:
             counted = await asyncio.wait_for(session.provider().count_tokens(request), 10)

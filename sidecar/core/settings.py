@@ -121,6 +121,7 @@ class Settings:
     manualCompact: bool = True
     preCompactHooks: tuple[str, ...] = ()
     retry: "Retry" = field(default_factory=lambda: Retry())
+    transport: "Transport" = field(default_factory=lambda: Transport())
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,12 @@ class Retry:
     baseDelayMs: int = 500
     maxDelayMs: int = 20_000
     timeoutSeconds: int = 600
+
+
+@dataclass(frozen=True)
+class Transport:
+    # One message on the wire (a Content-Length body, an ACP line); a pasted image fits.
+    maxMessageBytes: int = 64 * 1024 * 1024
 
 
 _CHOICES: dict[str, tuple[str, ...]] = {

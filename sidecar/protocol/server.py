@@ -7,28 +7,36 @@ converter below keeps them so, instead of pygls' namedtuples that mangle ``_meta
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-import threading
+import sys
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Generator
 from urllib.parse import unquote, urlparse
 
+import attrs
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from sidecar import PROTOCOL_VERSION, __version__
-from sidecar.providers.registry import PROVIDERS, warm_up_sdks
+from sidecar.providers.registry import PROVIDERS
 from sidecar.core.errors import SidecarError, params_object
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings, resolve_settings
 from sidecar.protocol import methods as m
 from sidecar.protocol.editor_client import LspEditor
+from sidecar.protocol.envelope import INTERNAL_ERROR, describe, error_message, short
 from sidecar.protocol.logging_setup import setup_logging
+from sidecar.protocol.stdio import LspIntake, read_stdio
+from sidecar.protocol.warmup import SdkWarmUp
 
 log = logging.getLogger(__name__)
+SHUTDOWN_GRACE_SECONDS = 5.0
 
 
 def _converter() -> Any:
@@ -37,7 +45,8 @@ def _converter() -> Any:
     converter = converters.get_converter()
 
     def keep_params(obj: dict[str, Any], cls: type) -> Any:
-        return cls(**obj)
+        # JSON-RPC lets a request omit params; keys that are no field are not ours to keep.
+        return cls(**{f.name: obj.get(f.name) for f in attrs.fields(cls)})
 
     for cls in (JsonRPCRequestMessage, JsonRPCNotification, JsonRPCResponseMessage):
         converter.register_structure_hook(cls, keep_params)
@@ -55,6 +64,61 @@ class SidecarProtocol(LanguageServerProtocol):
         }
         return result
 
+    # pygls logs a full traceback for every error answer and drops an answer it cannot
+    # encode; a client sending thousands of bad requests must get answers, not a log flood.
+    def _send_handler_result(self, future: Future[Any], *, msg_id: Any) -> None:
+        self._request_futures.pop(msg_id, None)
+        if future.cancelled():
+            error = JsonRpcRequestCancelled(f"Request {msg_id!r} was cancelled").to_response_error()
+            self._send_response(msg_id, error=error)
+            return
+        exc = future.exception()
+        if exc is None:
+            self._send_response(msg_id, result=future.result())
+        elif isinstance(exc, JsonRpcException):
+            log.info("request %s answered %s: %s", describe(msg_id), exc.code, short(exc.message))
+            self._send_response(msg_id, error=exc.to_response_error())
+        else:
+            _log_failure(f"request {describe(msg_id)}", exc)
+            self._send_response(msg_id, error=types.ResponseError(
+                code=INTERNAL_ERROR, message=short(f"{type(exc).__name__}: {exc}")))
+
+    def _send_data(self, data: Any) -> None:
+        if not data or self.writer is None:
+            return
+        try:
+            body = json.dumps(data, default=self._serialize_message)
+        except Exception as exc:  # pygls' fallback encoder raises AttributeError on a set
+            if isinstance(data, dict):
+                rid, answer = data.get("id"), "result" in data or "error" in data
+            else:
+                rid, answer = getattr(data, "id", None), hasattr(data, "result") or hasattr(data, "error")
+            log.error("message to %s is not JSON: %s", describe(rid), short(str(exc)))
+            if rid is None or not answer:
+                return
+            body = json.dumps(error_message(rid, INTERNAL_ERROR, "the answer could not be encoded"))
+        raw = body.encode(self.CHARSET)
+        header = f"Content-Length: {len(raw)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+        try:
+            self.writer.write(header.encode("ascii") + raw)
+        except (OSError, ValueError) as exc:  # the client closed its end
+            log.warning("cannot write to the client: %s", exc)
+
+
+_logged_failures: set[tuple[str, str]] = set()
+
+
+def _log_failure(what: str, exc: BaseException) -> None:
+    """A short line each time; the traceback once per kind and place, so bugs stay findable."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb is not None else "?"
+    key = (type(exc).__name__, where)
+    first = key not in _logged_failures
+    _logged_failures.add(key)
+    log.error("%s failed: %s", what, short(f"{type(exc).__name__}: {exc}"), exc_info=exc if first else None)
+
 
 class SidecarServer(LanguageServer):
     def __init__(self) -> None:
@@ -65,6 +129,11 @@ class SidecarServer(LanguageServer):
         self.init_settings: dict[str, Any] | None = None
         self.workspace_root: str | None = None
         self.client_sidecar_caps: dict[str, Any] = {}
+        self.sdk = SdkWarmUp()
+        self.service.sdk_ready = self.sdk.ready
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        log.warning("%s: %s", getattr(source, "__name__", source), short(str(error)))
 
     def apply_settings(self, editor_layer: Any) -> None:
         settings, warnings = resolve_settings(self.workspace_root, self.init_settings, editor_layer)
@@ -105,7 +174,7 @@ def build_server() -> SidecarServer:
 
     @server.feature(types.INITIALIZED)
     async def on_initialized(ls: SidecarServer, params: Any) -> None:
-        threading.Thread(target=warm_up_sdks, name="sdk-warm-up", daemon=True).start()
+        ls.sdk.start()
         await _pull_configuration(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -204,12 +273,25 @@ async def _pull_configuration(ls: SidecarServer) -> None:
         ls.apply_settings(value)
 
 
+async def serve_stdio(server: SidecarServer) -> int:
+    server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+    intake = LspIntake(server.protocol)
+    code = await read_stdio(intake, sys.stdin.buffer,
+                            lambda: server.service.settings.transport.maxMessageBytes)
+    if not intake.shutdown_seen:
+        # The client went away without shutdown: still persist what the sessions hold.
+        try:
+            await asyncio.wait_for(server.service.shutdown(), SHUTDOWN_GRACE_SECONDS)
+        except Exception as exc:
+            log.warning("shutdown at end of input failed: %s", short(str(exc)))
+    return code
+
+
 def serve(log_file: str | None = None, log_level: str = "INFO") -> int:
     setup_logging(log_file, log_level)
     server = build_server()
     log.info("context-sidecar %s serving LSP over stdio", __version__)
     try:
-        server.start_io()
+        return asyncio.run(serve_stdio(server))
     except KeyboardInterrupt:
-        pass
-    return 0
+        return 0

@@ -46,7 +46,7 @@ def client_capabilities(permission: bool = True) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         workspace=types.WorkspaceClientCapabilities(apply_edit=True, configuration=False),
         window=types.WindowClientCapabilities(work_done_progress=True),
-        experimental={"contextSidecar": {"protocolVersion": 1, "permissionRequests": permission,
+        experimental={"contextSidecar": {"protocolVersion": 2, "permissionRequests": permission,
                                          "compactionUpdates": True}},
     )
 

@@ -190,7 +190,7 @@ async def test_extensions_and_errors(session: dict[str, Any]) -> None:
     assert view["gauge"]["sessionId"] == sid and "breakdown" in view["gauge"]
     with pytest.raises(RequestError) as err:
         await conn.ext_method("sidecar/gauge", {"sessionId": "nope"})
-    assert err.value.code == -32001
+    assert err.value.code == -33001
     with pytest.raises(RequestError) as err:
         await conn.ext_method("sidecar/unknown", {})
     assert err.value.code == -32601

@@ -150,7 +150,7 @@ async def test_second_prompt_is_busy(client: LanguageClient, llm: Any) -> None:
     await client.rec.wait_for(lambda: bool(client.rec.of("agent_message_chunk")), timeout=40)  # type: ignore[attr-defined]
     with pytest.raises(JsonRpcException) as err:
         await prompt(client, client.sid, "two")  # type: ignore[attr-defined]
-    assert err.value.code == -32006
+    assert err.value.code == -33006
     client.protocol.notify("session/cancel", {"sessionId": client.sid})  # type: ignore[attr-defined]
     await asyncio.wait_for(first, 10)
 
@@ -172,7 +172,7 @@ async def test_exhausted_retries_answer_provider_error(client: LanguageClient, l
         llm.queue(Reply(fault={"fault": "server_error"}))
     with pytest.raises(JsonRpcException) as err:
         await prompt(client, client.sid, "fail")  # type: ignore[attr-defined]
-    assert err.value.code == -32004
+    assert err.value.code == -33004
     assert err.value.data["status"] == 500
     llm.queue(Reply.text("fine again"))
     res = await prompt(client, client.sid, "after")  # type: ignore[attr-defined]

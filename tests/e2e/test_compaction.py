@@ -97,7 +97,7 @@ async def test_failed_compaction_changes_nothing(small: Any, llm: Any, workspace
     llm.queue(Reply(fault={"fault": "server_error"}))
     with pytest.raises(JsonRpcException) as err:
         await call(small, "sidecar/compact", {"sessionId": small.sid})
-    assert err.value.code == -32005
+    assert err.value.code == -33005
     assert small.rec.of("compaction_update")[-1]["status"] == "failed"
     after = await call(small, "sidecar/context", {"sessionId": small.sid})
     assert after["messages"] == before["messages"]
@@ -108,7 +108,7 @@ async def test_disabled_auto_compact_blocks_with_hint(llm: Any, tmp_path: Path, 
     try:
         with pytest.raises(JsonRpcException) as err:
             await fill(client, llm, workspace, 10)
-        assert err.value.code == -32003 and "/compact" in err.value.message
+        assert err.value.code == -33003 and "/compact" in err.value.message
         assert not client.rec.of("compaction_update")
     finally:
         await stop_client(client)
@@ -186,7 +186,7 @@ async def test_breaker_opens_after_three_failures(small: Any, llm: Any, workspac
         try:
             await prompt(small, small.sid, f"read b{i}.py")
         except JsonRpcException as err:
-            assert err.code == -32003  # blocked once compaction can no longer help
+            assert err.code == -33003  # blocked once compaction can no longer help
             break
         if (await call(small, "sidecar/gauge", {"sessionId": small.sid}))["autoCompact"]["circuitBreaker"] == "open":
             break
@@ -219,7 +219,7 @@ async def test_cancel_compaction(small: Any, llm: Any, workspace: Path) -> None:
     small.protocol.notify("session/cancel", {"sessionId": small.sid})
     with pytest.raises(JsonRpcException) as err:
         await asyncio.wait_for(task, 20)
-    assert err.value.code == -32005
+    assert err.value.code == -33005
     assert small.rec.of("compaction_update")[-1]["status"] == "cancelled"
 
 

@@ -46,7 +46,7 @@ async def test_initialize_advertises_protocol(client: LanguageClient) -> None:
     result = client.init_result  # type: ignore[attr-defined]
     assert result.server_info.name == "context-sidecar"
     sidecar = result.capabilities.experimental["contextSidecar"]
-    assert sidecar["protocolVersion"] == 1
+    assert sidecar["protocolVersion"] == 2
     assert "anthropic" in sidecar["providers"]
 
 
@@ -78,7 +78,7 @@ async def test_gauge_1m_model(client: LanguageClient, tmp_path: Path) -> None:
 async def test_unknown_session_and_bad_params(client: LanguageClient, tmp_path: Path) -> None:
     with pytest.raises(JsonRpcException) as err:
         await request(client, "sidecar/gauge", {"sessionId": "nope"})
-    assert err.value.code == -32001
+    assert err.value.code == -33001
     with pytest.raises(JsonRpcException) as err:
         await request(client, "session/new", {"cwd": 42})
     assert err.value.code == -32602 and "cwd" in err.value.message
@@ -93,7 +93,7 @@ async def test_missing_key_is_provider_not_configured(client: LanguageClient, tm
     with pytest.raises(JsonRpcException) as err:
         await request(client, "session/prompt", {"sessionId": res["sessionId"],
                                                  "prompt": [{"type": "text", "text": "hi"}]})
-    assert err.value.code == -32002
+    assert err.value.code == -33002
     assert "NO_SUCH_KEY_FOR_TESTS" in err.value.message + str(err.value.data)
 
 
@@ -104,4 +104,4 @@ async def test_list_and_close(client: LanguageClient, tmp_path: Path) -> None:
     assert await request(client, "session/close", {"sessionId": a["sessionId"]}) == {}
     with pytest.raises(JsonRpcException) as err:
         await request(client, "sidecar/gauge", {"sessionId": a["sessionId"]})
-    assert err.value.code == -32001
+    assert err.value.code == -33001

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -42,7 +43,7 @@ def read_message(proc: subprocess.Popen[bytes]) -> dict[str, Any]:
 def test_garbage_and_broken_framing_do_not_stop_the_server(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "sidecar", "serve"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            env={**__import__("os").environ, "CONTEXT_SIDECAR_NO_WATCH": "1",
+                            env={**os.environ, "CONTEXT_SIDECAR_NO_WATCH": "1",
                                  "CONTEXT_SIDECAR_LOG_FILE": str(tmp_path / "log")})
     assert proc.stdin is not None
     try:
@@ -206,5 +207,29 @@ async def test_workspace_configuration_and_invalid_values_warn(llm: Any, tmp_pat
         assert gauge["size"] == 200_000 and gauge["autoCompactAt"] == 167_000
         llm.queue(Reply.text("configured"))
         assert (await prompt(client, gauge["sessionId"], "hi"))["stopReason"] == "end_turn"
+    finally:
+        await stop_client(client)
+
+
+async def test_first_turn_does_not_hold_other_requests_while_the_sdk_loads(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    """The first turn needs the provider SDK (about two seconds to import); meanwhile the
+    loop keeps answering: a gauge sent as the turn starts comes back at once. (File
+    watching is off: starting a watcher is loop work of its own, measured elsewhere.)"""
+    client = await start_client(env={**os.environ, "CONTEXT_SIDECAR_NO_WATCH": "1"})
+    await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
+    try:
+        sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
+        llm.queue(Reply.text("hello"))
+        turn = asyncio.ensure_future(prompt(client, sid, "hi"))
+        await asyncio.sleep(0.05)  # the turn is past its checks and waits for the SDK
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        gauge = await call(client, "sidecar/gauge", {"sessionId": sid})
+        took = loop.time() - started
+        assert gauge["sessionId"] == sid
+        assert not turn.done(), "the turn ended before the gauge was asked: nothing was measured"
+        assert took < 0.1, f"sidecar/gauge took {took * 1000:.0f} ms while the first turn started"
+        assert (await asyncio.wait_for(turn, 30))["stopReason"] == "end_turn"
     finally:
         await stop_client(client)

@@ -187,14 +187,14 @@ def test_protocol_major_and_gauge_forms() -> None:
 
 
 def test_client_refuses_another_protocol_major(tmp_path: Path) -> None:
-    """A server that answers protocolVersion 2 is refused with a reason."""
+    """A server that answers protocolVersion 1 (whose error codes differ) is refused with a reason."""
     import asyncio
 
     from sidecar.terminal.client import ProtocolMismatch, SidecarClient
     from sidecar.terminal.screen import Screen
     from sidecar.terminal.updates import UpdatePrinter
 
-    script = tmp_path / "server_v2.py"
+    script = tmp_path / "server_v1.py"
     script.write_text(
         "import json, sys\n"
         "def read():\n"
@@ -212,8 +212,8 @@ def test_client_refuses_another_protocol_major(tmp_path: Path) -> None:
         "while True:\n"
         "    m = read()\n"
         "    if m.get('method') == 'initialize':\n"
-        "        send({'jsonrpc': '2.0', 'id': m['id'], 'result': {'serverInfo': {'name': 'future-sidecar'},\n"
-        "              'capabilities': {'experimental': {'contextSidecar': {'protocolVersion': 2}}}}})\n"
+        "        send({'jsonrpc': '2.0', 'id': m['id'], 'result': {'serverInfo': {'name': 'older-sidecar'},\n"
+        "              'capabilities': {'experimental': {'contextSidecar': {'protocolVersion': 1}}}}})\n"
         "    elif m.get('method') == 'shutdown':\n"
         "        send({'jsonrpc': '2.0', 'id': m['id'], 'result': None})\n"
         "    elif m.get('method') == 'exit':\n"

@@ -159,10 +159,10 @@ H.run(function()
   vim.notify = function(msg, level)
     table.insert(notes2, { msg = msg, level = level })
   end
-  local refused = start({ protocol = 2 })
+  local refused = start({ protocol = 1 })
   vim.wait(50)
   vim.notify = orig_notify
-  H.check(refused.err and refused.err:find("protocol 2", 1, true) ~= nil, "protocol 2 refused: " .. tostring(refused.err))
+  H.check(refused.err and refused.err:find("protocol 1", 1, true) ~= nil, "protocol 1 refused: " .. tostring(refused.err))
   H.check(#notes2 == 1 and notes2[1].level == vim.log.levels.ERROR, "refusal shown as an error")
   H.record("refusal", refused.err)
 
@@ -172,11 +172,11 @@ H.run(function()
   vim.notify = orig_notify
   H.check(missing.err and missing.err:find("did not announce", 1, true) ~= nil, "server without our capability refused")
 
-  local accepted, script = start({ protocol = 1 })
-  H.check(accepted.err == nil and accepted.state.ready, "protocol 1 accepted")
+  local accepted, script = start({ protocol = 2 })
+  H.check(accepted.err == nil and accepted.state.ready, "protocol 2 accepted")
   local init = script.init_params
   local ours = init.capabilities.experimental.contextSidecar
-  H.check(ours.protocolVersion == 1 and ours.permissionRequests == true and ours.compactionUpdates == true, "capabilities advertised")
+  H.check(ours.protocolVersion == 2 and ours.permissionRequests == true and ours.compactionUpdates == true, "capabilities advertised")
   H.check(init.initializationOptions.settings.model == "m1", "init_options.settings sent")
   H.check(init.initializationOptions.editorInfo.name == "Neovim", "editorInfo sent")
   H.check(accepted.state.server_info.version == "0.0-fake", "serverInfo kept")
@@ -204,6 +204,6 @@ H.run(function()
   -- Health helpers.
   local health = require("context_sidecar.health")
   H.check(vim.deep_equal(health.version_cmd({ "py", "-m", "sidecar", "serve" }), { "py", "-m", "sidecar", "--version" }), "version cmd")
-  local v, p = health.parse_version("context-sidecar 0.1.0 (protocol 1)")
-  H.check(v == "0.1.0" and p == 1, "parse --version")
+  local v, p = health.parse_version("context-sidecar 0.1.0 (protocol 2)")
+  H.check(v == "0.1.0" and p == 2, "parse --version")
 end)

@@ -61,7 +61,7 @@ def test_missing_key_says_how_to_fix_it(provider: str, variable: str) -> None:
     assert variable in info.value.message
     fix = info.value.data["fix"]
     assert variable in fix and "contextSidecar.apiKeyEnv" in fix
-    assert info.value.code == -32002
+    assert info.value.code == -33002
 
 
 def test_custom_key_variable_named_in_the_error() -> None:

@@ -60,6 +60,7 @@ export const SIDECAR_KEYS = [
   "retry.baseDelayMs",
   "retry.maxDelayMs",
   "retry.timeoutSeconds",
+  "transport.maxMessageBytes",
 ] as const;
 
 /** Settings that belong to the extension itself and never reach the sidecar. */

@@ -1,8 +1,8 @@
-// Wire types of the context-sidecar protocol, version 1 (PROTOCOL.md), as far as this
+// Wire types of the context-sidecar protocol, version 2 (PROTOCOL.md), as far as this
 // extension reads them. Fields the extension never looks at are typed loosely so a newer
 // sidecar adding fields does not break the build or the UI.
 
-export const PROTOCOL_MAJOR = 1;
+export const PROTOCOL_MAJOR = 2;
 
 export const Methods = {
   sessionNew: "session/new",
@@ -22,12 +22,13 @@ export const Methods = {
 export const ErrorCodes = {
   invalidParams: -32602,
   requestCancelled: -32800,
-  sessionNotFound: -32001,
-  providerNotConfigured: -32002,
-  contextWindowExceeded: -32003,
-  providerError: -32004,
-  compactionFailed: -32005,
-  sessionBusy: -32006,
+  // Outside JSON-RPC's reserved -32768..-32000 since protocol version 2.
+  sessionNotFound: -33001,
+  providerNotConfigured: -33002,
+  contextWindowExceeded: -33003,
+  providerError: -33004,
+  compactionFailed: -33005,
+  sessionBusy: -33006,
 } as const;
 
 export type GaugeLevel = "ok" | "warning" | "error" | "blocking";

@@ -147,10 +147,11 @@ function controllerHarness() {
   return { controller, posts, gauges };
 }
 
-test("initialize: the sidecar answers protocol 1 and the extension accepts it", { skip }, () => {
+test("initialize: the sidecar answers protocol 2 and the extension accepts it", { skip }, () => {
   assert.equal(initializeResult.serverInfo?.name, "context-sidecar");
   const verdict = checkServerProtocol(initializeResult);
   assert.equal(verdict.ok, true, JSON.stringify(initializeResult.capabilities?.experimental));
+  assert.equal((verdict as { version: number }).version, 2);
   assert.ok((verdict as { providers: string[] }).providers.includes("anthropic"));
 });
 
@@ -218,10 +219,10 @@ test("session/list shows the session and session/load replays it", { skip }, asy
   assert.ok(replayed.includes("agent_message_chunk"));
 });
 
-test("errors name the problem: unknown session -> -32001", { skip }, async () => {
+test("errors name the problem: unknown session -> -33001", { skip }, async () => {
   await assert.rejects(
     withTimeout(connection.sendRequest("sidecar/gauge", { sessionId: "no-such-session" }), T, "sidecar/gauge"),
-    (e: any) => e.code === -32001,
+    (e: any) => e.code === -33001,
   );
 });
 
@@ -245,7 +246,7 @@ test("/compact with instructions compacts and reports tokens before and after", 
   assert.match(JSON.stringify(requests.at(-1)), /focus on greetings/, "the instructions reach the summarizer");
 });
 
-test("without the key: a -32002 error that says how to fix it, and an error status", { skip }, async () => {
+test("without the key: a -33002 error that says how to fix it, and an error status", { skip }, async () => {
   const keyless = await startSidecar({ FAKE_LLM_KEY: "" });
   try {
     const posts: HostToWebviewBody[] = [];
@@ -260,7 +261,7 @@ test("without the key: a -32002 error that says how to fix it, and an error stat
     await withTimeout(controller.prompt("hello?"), T, "prompt without a key");
     const error = posts.find((p) => p.type === "error") as Extract<HostToWebviewBody, { type: "error" }> | undefined;
     assert.ok(error, `no error posted: ${JSON.stringify(posts.map((p) => p.type))}`);
-    assert.equal(error.code, -32002);
+    assert.equal(error.code, -33002);
     assert.match(error.message + (error.fix ?? ""), /FAKE_LLM_KEY/, JSON.stringify(error));
     assert.ok(error.fix, "the fix comes from the error's data");
     const status = keyless.statuses.find((s) => s.kind === "error");

@@ -177,13 +177,13 @@ test("compaction_update rows from the sidecar drive the spinner and are not dupl
 test("errors carry the JSON-RPC message and the fix from data", async () => {
   const t = setup({
     "session/new": () => {
-      throw Object.assign(new Error("No API key for anthropic"), { code: -32002, data: { fix: "Set ANTHROPIC_API_KEY or run Set API Key" } });
+      throw Object.assign(new Error("No API key for anthropic"), { code: -33002, data: { fix: "Set ANTHROPIC_API_KEY or run Set API Key" } });
     },
   });
   await t.controller.setConnection("running", t.port);
   await t.send({ type: "prompt", text: "hi" });
   assert.deepEqual(t.posts.filter((p) => p.type === "error"), [
-    { type: "error", message: "No API key for anthropic", code: -32002, fix: "Set ANTHROPIC_API_KEY or run Set API Key" },
+    { type: "error", message: "No API key for anthropic", code: -33002, fix: "Set ANTHROPIC_API_KEY or run Set API Key" },
   ]);
   assert.equal(t.port.requests.length, 1, "no prompt without a session");
 });

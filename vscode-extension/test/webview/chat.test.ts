@@ -167,7 +167,7 @@ test("thinking is collapsed; tool calls show status; compaction shows tokens sav
   await host(page, { type: "update", update: { sessionUpdate: "tool_call_update", toolCallId: "tc1", status: "completed", content: [{ type: "content", content: { type: "text", text: "1→print('hi')" } }] } });
   await host(page, { type: "update", update: { sessionUpdate: "compaction_update", compactionId: "c1", status: "in_progress", tier: "full", trigger: "auto" } });
   await host(page, { type: "update", update: { sessionUpdate: "compaction_update", compactionId: "c1", status: "completed", tier: "full", trigger: "auto", tokensBefore: 168_000, tokensAfter: 21_500 } });
-  await host(page, { type: "error", message: "No API key for anthropic", code: -32002, fix: "Run “Context Sidecar: Set API Key”." });
+  await host(page, { type: "error", message: "No API key for anthropic", code: -33002, fix: "Run “Context Sidecar: Set API Key”." });
   await host(page, { type: "gauge", gauge: gauge({ level: "warning", used: 150_000, percentUsed: 75 }) });
 
   const thought = page.locator("details.thought");
@@ -181,7 +181,7 @@ test("thinking is collapsed; tool calls show status; compaction shows tokens sav
   assert.match(await tool.locator(".tool-output").textContent() ?? "", /print\('hi'\)/);
   assert.equal(await page.locator(".compaction").count(), 1, "one row per compaction, updated in place");
   assert.equal(await page.locator(".compaction").innerText(), "Auto-compaction (full): 168K → 21.5K tokens, saved 146.5K");
-  assert.equal(await page.locator(".error .error-message").innerText(), "No API key for anthropic (-32002)");
+  assert.equal(await page.locator(".error .error-message").innerText(), "No API key for anthropic (-33002)");
   assert.equal(await page.locator(".error .error-fix").innerText(), "Run “Context Sidecar: Set API Key”.");
   assert.equal(await page.locator("#gauge .gauge-text").innerText(), "150K / 200K · 75%");
   assert.equal(await page.locator("#gauge").getAttribute("data-level"), "warning");

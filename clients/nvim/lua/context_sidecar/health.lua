@@ -33,7 +33,7 @@ function M.version_cmd(cmd)
   return out
 end
 
----Parse `context-sidecar 0.1.0 (protocol 1)`.
+---Parse `context-sidecar 0.1.0 (protocol 2)`.
 ---@param line string
 ---@return string|nil version, integer|nil protocol
 function M.parse_version(line)
