@@ -16,6 +16,8 @@ from typing import BinaryIO
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
+# The one call every storage write goes through; tests replace it to fill the disk.
+_os_write = os.write
 
 
 class NotRegularFile(OSError):
@@ -53,7 +55,19 @@ def file_kind(mode: int) -> str:
 
 def open_fd(path: Path | str, flags: int, mode: int = 0o600) -> int:
     """``os.open`` that never blocks on a FIFO and only ever returns a regular file."""
-    fd = os.open(path, flags | _NONBLOCK | _CLOEXEC | _BINARY, mode)
+    try:
+        fd = os.open(path, flags | _NONBLOCK | _CLOEXEC | _BINARY, mode)
+    except OSError as exc:
+        # A FIFO without a reader refuses a non-blocking writer with ENXIO ("no such
+        # device or address"): say what it really is.
+        if exc.errno == errno.ENXIO:
+            try:
+                st_mode = os.stat(path).st_mode
+            except OSError:
+                raise exc from None
+            if not stat.S_ISREG(st_mode):
+                raise NotRegularFile(path, st_mode) from None
+        raise
     try:
         st_mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(st_mode):
@@ -92,7 +106,7 @@ def write_whole(fd: int, data: bytes) -> None:
     done = 0
     while done < len(data):
         try:
-            written = os.write(fd, view[done:])
+            written = _os_write(fd, view[done:])
         except OSError as exc:
             if done:
                 raise PartialWrite(exc, done) from exc
