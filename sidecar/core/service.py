@@ -258,12 +258,14 @@ class SessionService:
             session = self.sessions[session_id]
         else:
             path = find_session(self.storage_dir, session_id)
-            if path is None and os.path.isfile(session_id):
+            # Only an absolute path: a relative one would resolve against the directory the
+            # sidecar was launched from, which the client neither knows nor chose.
+            if path is None and os.path.isabs(session_id) and os.path.isfile(session_id):
                 path = Path(session_id)
             if path is None and not is_valid_session_id(session_id):
                 raise InvalidParams(
                     "sessionId must be a session id (letters, digits, '_', '-' and '.') or "
-                    "the path of a transcript file", data={"field": "sessionId"})
+                    "the absolute path of a transcript file", data={"field": "sessionId"})
             if path is None:
                 raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
             try:
@@ -273,7 +275,7 @@ class SessionService:
                                     data={"field": "sessionId"}) from exc
             if loaded.warnings:
                 self.editor.show_message("warning", f"{path.name}: " + "; ".join(loaded.warnings))
-            sid = loaded.session_id or session_id
+            sid = loaded.session_id or _id_for_file(path, session_id)
             if not is_valid_session_id(sid):
                 raise InvalidParams(
                     f"the transcript's sessionId {sid!r} is not a safe file name; it cannot be "
@@ -560,6 +562,15 @@ class SessionService:
                 await asyncio.to_thread(store.close)
             except Exception as exc:
                 log.error("storage not closed cleanly: %s", exc)
+
+
+def _id_for_file(path: Path, requested: str) -> str:
+    """The id of a transcript whose records name none: the one asked for, else the file's
+    name (Claude Code names files by session id), else a new one, never a path."""
+    for candidate in (requested, path.stem):
+        if is_valid_session_id(candidate):
+            return candidate
+    return new_uuid()
 
 
 def _usable_cwd(value: Any) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.messages import Usage, assistant_blocks, user_text
+from sidecar.core.messages import Usage, user_text
 from sidecar.storage import files
 from sidecar.storage.health import StorageHealth
 from sidecar.storage.history import LOOP_WAIT, PromptHistory
