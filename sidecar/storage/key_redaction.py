@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 import threading
 from typing import Any
 
@@ -175,6 +176,23 @@ def install_log_redaction() -> None:
 
     logging.setLogRecordFactory(factory)
 
+    # Tracebacks that bypass logging (an uncaught error, in the main thread or another) are
+    # printed to stderr from the exception's own text.
+    previous_hook = sys.excepthook
+
+    def excepthook(kind: Any, value: Any, tb: Any) -> None:
+        previous_hook(kind, redact_exception(value) if value is not None else value, tb)
+
+    sys.excepthook = excepthook
+    previous_thread_hook = threading.excepthook
+
+    def thread_excepthook(args: Any) -> None:
+        if args.exc_value is not None:
+            redact_exception(args.exc_value)
+        previous_thread_hook(args)
+
+    threading.excepthook = thread_excepthook
+
 
 _classes: dict[type, type] = {}
 
@@ -204,8 +222,8 @@ class _RedactingRecord(logging.LogRecord):
 def redact_exception(exc: BaseException) -> BaseException:
     """Redact an exception's text in place (``message``/``data`` of the sidecar's errors,
     ``args`` of any other), so whoever turns it into a reply or a log line cannot leak."""
-    for name in ("message", "data"):
-        if hasattr(exc, name):
+    for name in ("message", "data", "strerror", "filename", "filename2"):
+        if getattr(exc, name, None) is not None:
             try:
                 setattr(exc, name, redact_value(getattr(exc, name)))
             except AttributeError:

@@ -175,3 +175,17 @@ def test_the_environment_block_holds_no_key_after_start() -> None:
     assert out["other"] == "kept"  # every other variable came through the pipe
     assert SHORT_KEY not in out["child"] and "z" * 30 not in out["child"]
     assert "OTHER_SETTING" in out["child"]
+
+
+def test_tracebacks_printed_outside_logging_are_redacted() -> None:
+    script = (
+        "import threading\n"
+        "from sidecar.storage.key_redaction import register_secret\n"
+        f"register_secret({SHORT_KEY!r})\n"
+        f"def boom(): raise OSError(2, 'gone {SHORT_KEY}', '/tmp/{SHORT_KEY}')\n"
+        "t = threading.Thread(target=boom); t.start(); t.join()\n"
+        f"raise RuntimeError('uncaught {SHORT_KEY}')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert "uncaught [REDACTED_API_KEY]" in proc.stderr and "gone [REDACTED_API_KEY]" in proc.stderr
+    assert SHORT_KEY not in proc.stderr
