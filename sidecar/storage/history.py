@@ -211,7 +211,7 @@ class PromptHistory:
         entries in front) is returned and the read finishes in the background.
         """
         limit = max(0, min(limit, self.max_items))
-        if not _on_event_loop():
+        if self._closed or not _on_event_loop():
             return self._read(limit, project)
         key = (limit, project)
         if self._reader is None:

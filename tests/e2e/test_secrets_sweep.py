@@ -71,6 +71,7 @@ async def test_the_key_leaks_nowhere(llm: Any, tmp_path: Path) -> None:
         shell_text = json.dumps(shell)
         assert "---sidecar" in shell_text and "---done" in shell_text  # the command ran whole
         assert "PATH=" in shell_text  # and printed the environment blocks it could reach
+        assert f"{KEY_ENV}=" not in shell_text  # the variable itself is gone, not just its value
         read = [u for u in client.updates("tool_call_update") if u["toolCallId"] == "r1"
                 and u.get("status") == "completed"][-1]
         assert "[REDACTED_API_KEY]" in json.dumps(read)  # the key was there, and was taken out
