@@ -72,6 +72,7 @@ def forget_secrets() -> None:
     with _lock:
         _secret_forms = ()
         _secret_bytes = ()
+        _short_warned.clear()
 
 
 def contains_secret(text: str) -> bool:
