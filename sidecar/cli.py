@@ -53,6 +53,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"context-sidecar {__version__} (protocol {PROTOCOL_VERSION})")
         return 0
     if args.command == "serve":
+        from sidecar.credentials import take_environment
+
+        # Before anything else: keys must be out of the environment block before any
+        # command the model runs could read it.
+        take_environment()
         if args.acp:
             from sidecar.acp.server import serve_acp
 

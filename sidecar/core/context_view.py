@@ -29,4 +29,24 @@ def render_context(view: dict[str, Any]) -> str:
         lines += ["", "**Files read**"] + [
             f"- {r.get('path')}{' (stale)' if r.get('stale') else ''}" for r in reads]
     lines += ["", f"{len(view['messages'])} messages in the model's view."]
+    lines += _storage_lines(view.get("storage"))
     return "\n".join(lines)
+
+
+def _storage_lines(storage: dict[str, Any] | None) -> list[str]:
+    """Only what needs attention: skipped lines or values, writes held back, a failure."""
+    if not storage:
+        return []
+    notes = []
+    skipped = storage.get("skippedTranscriptLines", 0) + storage.get("skippedTranscriptValues", 0)
+    if skipped:
+        notes.append(f"- transcript: {storage.get('skippedTranscriptLines', 0)} lines and "
+                     f"{storage.get('skippedTranscriptValues', 0)} values skipped when it was loaded")
+    if storage.get("skippedHistoryLines") or storage.get("skippedHistoryValues"):
+        notes.append(f"- prompt history: {storage.get('skippedHistoryLines', 0)} lines and "
+                     f"{storage.get('skippedHistoryValues', 0)} values skipped when last read")
+    if storage.get("pendingWrites"):
+        notes.append(f"- {storage['pendingWrites']} records held in memory, not yet written")
+    if storage.get("lastWriteError"):
+        notes.append(f"- last write error: {storage['lastWriteError']}")
+    return ["", "**Storage**", *notes] if notes else []

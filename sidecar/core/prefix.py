@@ -97,17 +97,23 @@ class GitSnapshot:
 
 
 def _git_env() -> dict[str, str]:
-    env = dict(os.environ)
+    # Hooks and fsmonitor helpers git starts are programs from the repository: no keys.
+    from sidecar.credentials import child_environment
+
+    env = child_environment()
     env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
     return env
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
+    from sidecar import host
+
+    host.signal_group(proc.pid, hard=True)
     try:
-        if os.name == "posix":
-            os.killpg(proc.pid, 9)
-        else:
-            proc.kill()
+        proc.kill()  # the group signal may not reach it where there are no groups
+    except OSError:
+        pass
+    try:
         proc.communicate(timeout=1.0)
     except (OSError, subprocess.TimeoutExpired):
         pass
@@ -116,6 +122,9 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
 def run_git(cwd: Path, commands: dict[str, list[str]],
             timeout: float = GIT_TIMEOUT_SECONDS) -> dict[str, str | None]:
     """Run git commands in parallel; a failing, missing or slow command gives None."""
+    from sidecar import host
+    from sidecar.storage.key_redaction import redact_api_keys
+
     procs: dict[str, subprocess.Popen[bytes] | None] = {}
     env = _git_env()
     for key, args in commands.items():
@@ -125,7 +134,7 @@ def run_git(cwd: Path, commands: dict[str, list[str]],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 # Its own process group, so a timeout also ends helpers git started (hooks,
                 # fsmonitor) that would otherwise hold the output pipe open.
-                start_new_session=os.name == "posix",
+                **host.new_group_options(),
             )
         except OSError as exc:
             log.debug("git %s failed to start: %s", args[0], exc)
@@ -143,7 +152,9 @@ def run_git(cwd: Path, commands: dict[str, list[str]],
             log.warning("git %s timed out after %.1fs", commands[key][0], timeout)
             results[key] = None
             continue
-        results[key] = out.decode("utf-8", "replace").rstrip("\n") if proc.returncode == 0 else None
+        text = out.decode("utf-8", "replace").rstrip("\n") if proc.returncode == 0 else None
+        # Status and log go into the system prompt: a key in a commit message must not.
+        results[key] = redact_api_keys(text) if text is not None else None
     return results
 
 

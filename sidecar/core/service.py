@@ -12,6 +12,7 @@ from typing import Any, Awaitable, Callable, Mapping
 
 from sidecar.core.editor import Editor
 from sidecar.core.errors import InvalidParams, SessionBusy, SessionNotFound
+from sidecar.credentials import ProcessEnvironment, hold_configured
 from sidecar.core.messages import Block, new_uuid
 from sidecar.core.context_view import render_context
 from sidecar.core.history_replay import replay_history
@@ -19,6 +20,9 @@ from sidecar.core.normalize import normalize_for_api
 from sidecar.core.prompt_blocks import prompt_blocks
 from sidecar.core.session import Session, SessionInfo
 from sidecar.core.settings import Settings, storage_dir
+from sidecar.storage.health import StorageHealth
+from sidecar.storage.key_redaction import RedactingEditor, redact_exception, redact_value
+from sidecar.storage.paths import is_valid_session_id
 
 log = logging.getLogger(__name__)
 
@@ -30,17 +34,55 @@ SLASH_COMMANDS = [
 ]
 
 
+def _redacting_errors(cls: type) -> type:
+    """Every public method's errors leave with held keys redacted: a provider's error text
+    can echo a credential, and the transports turn these errors into replies as they are."""
+    import functools
+    import inspect
+
+    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.iscoroutinefunction(fn):
+            @functools.wraps(fn)
+            async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await fn(*args, **kwargs)
+                except Exception as exc:
+                    raise redact_exception(exc)
+
+            return async_wrapper
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except Exception as exc:
+                raise redact_exception(exc)
+
+        return wrapper
+
+    for name, value in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.isfunction(value):
+            setattr(cls, name, wrap(value))
+    return cls
+
+
+@_redacting_errors
 class SessionService:
     def __init__(self, editor: Editor, settings: Settings, *, environ: Mapping[str, str] | None = None) -> None:
-        self.editor = editor
+        # Whatever leaves through the editor is redacted of the keys the sidecar holds.
+        self.editor: Editor = RedactingEditor(editor)  # type: ignore[assignment]
         self.settings = settings
-        self.environ = environ if environ is not None else os.environ
+        self.environ = environ if environ is not None else ProcessEnvironment()
         self.sessions: dict[str, Session] = {}
         self._writer: Any = None
         self._history: Any = None
         self.watchers: dict[str, Any] = {}  # one per workspace folder
         # Set by the transport: waits, off the event loop, until the provider SDKs are imported.
         self.sdk_ready: Callable[[], Awaitable[None]] | None = None
+        self.storage_health = StorageHealth(self._storage_notice)
+        self._skipped: dict[str, tuple[int, int]] = {}  # session id -> (lines, values) at load
+        self._loop: asyncio.AbstractEventLoop | None = None
+        hold_configured(settings, self.environ)
 
     # ----- configuration ------------------------------------------------------------
 
@@ -52,7 +94,7 @@ class SessionService:
         if self._writer is None:
             from sidecar.storage.transcript import TranscriptWriter
 
-            self._writer = TranscriptWriter(self.storage_dir)
+            self._writer = TranscriptWriter(self.storage_dir, health=self.storage_health)
         return self._writer
 
     def history(self) -> Any:
@@ -61,12 +103,42 @@ class SessionService:
 
             h = self.settings.history
             self._history = PromptHistory(
-                self.storage_dir, max_items=h.maxItems, max_pasted_content_length=h.maxPastedContentLength
+                self.storage_dir, max_items=h.maxItems, max_pasted_content_length=h.maxPastedContentLength,
+                health=self.storage_health,
             )
         return self._history
 
+    def _storage_notice(self, level: str, message: str, status: str) -> None:
+        """Storage failures and recoveries, for the user. Writers may call from a worker
+        thread (the history's flush timer); the editor is only spoken to on the loop."""
+        def say() -> None:
+            self.editor.show_message(level, message)
+            self.editor.status("error" if level == "error" else "normal", False, status)
+
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not None or self._loop is None or self._loop.is_closed():
+            say()
+        else:
+            self._loop.call_soon_threadsafe(say)
+
+    def _remember_loop(self) -> None:
+        try:
+            self._loop = asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+
+    def storage_view(self, session_id: str) -> dict[str, Any]:
+        """The ``storage`` section of sidecar/context."""
+        lines, values = self._skipped.get(session_id, (0, 0))
+        return {"skippedTranscriptLines": lines, "skippedTranscriptValues": values,
+                **self.storage_health.snapshot()}
+
     def update_settings(self, settings: Settings) -> None:
         old_dir = self.storage_dir
+        hold_configured(settings, self.environ)
         self.settings = settings
         if self.storage_dir != old_dir:
             self._writer = None
@@ -104,6 +176,7 @@ class SessionService:
         from sidecar.core.prefix import prefix_for
         from sidecar.tools.registry import default_tools
 
+        self._remember_loop()
         session = Session(
             info, settings, editor=self.editor, writer=self.writer(),
             prefix=prefix_for(Path(info.cwd), settings), file_state=FileReadState(),
@@ -167,35 +240,64 @@ class SessionService:
         try:
             self.provider_factory()(session.settings_for_call())
             self.editor.status("normal", False, f"{session.info.provider} · {session.info.model}")
-        except Exception as exc:  # say it on the status bar; the prompt will answer -32002
+        except Exception as exc:  # say it on the status bar; the prompt will answer -33002
             self.editor.status("error", False, getattr(exc, "message", str(exc)))
 
-    def load_session(self, session_id: Any) -> dict[str, Any]:
+    def load_session(self, session_id: Any, cwd: Any = None) -> dict[str, Any]:
+        """Open a stored session by id, or a transcript file by path. ``cwd`` is the
+        workspace the client named: it becomes the session's folder when the transcript
+        names none it can use, because tools must never fall back to wherever the sidecar
+        happened to be started."""
         from sidecar.storage.session_index import find_session
         from sidecar.storage.transcript_loader import load_transcript
 
         if not isinstance(session_id, str) or not session_id:
             raise InvalidParams("sessionId is required and must be a string")
+        if cwd is not None and not _usable_cwd(cwd):
+            raise InvalidParams("cwd must be an absolute path string", data={"field": "cwd"})
+        self._remember_loop()
         if session_id in self.sessions:
             session = self.sessions[session_id]
         else:
             path = find_session(self.storage_dir, session_id)
-            if path is None and os.path.isfile(session_id):
+            # Only an absolute path: a relative one would resolve against the directory the
+            # sidecar was launched from, which the client neither knows nor chose.
+            if path is None and os.path.isabs(session_id) and os.path.isfile(session_id):
                 path = Path(session_id)
+            if path is None and not is_valid_session_id(session_id):
+                raise InvalidParams(
+                    "sessionId must be a session id (letters, digits, '_', '-' and '.') or "
+                    "the absolute path of a transcript file", data={"field": "sessionId"})
             if path is None:
                 raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
-            loaded = load_transcript(path)
-            for warning in loaded.warnings:
-                self.editor.show_message("warning", f"{path.name}: {warning}")
-            sid = loaded.session_id or session_id
-            cwd = loaded.cwd or str(Path.cwd())
+            try:
+                loaded = load_transcript(path)
+            except OSError as exc:
+                raise InvalidParams(f"cannot read the transcript {path}: {exc.strerror or exc}",
+                                    data={"field": "sessionId"}) from exc
+            if loaded.warnings:
+                self.editor.show_message("warning", f"{path.name}: " + "; ".join(loaded.warnings))
+            sid = loaded.session_id or _id_for_file(path, session_id)
+            if not is_valid_session_id(sid):
+                raise InvalidParams(
+                    f"the transcript's sessionId {sid!r} is not a safe file name; it cannot be "
+                    "continued", data={"field": "sessionId", "path": str(path)})
+            if _usable_cwd(loaded.cwd):
+                folder = str(loaded.cwd)
+            elif cwd is not None:
+                folder = cwd
+            else:
+                raise InvalidParams(
+                    f"{path.name} names no usable working directory; pass cwd (the workspace "
+                    "folder) to load it", data={"field": "cwd", "path": str(path)})
             settings = dataclasses.replace(
                 self.settings, model=loaded.model or self.settings.model,
                 provider=loaded.provider or self.settings.provider,
             )
-            info = SessionInfo(session_id=sid, cwd=cwd, model=settings.model,
+            info = SessionInfo(session_id=sid, cwd=folder, model=settings.model,
                                provider=settings.provider, title=loaded.title)
             session = self._make_session(info, settings)
+            self._skipped[sid] = (loaded.torn_lines, loaded.skipped_values)
             if sid != session_id:
                 self.sessions[session_id] = session
             for message in loaded.messages:
@@ -264,14 +366,20 @@ class SessionService:
 
     async def prompt(self, session_id: Any, prompt: Any) -> dict[str, Any]:
         session = self.get(session_id)
-        blocks = prompt_blocks(prompt)
+        # A key pasted into the prompt goes no further: not to history, model or transcript.
+        hold_configured(session.settings, self.environ)
+        blocks = redact_value(prompt_blocks(prompt))
         if session.busy:
             raise SessionBusy("A turn is already running in this session; cancel it or wait",
                               data={"sessionId": session.id})
         session.busy = True
         try:
+            self._remember_loop()
             text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text").strip()
             self._record_history(session, blocks)
+            # Opening a reopened transcript (seal, scan back for the chain) reads the file:
+            # do it in a worker thread so the appends during the turn only write.
+            await asyncio.to_thread(self.writer().prepare, session.id, session.info.cwd)
             if text.startswith("/"):
                 handled = await self._slash(session, text)
                 if handled is not None:
@@ -410,6 +518,7 @@ class SessionService:
             "prefix": prefix,
             "fileReadState": session.file_state.snapshot(),
             "messages": messages,
+            "storage": self.storage_view(session.id),
         }
 
     async def _sdk_ready(self) -> None:
@@ -451,19 +560,40 @@ class SessionService:
         return {"removed": removed.to_json() if removed is not None else None}
 
     async def shutdown(self) -> None:
+        """Stop everything; succeeds whatever the disk does (failures are said, not raised)."""
+        self._remember_loop()
         for session in list(self.sessions.values()):
-            await self.cancel(session.id)
-            session.persist_state()
-            await session.close_provider()
+            try:
+                await self.cancel(session.id)
+                session.persist_state()
+                await session.close_provider()
+            except Exception as exc:
+                log.error("session %s not closed cleanly: %s", session.id, exc)
         for watcher in self.watchers.values():
             try:
                 await watcher.stop()
             except Exception as exc:
                 log.debug("watcher stop failed: %s", exc)
-        if self._history is not None:
-            self._history.flush()
-        if self._writer is not None:
-            self._writer.close()
+        for store in (self._history, self._writer):
+            if store is None:
+                continue
+            try:
+                await asyncio.to_thread(store.close)
+            except Exception as exc:
+                log.error("storage not closed cleanly: %s", exc)
+
+
+def _id_for_file(path: Path, requested: str) -> str:
+    """The id of a transcript whose records name none: the one asked for, else the file's
+    name (Claude Code names files by session id), else a new one, never a path."""
+    for candidate in (requested, path.stem):
+        if is_valid_session_id(candidate):
+            return candidate
+    return new_uuid()
+
+
+def _usable_cwd(value: Any) -> bool:
+    return isinstance(value, str) and os.path.isabs(value) and "\x00" not in value
 
 
 def _iso(ts: float) -> str:

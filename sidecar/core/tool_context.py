@@ -36,8 +36,9 @@ class SessionToolContext:
         exists = path.exists()
         applied = await self._session.editor.apply_edit(path, new_text, label, exists)
         if applied is None:  # the editor cannot apply edits: write the file ourselves
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(new_text, encoding="utf-8")
+            from sidecar.tools.documents import write_text
+
+            await asyncio.to_thread(write_text, path, new_text)  # regular files only
             return True
         return applied
 

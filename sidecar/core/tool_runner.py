@@ -1,4 +1,8 @@
-"""Running the tool calls of one model response, with the editor watching."""
+"""Running the tool calls of one model response, with the editor watching.
+
+Every result is redacted of the keys the sidecar holds before the model, the transcript or
+the editor sees it: a file, a command or an error text can carry one.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from sidecar.core.messages import Block, Message, tool_result_block
 from sidecar.core.tool_context import SessionToolContext
+from sidecar.storage.key_redaction import redact_api_keys, redact_value
 
 if TYPE_CHECKING:
     from sidecar.core.session import Session
@@ -45,22 +50,23 @@ async def run_tool_calls(session: Session, tool_uses: list[Block], message_id: s
     for use in tool_uses:
         tid = str(use.get("id"))
         raw_input = use.get("input") if isinstance(use.get("input"), dict) else {}
+        shown_input = redact_value(raw_input)
         tool = by_name.get(str(use.get("name")))
         if session.cancel_event.is_set():
             results.append(tool_result_block(tid, INTERRUPTED_TOOL, is_error=True))
             continue
-        title = tool.title(raw_input, ctx.roots) if tool else str(use.get("name"))
+        title = tool.title(shown_input, ctx.roots) if tool else str(use.get("name"))
         session.update({
             "sessionUpdate": "tool_call", "toolCallId": tid, "title": title,
-            "kind": tool.kind if tool else "other", "status": "pending", "rawInput": raw_input,
+            "kind": tool.kind if tool else "other", "status": "pending", "rawInput": shown_input,
             "locations": tool.locations(raw_input, ctx.roots) if tool else [],
         })
         if tool is None:
             run = ToolRun(f"Unknown tool {use.get('name')!r}; available: {', '.join(sorted(by_name))}", True)
         else:
             session.update({"sessionUpdate": "tool_call_update", "toolCallId": tid, "status": "in_progress"})
-            ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind, "rawInput": raw_input}
-            run = await _run_one(session, tool, raw_input, ctx)
+            ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind, "rawInput": shown_input}
+            run = _redacted(await _run_one(session, tool, raw_input, ctx))
         results.append(tool_result_block(tid, run.content, is_error=run.is_error))
         session.update({
             "sessionUpdate": "tool_call_update", "toolCallId": tid,
@@ -68,6 +74,13 @@ async def run_tool_calls(session: Session, tool_uses: list[Block], message_id: s
             "content": run.update_content(), "rawOutput": run.raw_output,
         })
     session.append(Message(kind="user", content=results, extra={"sourceToolMessageId": message_id}))
+
+
+def _redacted(run: ToolRun) -> ToolRun:
+    content = redact_api_keys(run.content) if isinstance(run.content, str) else [
+        b if b.get("type") == "image" else redact_value(b) for b in run.content]
+    return ToolRun(content, run.is_error, redact_value(run.raw_output),
+                   redact_value(run.display) if run.display is not None else None)
 
 
 async def _run_one(session: Session, tool: Tool, raw_input: dict[str, Any], ctx: Any) -> ToolRun:

@@ -1,8 +1,10 @@
 """Building the configured provider, and what a response cost.
 
 The API key comes only from the environment variable named by ``apiKeyEnv`` (default
-``ANTHROPIC_API_KEY`` or ``OPENAI_API_KEY``); it is handed to the SDK client and never put
-in a message, a log line or an error. Importing this module does not import either SDK.
+``ANTHROPIC_API_KEY`` or ``OPENAI_API_KEY``), read through ``sidecar.credentials`` so the
+value is held in memory, out of the environment children inherit, and redacted wherever
+text leaves the process. It is handed to the SDK client and never put in a message, a log
+line or an error. Importing this module does not import either SDK.
 """
 
 from __future__ import annotations
@@ -17,16 +19,12 @@ from sidecar.core.catalog import ModelInfo, lookup
 from sidecar.core.errors import ProviderNotConfigured
 from sidecar.core.messages import Usage
 from sidecar.core.settings import SECTION, Settings
+from sidecar.credentials import DEFAULT_KEY_ENV, read_key
 from sidecar.providers.anthropic_messages import AnthropicProvider
 from sidecar.providers.base import Provider
 from sidecar.providers.openai_chat import KEYLESS_PLACEHOLDER, OpenAIChatProvider
 
 PROVIDERS = ("anthropic", "openai", "openai-compatible")
-DEFAULT_KEY_ENV = {
-    "anthropic": "ANTHROPIC_API_KEY",
-    "openai": "OPENAI_API_KEY",
-    "openai-compatible": "OPENAI_API_KEY",
-}
 # The variables the SDKs themselves read for the base URL.
 BASE_URL_ENV = {
     "anthropic": "ANTHROPIC_BASE_URL",
@@ -76,7 +74,7 @@ def make_provider(settings: Settings, environ: Mapping[str, str]) -> Provider:
         # The user's output limit wins over the catalog's, as in window resolution.
         model_info = dataclasses.replace(model_info, max_output_tokens=settings.maxOutputTokens)
     timeout = float(settings.retry.timeoutSeconds)
-    key = (environ.get(key_env) or "").strip()
+    key = read_key(environ, key_env)
 
     if name == "openai-compatible" and not base_url:
         raise ProviderNotConfigured(

@@ -8,6 +8,8 @@ import re
 import tempfile
 from pathlib import Path
 
+from sidecar.storage.files import read_regular
+
 # The seed names paste files by the first 16 hex digits of SHA-256.
 HASH_LENGTH = 16
 _HASH = re.compile(rf"^[0-9a-f]{{{HASH_LENGTH}}}$")
@@ -48,8 +50,9 @@ class PasteStore:
         return digest
 
     def get(self, digest: str) -> str | None:
-        """The stored text, or None when it is missing or the hash is malformed."""
+        """The stored text, or None when it is missing, not a regular file (a FIFO would
+        block the read forever) or the hash is malformed."""
         try:
-            return self.path_for(digest).read_text(encoding="utf-8")
+            return read_regular(self.path_for(digest)).decode("utf-8")
         except (OSError, ValueError, UnicodeDecodeError):
             return None

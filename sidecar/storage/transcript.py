@@ -3,47 +3,60 @@
 Each record is one line written with a single ``os.write`` on an ``O_APPEND`` descriptor,
 so a crash loses at most the line being written and concurrent appenders never interleave
 inside a line. The loader lives in ``transcript_loader``.
+
+A write that fails (full disk, read-only directory, a FIFO planted where the file should
+be) never raises to the session: the record stays in memory, the user is told once, and
+the next append writes everything held back first, in order. The session keeps every
+record in memory anyway, so holding their bytes until the disk takes them costs at most
+what the conversation already costs.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
 from sidecar import __version__
 from sidecar.core.messages import Message, now_iso
 from sidecar.storage.claude_code import SKIPPED_TYPES, STATE_TYPE, record_from_message
-from sidecar.storage.key_redaction import redact_api_keys
+from sidecar.storage.files import PartialWrite, open_append, seal, write_whole
+from sidecar.storage.health import StorageHealth
+from sidecar.storage.key_redaction import redact_api_keys, redact_value
 from sidecar.storage.line_reader import iter_lines_reversed
 from sidecar.storage.paths import check_session_id, transcript_path
 
+log = logging.getLogger(__name__)
+
+__all__ = ["TranscriptWriter", "encode_line", "write_whole"]
+
 # How far back a reopened transcript is searched for the record to chain onto.
 _RESUME_SCAN_LINES = 2000
+STORE = "transcript"
 
 
 def encode_line(record: dict[str, Any], *, redact: bool = True) -> bytes:
     """One JSONL line, newline included. Keys never reach the disk when ``redact``."""
+    if redact:
+        record = redact_value(record)
     text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
     if redact:
-        text = redact_api_keys(text)
+        text = redact_api_keys(text)  # the pattern net over the text, as before
     return (text + "\n").encode("utf-8")
-
-
-def write_whole(fd: int, data: bytes) -> None:
-    """Write all of ``data``; regular files take it in one call unless the disk is full."""
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
 
 
 @dataclass(slots=True)
 class _OpenTranscript:
-    fd: int
+    path: Path
+    fd: int | None  # None until the file could be opened
     last_uuid: str | None
+    # Lines not yet on disk, oldest first. After a partial write it starts mid-line: the
+    # beginning of that line is on disk behind the same descriptor.
+    pending: bytearray = field(default_factory=bytearray)
 
 
 class TranscriptWriter:
@@ -61,18 +74,35 @@ class TranscriptWriter:
         fsync: bool = False,
         redact_keys: bool = True,
         version: str = __version__,
+        health: StorageHealth | None = None,
     ) -> None:
         self.storage_dir = Path(storage_dir)
         self.fsync = fsync
         self.redact_keys = redact_keys
         self.version = version
+        self.health = health if health is not None else StorageHealth()
         self._open: dict[Path, _OpenTranscript] = {}
+        self._last_error: OSError | None = None
+        # The service may prepare a file from a worker thread while the loop appends to
+        # another; the table of open files is what they share.
+        self._lock = threading.RLock()
 
     def path_for(self, session_id: str, cwd: str) -> Path:
         return transcript_path(self.storage_dir, cwd, session_id)
 
     def last_uuid(self, session_id: str, cwd: str) -> str | None:
         return self._handle(self.path_for(session_id, cwd)).last_uuid
+
+    def prepare(self, session_id: str, cwd: str) -> None:
+        """Open the session's file now: resealing and scanning a long reopened transcript
+        is the slow part of an append, and a caller can do it in a worker thread."""
+        check_session_id(session_id)
+        self._handle(self.path_for(session_id, cwd))
+
+    @property
+    def pending_records(self) -> int:
+        with self._lock:
+            return sum(h.pending.count(b"\n") for h in self._open.values())
 
     def append(
         self,
@@ -151,14 +181,18 @@ class TranscriptWriter:
         return record
 
     def close_session(self, session_id: str, cwd: str) -> None:
-        handle = self._open.pop(self.path_for(session_id, cwd), None)
+        """Write what is held back (one last try), then close. Never raises."""
+        with self._lock:
+            handle = self._open.pop(self.path_for(session_id, cwd), None)
         if handle is not None:
-            os.close(handle.fd)
+            self._close(handle)
 
     def close(self) -> None:
-        for handle in self._open.values():
-            os.close(handle.fd)
-        self._open.clear()
+        """Close every file; what still cannot be written is reported as lost. Never raises."""
+        with self._lock:
+            handles, self._open = list(self._open.values()), {}
+        for handle in handles:
+            self._close(handle)
 
     def __enter__(self) -> Self:
         return self
@@ -166,45 +200,89 @@ class TranscriptWriter:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def _write(self, handle: _OpenTranscript, line: bytes) -> None:
-        write_whole(handle.fd, line)
-        if self.fsync:
-            os.fsync(handle.fd)
+    def _close(self, handle: _OpenTranscript) -> None:
+        if handle.pending and not self._drain(handle, handle.pending.count(b"\n")):
+            lost = max(handle.pending.count(b"\n"), 1)
+            error = self._last_error or OSError("the file could not be written")
+            self.health.failed(STORE, error, lost, key=str(handle.path), final=True)
+            handle.pending.clear()
+        if handle.fd is not None:
+            try:
+                os.close(handle.fd)
+            except OSError:
+                pass
+            handle.fd = None
 
-    def _handle(self, path: Path) -> _OpenTranscript:
-        handle = self._open.get(path)
-        if handle is not None:
-            return handle
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    def _write(self, handle: _OpenTranscript, line: bytes) -> None:
+        with self._lock:
+            held = handle.pending.count(b"\n")
+            handle.pending += line
+            self._drain(handle, held)
+
+    def _drain(self, handle: _OpenTranscript, held: int = 0) -> bool:
+        """Write everything ``handle`` holds back; on failure keep the rest and say so.
+        ``held`` is how many of the pending records waited from earlier failures."""
+        key = str(handle.path)
         try:
-            last_uuid = _seal_and_find_last_uuid(fd, path)
+            if handle.fd is None:
+                self._reopen(handle)
+            assert handle.fd is not None
+            try:
+                write_whole(handle.fd, bytes(handle.pending))
+            except PartialWrite as exc:
+                # The start is on disk; keep the rest so the line is finished, not repeated.
+                del handle.pending[: exc.written]
+                raise
+            handle.pending.clear()
+            if self.fsync:
+                os.fsync(handle.fd)
+        except OSError as exc:
+            self._last_error = exc
+            self.health.failed(STORE, exc, max(handle.pending.count(b"\n"), 1), key=key)
+            return False
+        self.health.recovered(STORE, held, key=key)
+        return True
+
+    def _reopen(self, handle: _OpenTranscript) -> None:
+        handle.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = open_append(handle.path)
+        try:
+            last_uuid = _seal_and_find_last_uuid(fd, handle.path)
         except BaseException:
             os.close(fd)
             raise
-        handle = _OpenTranscript(fd=fd, last_uuid=last_uuid)
-        self._open[path] = handle
-        return handle
+        handle.fd = fd
+        if handle.last_uuid is None:
+            handle.last_uuid = last_uuid
+
+    def _handle(self, path: Path) -> _OpenTranscript:
+        with self._lock:
+            handle = self._open.get(path)
+            if handle is not None:
+                return handle
+            handle = _OpenTranscript(path=path, fd=None, last_uuid=None)
+            try:
+                self._reopen(handle)
+            except OSError as exc:
+                # The record is built and held anyway; _drain reports the failure.
+                log.debug("transcript %s not opened yet: %s", path, exc)
+            self._open[path] = handle
+            return handle
 
 
 def _seal_and_find_last_uuid(fd: int, path: Path) -> str | None:
     """Prepare a reopened file: end a torn last line, find the uuid to chain onto."""
-    size = os.fstat(fd).st_size
-    if size == 0:
+    if os.fstat(fd).st_size == 0:
         return None
-    with open(path, "rb") as f:
-        f.seek(size - 1)
-        ends_with_newline = f.read(1) == b"\n"
-    if not ends_with_newline:
-        # A crash left half a line. Ending it keeps our next record on a line of its own;
-        # the torn fragment stays a single unparseable line the loader reports.
-        write_whole(fd, b"\n")
+    # A crash left half a line: ending it keeps our next record on a line of its own; the
+    # torn fragment stays a single unparseable line the loader reports.
+    seal(fd, path)
     for count, line in enumerate(iter_lines_reversed(path)):
         if count >= _RESUME_SCAN_LINES:
             break
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if not isinstance(record, dict) or record.get("type") in SKIPPED_TYPES - {"progress"}:
             continue

@@ -1,8 +1,12 @@
 """Loading a transcript (ours or Claude Code's) into ``Message``s.
 
-Tolerant by design: unknown record types are ignored, unparseable lines are counted and
-reported, a torn last line (a crash mid-write) is skipped. Sidechain entries (1.0.x inline
-Task conversations, 2.x subagent files) are kept apart from the main conversation.
+Tolerant by design: unknown record types are ignored, unparseable lines (torn by a crash,
+garbage, nested too deep for the parser) are skipped and counted, and values no writer
+meant (``NaN``, ``1e999``, token counts beyond any model) are dropped and counted, so one
+bad line or value never fails the whole load. Sidechain entries (1.0.x inline Task
+conversations, 2.x subagent files) are kept apart from the main conversation. Keys this
+process holds are redacted from what is loaded (an old file may predate the redaction),
+so a replay never shows them.
 """
 
 from __future__ import annotations
@@ -12,6 +16,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from sidecar.storage.files import read_regular
+from sidecar.storage.jsonl import BAD, TolerantJson
+from sidecar.storage.key_redaction import contains_secret, contains_secret_bytes, redact_value
 
 from sidecar.core.messages import SYNTHETIC_MODEL, Message
 from sidecar.storage.claude_code import (
@@ -26,6 +34,10 @@ _EPOCH = "1970-01-01T00:00:00.000Z"
 _COMMAND_NAME = re.compile(r"<command-name>\s*(.*?)\s*</command-name>", re.DOTALL)
 _COMMAND_ARGS = re.compile(r"<command-args>\s*(.*?)\s*</command-args>", re.DOTALL)
 _MAX_PARENT_HOPS = 10_000
+# No context window holds a billion tokens: a larger count is corruption.
+MAX_TOKENS = 1_000_000_000
+# Warnings named line by line before the rest are summed up in one.
+_MAX_LINE_WARNINGS = 5
 
 
 @dataclass(slots=True)
@@ -41,7 +53,8 @@ class LoadedTranscript:
     updated_at: str | None = None
     used: int | None = None  # from our last state record
     size: int | None = None
-    torn_lines: int = 0
+    torn_lines: int = 0  # lines skipped: torn, garbage or too deep
+    skipped_values: int = 0  # values dropped: non-finite numbers, impossible token counts
     warnings: list[str] = field(default_factory=list)
     sidechain_messages: list[Message] = field(default_factory=list)
     format: str = "jsonl"  # "jsonl" | "json-array" | "unsupported"
@@ -64,7 +77,7 @@ class _Scan:
 
 def load_transcript(path: Path | str) -> LoadedTranscript:
     path = Path(path)
-    data = path.read_bytes()
+    data = read_regular(path)  # a FIFO in its place must fail, not block
     loaded = LoadedTranscript(path=path, messages=[])
     records = _records(data, loaded)
     scan = _Scan()
@@ -110,15 +123,15 @@ def load_transcript(path: Path | str) -> LoadedTranscript:
 
 
 def _records(data: bytes, loaded: LoadedTranscript) -> list[Any]:
+    parser = _Parser(loaded)
     head = data.lstrip()[:1]
     if head in (b"[", b"{"):
-        try:
-            whole = json.loads(data)
-        except ValueError:
-            whole = None
+        whole = parser.whole(data)
         if isinstance(whole, list):  # the logs/chat.json variant
             loaded.format = "json-array"
-            return whole
+            records = [parser.clean(record) for record in whole]
+            parser.finish()
+            return records
         if isinstance(whole, dict) and isinstance(whole.get("history"), list):
             loaded.format = "unsupported"
             loaded.warnings.append("not a Claude Code transcript (SWE-agent trajectory)")
@@ -128,20 +141,82 @@ def _records(data: bytes, loaded: LoadedTranscript) -> list[Any]:
     lines = data.split(b"\n")
     last_index = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
     records: list[Any] = []
+    named = 0
     for index, line in enumerate(lines):
         if not line.strip():
             continue
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            loaded.torn_lines += 1
+        record = parser.line(line)
+        if record is not BAD:
+            records.append(record)
+            continue
+        loaded.torn_lines += 1
+        if named < _MAX_LINE_WARNINGS:
+            named += 1
             if index == last_index:
                 loaded.warnings.append(
                     f"torn last line skipped (line {index + 1}, {len(line)} bytes)"
                 )
             else:
                 loaded.warnings.append(f"unparseable line {index + 1} skipped")
+    parser.finish()
+    if loaded.torn_lines > named:
+        loaded.warnings.append(f"{loaded.torn_lines - named} more unparseable lines skipped")
+    if loaded.skipped_values:
+        loaded.warnings.append(
+            f"{loaded.skipped_values} impossible values (NaN, infinite or absurd numbers) ignored"
+        )
     return records
+
+
+class _Parser:
+    """Tolerant parsing plus the checks a transcript record needs."""
+
+    def __init__(self, loaded: LoadedTranscript) -> None:
+        self.loaded = loaded
+        self.json = TolerantJson()
+
+    def line(self, line: bytes) -> Any:
+        record = self.json.parse(line)
+        if record is BAD:
+            return BAD
+        return self.clean(record, holds_secret=contains_secret_bytes(line))
+
+    def whole(self, data: bytes) -> Any:
+        probe = TolerantJson()
+        whole = probe.parse(data)
+        if whole is BAD:
+            return None
+        self.json.bad_values += probe.bad_values
+        return whole
+
+    def clean(self, record: Any, holds_secret: bool | None = None) -> Any:
+        if not isinstance(record, dict):
+            return record
+        self._check_numbers(record)
+        if holds_secret is None:
+            holds_secret = contains_secret(json.dumps(record, ensure_ascii=False))
+        return redact_value(record) if holds_secret else record
+
+    def finish(self) -> None:
+        self.loaded.skipped_values += self.json.bad_values
+
+    def _check_numbers(self, record: dict[str, Any]) -> None:
+        body = record.get("message")
+        usage = body.get("usage") if isinstance(body, dict) else None
+        if isinstance(usage, dict):
+            for key, value in list(usage.items()):
+                if key.endswith("_tokens") and value is not None and not _plausible_count(value):
+                    del usage[key]
+                    self.loaded.skipped_values += 1
+        if record.get("type") == STATE_TYPE:
+            for key in ("used", "size"):
+                if record.get(key) is not None and not _plausible_count(record[key]):
+                    record[key] = None
+                    self.loaded.skipped_values += 1
+
+
+def _plausible_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_TOKENS
 
 
 def _take_identity(record: dict[str, Any], loaded: LoadedTranscript, scan: _Scan) -> None:

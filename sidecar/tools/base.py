@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Literal, Protocol
 from sidecar.core.file_state import FileReadState
 from sidecar.core.messages import Block, tool_result_block
 from sidecar.core.settings import Settings
+from sidecar.storage.key_redaction import redact_api_keys, redact_value
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +110,11 @@ class Tool:
         return await self.guarded(self.invoke(args, ctx))
 
     async def guarded(self, work: Awaitable[ToolOutcome]) -> ToolOutcome:
-        """``work``'s outcome, with every failure turned into an error outcome."""
+        """``work``'s outcome, with every failure turned into an error outcome and every
+        key the sidecar holds taken out (a file or a command can print one)."""
+        return redact_outcome(await self._guarded(work))
+
+    async def _guarded(self, work: Awaitable[ToolOutcome]) -> ToolOutcome:
         try:
             return await work
         except ToolError as exc:
@@ -123,6 +128,21 @@ class Tool:
         except Exception as exc:  # a bug must not end the turn; the model sees it and moves on
             log.exception("tool %s failed", self.name)
             return ToolOutcome.error(f"{self.name} failed: {type(exc).__name__}: {exc}")
+
+
+def redact_outcome(outcome: ToolOutcome) -> ToolOutcome:
+    """``outcome`` without held keys. Image data is left alone: base64 is no leak, and a
+    short key would match inside it by chance and corrupt the picture."""
+    if isinstance(outcome.content, str):
+        content: str | list[Block] = redact_api_keys(outcome.content)
+    else:
+        content = [b if b.get("type") == "image" else redact_value(b) for b in outcome.content]
+    return ToolOutcome(
+        content,
+        is_error=outcome.is_error,
+        raw_output=redact_value(outcome.raw_output),
+        display=redact_value(outcome.display),
+    )
 
 
 _TYPE_NAMES = {

@@ -3,7 +3,8 @@
 Patterns follow the shell/ripgrep dialect models use: ``*`` and ``?`` stay within one
 path component, ``**`` spans components, ``[...]`` classes and ``{a,b}`` alternatives.
 The walk never follows directory symlinks, skips version-control and dependency
-directories, and drops file symlinks that lead outside the workspace.
+directories, drops file symlinks that lead outside the workspace, and yields regular files
+only: a FIFO, socket or device is never handed to a reader that would block on it.
 """
 
 from __future__ import annotations
@@ -133,17 +134,33 @@ def walk_files(
     """Every regular file under ``base`` as (absolute path, path relative to base, with
     forward slashes), directories in sorted order."""
     skipped = SKIPPED_DIRS - keep_dirs
-    for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
+    pending = [(os.fspath(base), "")]
+    while pending:
         if should_stop():
             return
-        dirnames[:] = sorted(d for d in dirnames if d not in skipped)
-        rel_dir = os.path.relpath(dirpath, base)
-        for name in sorted(filenames):
-            full = os.path.join(dirpath, name)
-            if os.path.islink(full) and not (os.path.isfile(full) and is_inside_roots(full, roots)):
+        directory, rel_dir = pending.pop()
+        try:
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        subdirs: list[tuple[str, str]] = []
+        for entry in entries:
+            rel = f"{rel_dir}{entry.name}"
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in skipped:
+                        subdirs.append((entry.path, rel + "/"))
+                    continue
+                if not entry.is_file(follow_symlinks=True):
+                    continue  # FIFO, socket, device, or a dangling symlink
+                if entry.is_symlink() and not is_inside_roots(entry.path, roots):
+                    continue
+            except OSError:
                 continue
-            rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
-            yield Path(full), rel
+            yield Path(entry.path), rel
+        # Depth first in sorted order, as os.walk would yield them.
+        pending.extend(reversed(subdirs))
 
 
 def mtime_or_zero(path: Path) -> float:

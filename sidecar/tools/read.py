@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from sidecar.tools.base import Tool, ToolContext, ToolError, ToolOutcome
-from sidecar.tools.documents import load_document
-from sidecar.tools.paths import display_path, location_of, resolve_path
+from sidecar.tools.documents import load_document, read_bytes
+from sidecar.tools.paths import display_path, is_inside_roots, location_of, resolve_path
 
 MAX_LINE_CHARS = 2_000
 # Claude Code refuses a single Read larger than this many tokens (bytes / 4).
@@ -105,9 +106,15 @@ class ReadTool(Tool):
         allow_stub: bool = True,
         max_tokens: int = MAX_OUTPUT_TOKENS,
     ) -> ToolOutcome:
-        """Read an already confined path. The session's post-compaction re-injection calls
-        this with ``allow_stub=False`` and its per-file token budget; an error outcome
-        (too large, gone) means the file is better left to a note."""
+        """Read a path that was confined when it was first read. The session's
+        post-compaction re-injection calls this with ``allow_stub=False`` and its per-file
+        token budget; an error outcome (too large, gone) means the file is better left to a
+        note. The file may have been replaced by a symlink out of the workspace since, so
+        confinement is checked again."""
+        if not is_inside_roots(path, ctx.roots):
+            return ToolOutcome.error(
+                f"Access denied: {path} now resolves outside the workspace; it was not read."
+            )
         return await self.guarded(self._read(path, ctx, offset, limit, allow_stub, max_tokens))
 
     async def _read(
@@ -121,7 +128,7 @@ class ReadTool(Tool):
     ) -> ToolOutcome:
         mime = IMAGE_TYPES.get(path.suffix.lower())
         if mime is not None and path.is_file():
-            return self._read_image(path, mime)
+            return await self._read_image(path, mime)
         doc = await load_document(path, ctx)
         if doc is None:
             raise ToolError(f"File does not exist: {path}")
@@ -171,10 +178,13 @@ class ReadTool(Tool):
         state.record_read(path, doc.text, start, span, shown=body, mtime=doc.mtime)
         return ToolOutcome(body, raw_output=raw)
 
-    def _read_image(self, path: Path, mime: str) -> ToolOutcome:
+    async def _read_image(self, path: Path, mime: str) -> ToolOutcome:
         size = path.stat().st_size
         if size > MAX_IMAGE_BYTES:
             raise ToolError(f"Image {path} is too large ({size} bytes, limit {MAX_IMAGE_BYTES}).")
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        raw = await asyncio.to_thread(read_bytes, path, MAX_IMAGE_BYTES + 1)
+        if len(raw) > MAX_IMAGE_BYTES:
+            raise ToolError(f"Image {path} grew past {MAX_IMAGE_BYTES} bytes while being read.")
+        data = base64.b64encode(raw).decode("ascii")
         block = {"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}}
         return ToolOutcome([block], raw_output={"path": str(path), "image": mime, "bytes": size})

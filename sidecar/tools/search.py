@@ -1,7 +1,8 @@
 """Glob, Grep and LS: finding files and text inside the workspace, with capped output.
 
-Walks run in a worker thread so a large tree does not stall the event loop, and stop
-early when the turn is cancelled.
+Walks, reads and the stats behind sorting run in a worker thread so a large tree does not
+stall the event loop, and stop early when the turn is cancelled. Only regular files are
+searched or listed: a FIFO would block a reader forever, a device could never end.
 """
 
 from __future__ import annotations
@@ -9,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from sidecar.tools.base import Tool, ToolContext, ToolError, ToolOutcome
-from sidecar.tools.documents import MAX_FILE_BYTES, looks_binary
+from sidecar.tools.documents import MAX_FILE_BYTES, looks_binary, read_bytes, refuse_special
 from sidecar.tools.globbing import (
     SKIPPED_DIRS,
     FileFilter,
@@ -23,7 +25,7 @@ from sidecar.tools.globbing import (
     split_base,
     walk_files,
 )
-from sidecar.tools.paths import display_path, location_of, resolve_path
+from sidecar.tools.paths import display_path, is_inside_roots, location_of, resolve_path
 from sidecar.tools.read import split_lines
 
 GLOB_MAX_RESULTS = 100
@@ -95,18 +97,20 @@ class GlobTool(Tool):
 
         def find() -> tuple[list[Path], bool]:
             found: list[Path] = []
+            cut = False
             walk = walk_files(base, ctx.roots, ctx.cancelled.is_set, keep)
             for seen, (path, rel) in enumerate(walk, start=1):
                 if seen > MAX_WALK_FILES:
-                    return found, True
+                    cut = True
+                    break
                 if regex.match(rel):
                     found.append(path)
-            return found, False
+            found.sort(key=lambda p: (-mtime_or_zero(p), str(p)))
+            return found, cut
 
         found, walk_cut = await asyncio.to_thread(find)
         if ctx.cancelled.is_set():
             return _cancelled(ctx)
-        found.sort(key=lambda p: (-mtime_or_zero(p), str(p)))
         shown = found[:GLOB_MAX_RESULTS]
         raw = {"numFiles": len(found), "truncated": len(found) > len(shown) or walk_cut}
         if not shown:
@@ -191,8 +195,10 @@ class GrepTool(Tool):
         except re.error as exc:
             raise ToolError(f"Invalid regular expression {args['pattern']!r}: {exc}") from None
         base = _base_dir(args.get("path"), ctx)
-        if not base.exists():
-            raise ToolError(f"Path does not exist: {base}")
+        try:
+            refuse_special(base, os.stat(base))
+        except FileNotFoundError:
+            raise ToolError(f"Path does not exist: {base}") from None
         mode: str = args.get("output_mode", "files_with_matches")
         file_filter = FileFilter.of(args["glob"]) if args.get("glob") else None
         context = args.get("-C", 0)
@@ -224,12 +230,12 @@ class GrepTool(Tool):
                 matched = [i for i, line in enumerate(lines) if regex.search(line)]
                 if matched:
                     hits.append((path, matched, lines))
+            hits.sort(key=lambda h: (-mtime_or_zero(h[0]), str(h[0])))
             return hits
 
         hits = await asyncio.to_thread(scan)
         if ctx.cancelled.is_set():
             return _cancelled(ctx)
-        hits.sort(key=lambda h: (-mtime_or_zero(h[0]), str(h[0])))
         raw: dict[str, Any] = {"mode": mode, "numFiles": len(hits)}
         if not hits:
             return ToolOutcome(
@@ -259,8 +265,10 @@ def _text_lines(path: Path) -> list[str] | None:
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             return None
-        data = path.read_bytes()
-    except OSError:
+        data = read_bytes(path, MAX_FILE_BYTES + 1)  # regular files only, never blocks
+    except (OSError, ToolError):
+        return None
+    if len(data) > MAX_FILE_BYTES:
         return None
     if looks_binary(data):
         return None
@@ -330,12 +338,17 @@ class LSTool(Tool):
 
     async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         base = _base_dir(args.get("path"), ctx)
-        if not base.exists():
-            raise ToolError(f"Directory does not exist: {base}")
-        if not base.is_dir():
+        try:
+            st = os.stat(base)
+        except FileNotFoundError:
+            raise ToolError(f"Directory does not exist: {base}") from None
+        refuse_special(base, st)
+        if not stat.S_ISDIR(st.st_mode):
             raise ToolError(f"{base} is a file, not a directory; use Read to see it.")
         ignores = [FileFilter.of(p) for p in args.get("ignore", [])]
-        entries, cut = await asyncio.to_thread(_list_tree, base, ignores, ctx.cancelled.is_set)
+        entries, cut = await asyncio.to_thread(
+            _list_tree, base, ignores, ctx.cancelled.is_set, ctx.roots
+        )
         if ctx.cancelled.is_set():
             return _cancelled(ctx)
         text = _render_tree(base, entries)
@@ -350,9 +363,12 @@ class LSTool(Tool):
         )
 
 
-def _list_tree(base: Path, ignores: list[FileFilter], should_stop: Any) -> tuple[list[str], bool]:
+def _list_tree(
+    base: Path, ignores: list[FileFilter], should_stop: Any, roots: Sequence[Path] = ()
+) -> tuple[list[str], bool]:
     """Relative entries, directories ending in "/", breadth first so a cut keeps the top
-    levels whole."""
+    levels whole. FIFOs, sockets, devices and symlinks leading out of the workspace are
+    left out: no tool would open them."""
     entries: list[str] = []
     queue = [""]
     while queue:
@@ -370,13 +386,25 @@ def _list_tree(base: Path, ignores: list[FileFilter], should_stop: Any) -> tuple
             rel = f"{rel_dir}{item.name}"
             if any(f.matches(rel) for f in ignores):
                 continue
+            try:
+                is_dir = item.is_dir(follow_symlinks=False)
+                if not is_dir and not _listable(item, roots):
+                    continue
+            except OSError:
+                continue
             if len(entries) >= LS_MAX_ENTRIES:
                 return entries, True
-            is_dir = item.is_dir(follow_symlinks=False)
             entries.append(rel + "/" if is_dir else rel)
             if is_dir:
                 queue.append(rel + "/")
     return entries, False
+
+
+def _listable(item: os.DirEntry[str], roots: Sequence[Path]) -> bool:
+    if item.is_symlink():
+        return bool(roots) and is_inside_roots(item.path, roots) and (
+            item.is_file() or item.is_dir())
+    return item.is_file(follow_symlinks=False)
 
 
 def _render_tree(base: Path, entries: list[str]) -> str:

@@ -1,8 +1,11 @@
 """Bash: a shell command in the first workspace root, with permission, timeout and cancel.
 
 The command runs in its own process group so a timeout or a cancel stops everything it
-started, not just the shell. Output (stdout and stderr interleaved) is kept head and tail
-within the configured character budget.
+started, not just the shell (``sidecar.host`` says how on each platform). Output (stdout
+and stderr interleaved) is kept head and tail within the configured character budget. The
+command's environment holds no key variable (``sidecar.credentials``), and the sidecar's
+own environment block holds none either, so ``env`` or ``cat /proc/$PPID/environ`` finds
+nothing.
 """
 
 from __future__ import annotations
@@ -10,14 +13,14 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
-import signal
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from sidecar import host
+from sidecar.credentials import child_environment
 from sidecar.tools.base import ALLOWING, Tool, ToolContext, ToolError, ToolOutcome
 
 DEFAULT_TIMEOUT_MS = 120_000
@@ -34,9 +37,6 @@ PERMISSION_CANCELLED = "Permission request was cancelled; the command did not ru
 # Characters that chain, substitute or redirect: an allow-listed prefix must not vouch
 # for whatever follows them.
 _SHELL_CONTROL = re.compile(r"[;&|`<>\n\r]|\$\(")
-# Provider credentials the sidecar itself holds; a command printing its environment must
-# not copy them into the conversation.
-_SECRET_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY")
 
 
 def allowed_by_prefix(command: str, prefixes: Sequence[str]) -> bool:
@@ -111,21 +111,6 @@ class RunResult:
     duration_ms: int
 
 
-def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    try:
-        os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _child_env(extra_secret: str | None) -> dict[str, str]:
-    env = dict(os.environ)
-    for name in (*_SECRET_ENV, extra_secret):
-        if name:
-            env.pop(name, None)
-    return env
-
-
 async def run_command(
     command: str,
     cwd: Path,
@@ -135,17 +120,14 @@ async def run_command(
     secret_env: str | None = None,
 ) -> RunResult:
     started = time.monotonic()
-    shell = shutil.which("bash") or "/bin/sh"
     proc = await asyncio.create_subprocess_exec(
-        shell,
-        "-c",
-        command,
+        *host.shell_command(command),
         cwd=os.fspath(cwd),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
-        start_new_session=True,  # own session and process group: killpg reaches children
-        env=_child_env(secret_env),
+        env=child_environment(secret_env),
+        **host.new_group_options(),  # its own group: stopping it reaches its children
     )
     assert proc.stdout is not None
     collector = OutputCollector(output_chars)
@@ -183,7 +165,7 @@ async def run_command(
     finally:
         cancel_wait.cancel()
         if proc.returncode is None:
-            _signal_group(proc.pid, signal.SIGKILL)
+            host.signal_group(proc.pid, hard=True)
         for task in work:
             if not task.done():
                 # Something outside the group still holds the pipe; keep what was read.
@@ -201,9 +183,9 @@ async def run_command(
 
 
 async def _stop_group(pgid: int, work: tuple[asyncio.Task[None], asyncio.Task[int]]) -> None:
-    """SIGTERM the whole group, then SIGKILL what is left after a grace period."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        _signal_group(pgid, sig)
+    """Ask the whole group to stop, then force what is left after a grace period."""
+    for hard in (False, True):
+        host.signal_group(pgid, hard)
         _, pending = await asyncio.wait(work, timeout=KILL_GRACE_S)
         if not pending:
             return

@@ -7,12 +7,14 @@ state holds the new text, so a following Edit needs no re-read.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from sidecar.tools.base import Tool, ToolContext, ToolError, ToolOutcome
-from sidecar.tools.documents import Document, load_document
+from sidecar.tools.documents import Document, load_document, refuse_special
 from sidecar.tools.paths import display_path, location_of, resolve_path
 from sidecar.tools.read import number_lines, split_lines
 
@@ -32,9 +34,16 @@ def _check_read_state(path: Path, doc: Document, ctx: ToolContext) -> None:
         raise ToolError(CHANGED_SINCE_READ)
 
 
-def _refuse_directory(path: Path) -> None:
-    if path.is_dir():
+def _refuse_non_regular(path: Path) -> None:
+    """Directories, FIFOs, sockets and devices are never written (a FIFO would block the
+    write until something reads it)."""
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    if stat.S_ISDIR(st.st_mode):
         raise ToolError(f"{path} is a directory, not a file.")
+    refuse_special(path, st)
 
 
 def _diff(path: Path, old: str | None, new: str) -> list[dict[str, Any]]:
@@ -81,7 +90,7 @@ class WriteTool(Tool):
     async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         path = resolve_path(args["file_path"], ctx.roots)
         content: str = args["content"]
-        _refuse_directory(path)
+        _refuse_non_regular(path)
         doc = await load_document(path, ctx)
         if doc is not None:
             _check_read_state(path, doc, ctx)
@@ -137,7 +146,7 @@ class EditTool(Tool):
         label = self.title(args, ctx.roots)
         if old == new:
             raise ToolError("No changes to make: old_string and new_string are exactly the same.")
-        _refuse_directory(path)
+        _refuse_non_regular(path)
         doc = await load_document(path, ctx, strict=True)
         if doc is None:
             if old != "":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,16 @@ import pytest
 
 from sidecar.core.file_state import FileReadState
 from sidecar.core.settings import Settings, Tools
+from sidecar.storage.key_redaction import forget_secrets
+
+
+@pytest.fixture(autouse=True)
+def no_held_keys() -> Iterator[None]:
+    """Tool output is redacted of held keys process-wide; a key another test registered
+    must not rewrite what these tests compare."""
+    forget_secrets()
+    yield
+    forget_secrets()
 
 
 @dataclass

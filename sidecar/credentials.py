@@ -1,0 +1,209 @@
+"""The API keys the sidecar holds, and how they are kept from the processes it starts.
+
+A key is read from the environment once, kept in this module's memory, removed from
+``os.environ`` (which also unsets it in the C environment), registered for redaction and
+left out of every child's environment.
+
+That is not enough on its own: ``/proc/<pid>/environ`` (and ``ps eww`` on macOS) shows the
+environment block the process was *started* with, which ``unsetenv`` never touches, and a
+shell command the user approved can read it (``cat /proc/$PPID/environ``). So ``serve``
+starts by replacing itself (``execve``: same pid, same stdio) with an environment block
+that holds only variables that never carry secrets and that the interpreter reads while it
+starts (PATH, HOME, locale, PYTHON*, ...); every other variable travels through an
+inherited pipe and is put back into ``os.environ`` before any sidecar code runs.
+
+Why this and not ``prctl(PR_SET_DUMPABLE, 0)``: that only hides ``/proc/<pid>/environ``
+from processes without CAP_SYS_PTRACE, so it protects nothing when the editor runs as
+root (containers, dev VMs, this project's own CI), it is Linux-only, and it also blocks
+debuggers and core dumps. The re-exec works for root, on macOS too, and does not need to
+know in advance which variable holds the key: ``apiKeyEnv`` arrives from the editor after
+start, when the block can no longer be changed, and the pipe has already moved every
+variable that is not known to be harmless. Windows has no in-place exec (its ``execve``
+starts a new process, cutting the editor's pipes) and no ``/proc``; there the key is only
+removed from ``os.environ`` and from children's environments.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import logging
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from sidecar import host
+from sidecar.storage.key_redaction import register_secret
+
+log = logging.getLogger(__name__)
+
+# The variable each provider reads when ``apiKeyEnv`` is not set.
+DEFAULT_KEY_ENV = {
+    "anthropic": "ANTHROPIC_API_KEY",
+    "openai": "OPENAI_API_KEY",
+    "openai-compatible": "OPENAI_API_KEY",
+}
+DEFAULT_KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")
+# Credentials the SDKs read on their own: never given to children, always redacted, but
+# left in os.environ because the SDK looks for them there.
+SDK_CREDENTIALS = ("ANTHROPIC_AUTH_TOKEN",)
+
+HANDOFF_ENV = "CONTEXT_SIDECAR_ENV_FD"
+# What stays visible in the started process's environment block: what the interpreter and
+# the C library read before any sidecar code runs, and nothing that carries credentials.
+VISIBLE_VARIABLES = (
+    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "PWD", "TERM", "TZ", "LANG", "LANGUAGE",
+    "LC_*", "TMPDIR", "TEMP", "TMP", "PYTHON*", "VIRTUAL_ENV", "CONDA_PREFIX", "SYSTEMROOT",
+)
+
+_held: dict[str, str] = {}  # variable name -> value, no longer in os.environ
+_withheld: set[str] = set(DEFAULT_KEY_VARIABLES) | set(SDK_CREDENTIALS)
+handoff_state = "not attempted"  # for the log and the tests: how the environment was received
+
+
+def is_visible(name: str) -> bool:
+    return name != HANDOFF_ENV and any(fnmatch.fnmatchcase(name, p) for p in VISIBLE_VARIABLES)
+
+
+# ----- start: move the environment out of the process's block ------------------------------
+
+
+def take_environment(argv: list[str] | None = None) -> None:
+    """Run first thing in ``serve``: receive the environment if this is the re-executed
+    sidecar, else re-execute with only harmless variables visible (never returns then).
+    Either way the default key variables are held in memory afterwards."""
+    global handoff_state
+    fd_text = os.environ.pop(HANDOFF_ENV, None)
+    if fd_text is not None:
+        handoff_state = _receive(fd_text)
+    elif os.environ.get("CONTEXT_SIDECAR_KEEP_ENVIRONMENT"):
+        handoff_state = "kept (CONTEXT_SIDECAR_KEEP_ENVIRONMENT)"
+    elif not host.can_replace_process():
+        handoff_state = "not available on this platform"
+    else:
+        handoff_state = _reexec(argv if argv is not None else list(getattr(sys, "orig_argv", [])))
+    for name in DEFAULT_KEY_VARIABLES:
+        hold(name)
+    for name in SDK_CREDENTIALS:
+        register_secret(os.environ.get(name), name)
+
+
+def _reexec(argv: list[str]) -> str:
+    moved = {k: v for k, v in os.environ.items() if not is_visible(k)}
+    if not moved:
+        return "nothing to hide"
+    if not argv or not sys.executable:
+        return "not possible: the command line is unknown"
+    payload = json.dumps(moved).encode("utf-8")
+    read_end, write_end = os.pipe()
+    try:
+        if not host.write_all_now(write_end, payload):
+            os.close(read_end)
+            log.warning("environment too large to hand over (%d bytes); key variables stay "
+                        "in this process's environment block", len(payload))
+            return "too large"
+    finally:
+        os.close(write_end)
+    os.set_inheritable(read_end, True)
+    env = {k: v for k, v in os.environ.items() if is_visible(k)}
+    env[HANDOFF_ENV] = str(read_end)
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    try:
+        os.execve(sys.executable, argv, env)
+    except OSError as exc:  # the interpreter vanished or is not executable: go on as we are
+        os.close(read_end)
+        log.warning("could not restart with a clean environment: %s", exc)
+        return f"failed: {exc}"
+    raise AssertionError("execve returned")  # pragma: no cover
+
+
+def _receive(fd_text: str) -> str:
+    try:
+        fd = int(fd_text)
+        chunks = []
+        while chunk := os.read(fd, 65_536):
+            chunks.append(chunk)
+        os.close(fd)
+        moved = json.loads(b"".join(chunks))
+    except (ValueError, OSError) as exc:
+        log.warning("could not receive the environment: %s", exc)
+        return f"receive failed: {exc}"
+    if not isinstance(moved, dict):
+        return "receive failed: not an object"
+    for name, value in moved.items():
+        if isinstance(name, str) and isinstance(value, str):
+            os.environ[name] = value
+    return "received"
+
+
+# ----- holding keys --------------------------------------------------------------------------
+
+
+def hold(name: str) -> str | None:
+    """The value of key variable ``name``, moved out of os.environ on first use."""
+    if not name:
+        return None
+    _withheld.add(name)
+    if name in _held:
+        return _held[name]
+    value = os.environ.pop(name, None)
+    if value is None:
+        return None
+    _held[name] = value
+    register_secret(value, name)
+    return value
+
+
+def key_variable(settings: Any) -> str:
+    return settings.apiKeyEnv or DEFAULT_KEY_ENV.get(settings.provider, "ANTHROPIC_API_KEY")
+
+
+def hold_configured(settings: Any, environ: Mapping[str, str]) -> None:
+    """Hold (or, for an environment handed in by a caller, just redact) every key the
+    settings can use, before any prompt text is stored or sent."""
+    names = {key_variable(settings), *DEFAULT_KEY_VARIABLES}
+    for name in names:
+        if isinstance(environ, ProcessEnvironment):
+            hold(name)
+        else:
+            _withheld.add(name)
+            register_secret(environ.get(name), name)
+
+
+def read_key(environ: Mapping[str, str], name: str) -> str:
+    """What a provider is built with: the held value for the process's environment."""
+    if isinstance(environ, ProcessEnvironment):
+        value = hold(name) or ""
+    else:
+        value = environ.get(name) or ""
+        register_secret(value, name)
+    return value.strip()
+
+
+class ProcessEnvironment(Mapping[str, str]):
+    """``os.environ`` with the held keys still readable: what the service reads settings
+    flags and keys from."""
+
+    def __getitem__(self, name: str) -> str:
+        if name in _held:
+            return _held[name]
+        return os.environ[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from _held
+        yield from (k for k in os.environ if k not in _held)
+
+    def __len__(self) -> int:
+        return len(_held) + sum(1 for k in os.environ if k not in _held)
+
+
+def child_environment(extra_withheld: str | None = None) -> dict[str, str]:
+    """The environment for a process the sidecar starts: no key variable, held or not."""
+    env = dict(os.environ)
+    for name in (*_withheld, extra_withheld):
+        if name:
+            env.pop(name, None)
+    env.pop(HANDOFF_ENV, None)
+    return env

@@ -1,0 +1,132 @@
+"""The figures of one run, taken from what its fake LLM server recorded and served.
+
+Every Messages request the fake recorded for the client counts: the conversation's own
+turns, compaction summaries, session-notes updates and side calls alike, since all of them
+are billed. The weights are Anthropic's relative prices (``sidecar.replay.billing``): an
+uncached input token 1, a cache write 1.25, a cache read 0.1, an output token 5.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sidecar.core.request_labels import CALL_HEADER
+from sidecar.providers.fake_llm import FakeLLMServer, RecordedRequest
+from sidecar.replay.billing import CACHE_READ_WEIGHT, CACHE_WRITE_WEIGHT, CLAUDE_OUTPUT_WEIGHT
+from tests.bench.peer.agent import is_side_call, is_summary_request
+
+MESSAGES_PATH = "/v1/messages"
+COUNT_PATH = "/v1/messages/count_tokens"
+KINDS = ("main", "compaction", "memory", "side")
+
+
+@dataclass
+class Tokens:
+    """Usage summed over some requests."""
+
+    input: int = 0
+    cache_write: int = 0
+    cache_read: int = 0
+    output: int = 0
+
+    def add(self, usage: dict[str, Any]) -> None:
+        self.input += int(usage.get("input_tokens") or 0)
+        self.cache_write += int(usage.get("cache_creation_input_tokens") or 0)
+        self.cache_read += int(usage.get("cache_read_input_tokens") or 0)
+        self.output += int(usage.get("output_tokens") or 0)
+
+    @property
+    def billed(self) -> float:
+        return (self.input + CACHE_WRITE_WEIGHT * self.cache_write
+                + CACHE_READ_WEIGHT * self.cache_read + CLAUDE_OUTPUT_WEIGHT * self.output)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.__dict__, "billed": round(self.billed)}
+
+
+@dataclass
+class Figures:
+    requests: int = 0  # Messages requests the fake recorded, answered or not
+    answered: int = 0  # of which it answered with a model reply
+    too_long: int = 0  # refused as longer than the window ("prompt is too long")
+    other_errors: int = 0  # any other non-200 status
+    count_calls: int = 0  # count_tokens requests (free on the real API, not billed)
+    compactions: int = 0  # compaction summary requests the fake answered
+    compactions_refused: int = 0  # compaction summary requests it refused (e.g. too long)
+    memory_calls: int = 0  # session-notes updates (the sidecar's tier 3 keeps notes current)
+    side_calls: int = 0  # one-shot calls with no tools
+    total: Tokens = field(default_factory=Tokens)
+    by_kind: dict[str, Tokens] = field(default_factory=lambda: {k: Tokens() for k in KINDS})
+    peak_context: int = 0  # largest input + cache write + cache read of an answered request
+    largest_request: int = 0  # largest input the fake counted, refused requests included
+    checked: int = 0
+    refused: int = 0
+    violations: list[str] = field(default_factory=list)
+    blocking: int = 0  # violations of rule "blocking": a sidecar request past its limit
+
+    @property
+    def billed(self) -> float:
+        return self.total.billed
+
+    def to_json(self) -> dict[str, Any]:
+        data = {k: v for k, v in self.__dict__.items() if k not in ("total", "by_kind")}
+        return {**data, "billed": round(self.billed), "tokens": self.total.to_json(),
+                "byKind": {k: v.to_json() for k, v in self.by_kind.items()}}
+
+
+def _header(request: RecordedRequest, name: str) -> str | None:
+    return next((v for k, v in request.headers.items() if k.lower() == name), None)
+
+
+def kind_of(request: RecordedRequest) -> str:
+    """main, compaction, memory or side. The sidecar labels its forked calls with a header,
+    which tells its compaction summaries from its session-notes updates; Claude Code's
+    requests carry no label and are told apart by their prompt, as the agent does."""
+    label = _header(request, CALL_HEADER)
+    if label == "memory":
+        return "memory"
+    if label == "summary" or is_summary_request(request.body):
+        return "compaction"
+    if is_side_call(request.body):
+        return "side"
+    return "main"
+
+
+def figures_of(srv: FakeLLMServer) -> Figures:
+    out = Figures()
+    for request in list(srv.requests):
+        if request.path == COUNT_PATH:
+            out.count_calls += 1
+            continue
+        if request.path != MESSAGES_PATH:
+            continue
+        out.requests += 1
+        out.largest_request = max(out.largest_request, request.input_tokens)
+        kind = kind_of(request)
+        usage = request.usage
+        if kind == "compaction":
+            if usage is not None:
+                out.compactions += 1
+            else:
+                out.compactions_refused += 1
+        out.memory_calls += kind == "memory"
+        out.side_calls += kind == "side"
+        if request.fault == "prompt_too_long":
+            out.too_long += 1
+        elif request.status != 200:
+            out.other_errors += 1
+        if usage is None:
+            continue
+        out.answered += 1
+        out.total.add(usage)
+        out.by_kind[kind].add(usage)
+        context = sum(int(usage.get(k) or 0) for k in (
+            "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
+        out.peak_context = max(out.peak_context, context)
+    out.checked = srv.checker.checked
+    out.refused = srv.checker.refused
+    found = srv.violations
+    out.violations = [str(v) for v in found]
+    out.blocking = sum(1 for v in found if v.rule == "blocking")
+    return out
