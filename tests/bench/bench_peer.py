@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import tempfile
 import time
@@ -67,6 +68,20 @@ from tests.bench.sidecar_process import quiet_fake_disconnects  # noqa: E402
 
 CLIENTS = ("claude-code", "sidecar")
 DEFAULT_WINDOWS = (60_000, 200_000, 1_000_000)
+REPO = Path(__file__).resolve().parents[2]
+
+
+def checkout() -> str:
+    """The commit the sidecar runs from, marked when files differ from it. Each run spawns
+    a fresh sidecar, so a checkout that changes mid-benchmark would mix two versions."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=REPO, capture_output=True, text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + (" (with uncommitted changes)" if dirty else "")
 
 
 def one_run(client: str, name: str, window: int, binary: Path | None) -> RunOutcome:
@@ -116,6 +131,8 @@ def main(argv: list[str]) -> int:
             print(f"   Claude Code {claude_code.VERSION}: {binary}")
         except claude_code.ClaudeCodeUnavailable as exc:
             print(f"   Claude Code cannot run here ({exc}); its runs are reported as not done")
+    version = checkout()
+    print(f"   sidecar checkout {version}")
     started = time.perf_counter()
     runs: list[RunOutcome] = []
     rows: list[list[str]] = []
@@ -145,6 +162,9 @@ def main(argv: list[str]) -> int:
     for run in runs:
         print("   " + verdict(run).replace("\n", "\n   "))
     print(f"\n   total wall time {wall:.0f} s")
+    if checkout() != version:
+        print(f"   WARNING: the checkout changed during the run ({version} -> {checkout()}); "
+              "later runs measured other code")
     if args.json is not None:
         args.json.write_text(json.dumps({"wallSeconds": round(wall, 1),
                                          "runs": [r.to_json() for r in runs]}, indent=2))

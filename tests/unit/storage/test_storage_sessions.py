@@ -132,7 +132,7 @@ async def test_failing_disk_is_reported_and_shutdown_still_succeeds(tmp_path: Pa
     sid = svc.new_session(str(workspace))["sessionId"]
     session = svc.sessions[sid]
     session.append(user_text("a turn the disk did not take"))
-    svc._record_history(session, "a prompt the disk did not take")
+    svc._record_history(session, [{"type": "text", "text": "a prompt the disk did not take"}])
     svc.history().flush()
     errors = [text for level, text in editor.messages if level == "error"]
     assert any("transcript" in t and "Not a directory" in t for t in errors)
