@@ -200,7 +200,7 @@ class AcpServer:
 
     async def load_session(self, p: dict[str, Any]) -> Any:
         self._settings_for(p.get("cwd"))
-        answer = self.service.load_session(p.get("sessionId"))
+        answer = await self.service.load_session(p.get("sessionId"), p.get("cwd"))
         self.editor.flush_held_messages(answer["sessionId"])
         return payloads.session_opened(answer, with_id=False)
 
@@ -210,7 +210,7 @@ class AcpServer:
         if isinstance(session_id, str):
             self.editor.muted.add(session_id)
         try:
-            answer = self.service.load_session(session_id)
+            answer = await self.service.load_session(session_id, p.get("cwd"))
         finally:
             if isinstance(session_id, str):
                 self.editor.muted.discard(session_id)
@@ -247,10 +247,10 @@ class AcpServer:
         return await self.service.context_view(p.get("sessionId"))
 
     async def history_list(self, p: dict[str, Any]) -> Any:
-        return self.service.history_list(p.get("limit"), p.get("project"))
+        return await self.service.history_list(p.get("limit"), p.get("project"))
 
     async def history_undo(self, p: dict[str, Any]) -> Any:
-        return self.service.history_undo()
+        return await self.service.history_undo()
 
 
 async def _stdio() -> tuple[asyncio.StreamReader, Callable[[bytes], None]]:

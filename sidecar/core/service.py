@@ -243,7 +243,7 @@ class SessionService:
         except Exception as exc:  # say it on the status bar; the prompt will answer -33002
             self.editor.status("error", False, getattr(exc, "message", str(exc)))
 
-    def load_session(self, session_id: Any, cwd: Any = None) -> dict[str, Any]:
+    async def load_session(self, session_id: Any, cwd: Any = None) -> dict[str, Any]:
         """Open a stored session by id, or a transcript file by path. ``cwd`` is the
         workspace the client named: it becomes the session's folder when the transcript
         names none it can use, because tools must never fall back to wherever the sidecar
@@ -259,7 +259,8 @@ class SessionService:
         if session_id in self.sessions:
             session = self.sessions[session_id]
         else:
-            path = find_session(self.storage_dir, session_id)
+            # Finding and reading a transcript is file I/O: off the event loop.
+            path = await asyncio.to_thread(find_session, self.storage_dir, session_id)
             # Only an absolute path: a relative one would resolve against the directory the
             # sidecar was launched from, which the client neither knows nor chose.
             if path is None and os.path.isabs(session_id) and os.path.isfile(session_id):
@@ -271,7 +272,7 @@ class SessionService:
             if path is None:
                 raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
             try:
-                loaded = load_transcript(path)
+                loaded = await asyncio.to_thread(load_transcript, path)
             except OSError as exc:
                 raise InvalidParams(f"cannot read the transcript {path}: {exc.strerror or exc}",
                                     data={"field": "sessionId"}) from exc
@@ -547,16 +548,19 @@ class SessionService:
             [s.__dict__ for s in request.tools]) + _json.dumps([m.to_json() for m in request.messages])
         return {"tokens": len(enc.encode_ordinary(text)), "source": f"tiktoken:{enc.name}"}
 
-    def history_list(self, limit: Any = None, project: Any = None) -> dict[str, Any]:
+    async def history_list(self, limit: Any = None, project: Any = None) -> dict[str, Any]:
         if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
             raise InvalidParams("limit must be a positive integer")
         if project is not None and not isinstance(project, str):
             raise InvalidParams("project must be a string")
-        entries = self.history().list(limit=limit or self.settings.history.maxItems, project=project)
+        history = self.history()
+        entries = await asyncio.to_thread(
+            history.list, limit=limit or self.settings.history.maxItems, project=project)
         return {"entries": [e.to_json() for e in entries]}
 
-    def history_undo(self) -> dict[str, Any]:
-        removed = self.history().undo()
+    async def history_undo(self) -> dict[str, Any]:
+        # Undo takes the history's file lock, which another process may hold for a while.
+        removed = await asyncio.to_thread(self.history().undo)
         return {"removed": removed.to_json() if removed is not None else None}
 
     async def shutdown(self) -> None:

@@ -205,7 +205,7 @@ def build_server() -> SidecarServer:
         return svc.new_session(p.get("cwd"), p.get("model"), p.get("provider"), p.get("title"))
 
     async def load(p: dict[str, Any]) -> Any:
-        return svc.load_session(p.get("sessionId"))
+        return await svc.load_session(p.get("sessionId"), p.get("cwd", server.workspace_root))
 
     async def list_(p: dict[str, Any]) -> Any:
         return await asyncio.to_thread(svc.list_sessions, p.get("cwd"))
@@ -233,10 +233,10 @@ def build_server() -> SidecarServer:
         return await svc.context_view(p.get("sessionId"))
 
     async def history_list(p: dict[str, Any]) -> Any:
-        return svc.history_list(p.get("limit"), p.get("project"))
+        return await svc.history_list(p.get("limit"), p.get("project"))
 
     async def history_undo(p: dict[str, Any]) -> Any:
-        return svc.history_undo()
+        return await svc.history_undo()
 
     for method, fn in (
         (m.SESSION_NEW, new), (m.SESSION_LOAD, load), (m.SESSION_LIST, list_),

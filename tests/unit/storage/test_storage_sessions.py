@@ -68,12 +68,12 @@ async def test_no_usable_cwd_needs_the_clients_workspace(
     path.write_bytes(content)
     svc, _ = service(tmp_path / "store")
     with pytest.raises(InvalidParams) as err:
-        svc.load_session(str(path))
+        await svc.load_session(str(path))
     assert err.value.code == -32602 and err.value.data["field"] == "cwd"
     assert "cwd" in err.value.message and not svc.sessions
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    answer = svc.load_session(str(path), cwd=str(workspace))
+    answer = await svc.load_session(str(path), cwd=str(workspace))
     session = svc.sessions[answer["sessionId"]]
     assert session.info.cwd == str(workspace)
     from sidecar.core.tool_context import SessionToolContext
@@ -89,12 +89,12 @@ async def test_unsafe_session_ids_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "evil.jsonl"
     path.write_text(json.dumps(record) + "\n")
     with pytest.raises(InvalidParams) as err:
-        svc.load_session(str(path))
+        await svc.load_session(str(path))
     assert err.value.code == -32602 and err.value.data["field"] == "sessionId"
     assert "sessionId" in err.value.message and not svc.sessions
     for bad in ("../../etc/passwd", "a/b", "x" * 300, ".hidden", "nul\x00byte"):
         with pytest.raises(InvalidParams) as err:
-            svc.load_session(bad)
+            await svc.load_session(bad)
         assert err.value.data["field"] == "sessionId"
     await svc.shutdown()
 
@@ -110,7 +110,7 @@ async def test_context_reports_skipped_lines_and_values(tmp_path: Path) -> None:
              "[" * 20_000 + "]" * 20_000]
     path = tmp_path / "s-1.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    answer = svc.load_session(str(path))
+    answer = await svc.load_session(str(path))
     assert answer["sessionId"] == "s-1"
     assert any("unparseable" in text for _, text in editor.messages)
     view = await svc.context_view("s-1")
@@ -153,7 +153,7 @@ async def test_history_list_survives_a_broken_history_file(tmp_path: Path) -> No
         b'{"display":"fine","timestamp":1}\n{"display":"inf","timestamp":1e999}\n'
         + b"[" * 30_000 + b"]" * 30_000 + b"\n")
     svc, _ = service(store)
-    listed = svc.history_list()
+    listed = await svc.history_list()
     assert [e["display"] for e in listed["entries"]] == ["inf", "fine"]
     workspace = tmp_path / "ws"
     workspace.mkdir()

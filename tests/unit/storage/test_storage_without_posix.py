@@ -83,7 +83,7 @@ async def main():
         sid = svc.new_session(str(ws))["sessionId"]
         result = await svc.prompt(sid, [{"type": "text", "text": "go"}])
         svc.history().flush()
-        listed = svc.history_list()
+        listed = await svc.history_list()
         await svc.shutdown()
         done = {u["toolCallId"]: u for u in editor.updates
                 if u.get("sessionUpdate") == "tool_call_update" and u.get("status") in ("completed", "failed")}
