@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sidecar.core.messages import Usage
+
 
 @dataclass(frozen=True, slots=True)
 class ModelInfo:
@@ -113,3 +115,19 @@ def lookup(model: str, provider: str) -> ModelInfo | None:
         if found:
             return found
     return None
+
+
+def cost_usd(usage: Usage, model: str, provider: str) -> float | None:
+    """Dollars a response cost at catalog prices, or None when the model's prices are unknown."""
+    info = lookup(model, provider)
+    if info is None or info.input_price is None or info.output_price is None:
+        return None
+    write_price = info.cache_write_price if info.cache_write_price is not None else info.input_price
+    read_price = info.cache_read_price if info.cache_read_price is not None else info.input_price
+    total = (
+        usage.input_tokens * info.input_price
+        + usage.cache_creation_input_tokens * write_price
+        + usage.cache_read_input_tokens * read_price
+        + usage.output_tokens * info.output_price
+    )
+    return total / 1_000_000

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
 
-from sidecar.core.editor import Editor
+from sidecar.core.ports import Editor
 from sidecar.core.errors import InvalidParams, SessionBusy, SessionNotFound
 from sidecar.credentials import ProcessEnvironment, hold_configured
 from sidecar.core.messages import Block, new_uuid

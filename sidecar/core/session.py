@@ -35,12 +35,12 @@ from sidecar.core.window import Thresholds, compute_thresholds, resolve_window
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.pipeline import ContextManager
-    from sidecar.core.editor import Editor
+    from sidecar.core.ports import Editor
     from sidecar.core.file_state import FileReadState
     from sidecar.core.prefix import PrefixStore, PrefixView
-    from sidecar.providers.base import ModelRequest, Provider
+    from sidecar.core.ports import ModelRequest, Provider
     from sidecar.storage.transcript import TranscriptWriter
-    from sidecar.tools.base import Tool
+    from sidecar.core.ports import Tool
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +229,7 @@ class Session:
             parts: dict[str, int] = {}
             if self.prefix_view is not None:
                 parts.update(self.prefix_view.parts(self.ledger.counter))
-            from sidecar.tools.registry import tool_specs
+            from sidecar.core.ports import tool_specs
             import json
 
             specs = [s.__dict__ for s in tool_specs(self.tools)]
@@ -294,8 +294,8 @@ class Session:
 
     def build_request(self, records: list[Message] | None = None, *,
                       call: CallKind = "main") -> ModelRequest:
-        from sidecar.providers.base import ModelRequest
-        from sidecar.tools.registry import tool_specs
+        from sidecar.core.ports import ModelRequest
+        from sidecar.core.ports import tool_specs
 
         recs = list(records if records is not None else self.view_records())
         view = self.prefix_view
@@ -332,7 +332,7 @@ class Session:
 
     async def run_turn(self, prompt: list[Block]) -> str:
         """Run one agent turn; returns the stop reason."""
-        from sidecar.providers.base import ProviderError
+        from sidecar.core.ports import ProviderError
 
         self.cancel_event.clear()
         if self.info.title is None:
@@ -394,9 +394,9 @@ class Session:
 
     async def _stream_call(self, request: ModelRequest) -> Any:
         """Stream one model call to the editor; None when cancelled."""
-        from sidecar.providers.base import Completed, TextDelta, ThinkingDelta, ToolUseStart
-        from sidecar.providers.registry import cost_usd
-        from sidecar.providers.retry import Restarted, stream_with_retry
+        from sidecar.core.ports import Completed, TextDelta, ThinkingDelta, ToolUseStart
+        from sidecar.core.catalog import cost_usd
+        from sidecar.core.retry import Restarted, stream_with_retry
 
         message_id = f"msg_{new_uuid()[:12]}"
         partial: dict[str, list[str]] = {"text": [], "thinking": []}

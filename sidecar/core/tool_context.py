@@ -32,15 +32,9 @@ class SessionToolContext:
             return await reader(path)
         return self._session.editor.buffer_text(path)
 
-    async def apply_edit(self, path: Path, new_text: str, label: str) -> bool:
-        exists = path.exists()
-        applied = await self._session.editor.apply_edit(path, new_text, label, exists)
-        if applied is None:  # the editor cannot apply edits: write the file ourselves
-            from sidecar.tools.documents import write_text
-
-            await asyncio.to_thread(write_text, path, new_text)  # regular files only
-            return True
-        return applied
+    async def apply_edit(self, path: Path, new_text: str, label: str) -> bool | None:
+        exists = await asyncio.to_thread(path.exists)
+        return await self._session.editor.apply_edit(path, new_text, label, exists)
 
     async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
         if tool_name in self._session.allowed_always:

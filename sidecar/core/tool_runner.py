@@ -17,7 +17,7 @@ from sidecar.storage.key_redaction import redact_api_keys, redact_value
 
 if TYPE_CHECKING:
     from sidecar.core.session import Session
-    from sidecar.tools.base import Tool
+    from sidecar.core.ports import Tool
 
 log = logging.getLogger(__name__)
 INTERRUPTED_TOOL = "Interrupted by the user before the tool finished."

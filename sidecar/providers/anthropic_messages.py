@@ -2,7 +2,7 @@
 
 The SDK takes about two seconds to import, so it is imported on first use, never when this
 module loads. The client is built with ``max_retries=0``: retries belong to
-``sidecar.providers.retry`` so that every attempt is visible to the session.
+``sidecar.core.retry`` so that every attempt is visible to the session.
 
 Request shaping:
 
@@ -28,7 +28,7 @@ from typing import Any
 
 from sidecar.core.catalog import ModelInfo
 from sidecar.core.messages import Block, Usage
-from sidecar.providers.base import (
+from sidecar.core.ports import (
     Completed,
     ModelRequest,
     ProviderError,
@@ -38,8 +38,8 @@ from sidecar.providers.base import (
     ToolInputDelta,
     ToolUseStart,
 )
-from sidecar.providers.retry import (
-    RETRYABLE_TYPES,
+from sidecar.core.retry import RETRYABLE_TYPES
+from sidecar.providers.http_errors import (
     mid_stream,
     parse_retry_after,
     status_is_retryable,

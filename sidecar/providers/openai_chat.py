@@ -2,7 +2,7 @@
 
 One class serves OpenAI itself and every server that speaks its wire by base URL: Ollama,
 vLLM, llama.cpp server, OpenRouter, Gemini's compatible endpoint. The SDK is imported on
-first use and runs with ``max_retries=0``: ``sidecar.providers.retry`` owns retries.
+first use and runs with ``max_retries=0``: ``sidecar.core.retry`` owns retries.
 
 Conversion from our Anthropic-form request:
 
@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from sidecar.core.catalog import ModelInfo
 from sidecar.core.messages import NO_CONTENT, ApiMessage, Block, Usage
-from sidecar.providers.base import (
+from sidecar.core.ports import (
     Completed,
     ModelRequest,
     ProviderError,
@@ -39,8 +39,8 @@ from sidecar.providers.base import (
     ToolSpec,
     ToolUseStart,
 )
-from sidecar.providers.retry import (
-    RETRYABLE_TYPES,
+from sidecar.core.retry import RETRYABLE_TYPES
+from sidecar.providers.http_errors import (
     mid_stream,
     parse_retry_after,
     status_is_retryable,

@@ -17,11 +17,10 @@ from urllib.parse import urlsplit
 
 from sidecar.core.catalog import ModelInfo, lookup
 from sidecar.core.errors import ProviderNotConfigured
-from sidecar.core.messages import Usage
 from sidecar.core.settings import SECTION, Settings
 from sidecar.credentials import DEFAULT_KEY_ENV, read_key
 from sidecar.providers.anthropic_messages import AnthropicProvider
-from sidecar.providers.base import Provider
+from sidecar.core.ports import Provider
 from sidecar.providers.openai_chat import KEYLESS_PLACEHOLDER, OpenAIChatProvider
 
 PROVIDERS = ("anthropic", "openai", "openai-compatible")
@@ -114,22 +113,6 @@ def make_provider(settings: Settings, environ: Mapping[str, str]) -> Provider:
         name="openai" if name == "openai" else "openai-compatible",
         default_timeout=timeout,
     )
-
-
-def cost_usd(usage: Usage, model: str, provider: str) -> float | None:
-    """Dollars a response cost at catalog prices, or None when the model's prices are unknown."""
-    info = lookup(model, provider)
-    if info is None or info.input_price is None or info.output_price is None:
-        return None
-    write_price = info.cache_write_price if info.cache_write_price is not None else info.input_price
-    read_price = info.cache_read_price if info.cache_read_price is not None else info.input_price
-    total = (
-        usage.input_tokens * info.input_price
-        + usage.cache_creation_input_tokens * write_price
-        + usage.cache_read_input_tokens * read_price
-        + usage.output_tokens * info.output_price
-    )
-    return total / 1_000_000
 
 
 def warm_up_sdks() -> None:

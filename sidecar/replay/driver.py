@@ -24,7 +24,7 @@ from sidecar.core.messages import Block, Usage
 from sidecar.core.service import SessionService
 from sidecar.core.session import Session, SessionInfo
 from sidecar.core.settings import Retry, Settings
-from sidecar.providers.fake_llm import FakeLLMServer
+from sidecar.fake_llm import FakeLLMServer
 from sidecar.replay.billing import billed_of, output_weight
 from sidecar.replay.editor import ReplayEditor
 from sidecar.replay.padding import ReplayPrefix, plan_padding, wire_tools
@@ -33,8 +33,8 @@ from sidecar.replay.result import SessionResult, TierEvent
 from sidecar.replay.script import ReplayScript, Turn, build_script, first_call_payload
 from sidecar.replay.tools import ReplayTool, replay_tools
 from sidecar.storage.transcript_loader import load_transcript
-from sidecar.tools.base import Tool
-from sidecar.tools.registry import tool_specs
+from sidecar.core.ports import Tool
+from sidecar.core.ports import tool_specs
 
 KEY_ENV = "CONTEXT_SIDECAR_REPLAY_KEY"
 WINDOW = 200_000

@@ -6,12 +6,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from sidecar.replay.script import RecordedResult
-from sidecar.tools.base import Tool, ToolContext, ToolOutcome
+from sidecar.core.ports import Tool, ToolContext, ToolOutcome
+from sidecar.tools.base import BaseTool
 
 MISSING_RESULT = "The recording holds no result for this tool call."
 
 
-class ReplayTool(Tool):
+class ReplayTool(BaseTool):
     """One recorded tool name; its results are looked up by the tool call's id."""
 
     input_schema: ClassVar[dict[str, Any]] = {"type": "object", "additionalProperties": True}

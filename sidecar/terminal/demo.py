@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sidecar.providers.fake_llm import FakeLLMServer
+from sidecar.fake_llm import FakeLLMServer
 from sidecar.terminal.client import ProtocolMismatch, SidecarClient
 from sidecar.terminal.chat import print_error
 from sidecar.terminal.demo_agent import DemoAgent, ForkedCall

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from sidecar.tools.base import Tool, ToolContext, ToolError, ToolOutcome
+from sidecar.core.ports import ToolContext, ToolOutcome
+from sidecar.tools.base import BaseTool, ToolError
 from sidecar.tools.documents import load_document, read_bytes
 from sidecar.tools.paths import display_path, is_inside_roots, location_of, resolve_path
 
@@ -48,7 +49,7 @@ def number_lines(lines: Sequence[str], first: int) -> str:
     return "\n".join(out)
 
 
-class ReadTool(Tool):
+class ReadTool(BaseTool):
     name = "Read"
     kind = "read"
     compactable = True

@@ -49,7 +49,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from sidecar.providers.fake_llm import FakeLLMServer  # noqa: E402
+from sidecar.fake_llm import FakeLLMServer  # noqa: E402
 from tests import claude_code  # noqa: E402
 from tests.bench.figures import header  # noqa: E402
 from tests.bench.peer.agent import ScriptedAgent  # noqa: E402

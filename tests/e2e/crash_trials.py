@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sidecar.providers.fake_llm import Reply, default_reply
+from sidecar.fake_llm import Reply, default_reply
 from sidecar.storage.transcript_loader import load_transcript
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client
 

@@ -17,7 +17,7 @@ import pytest_asyncio
 from acp import RequestError, text_block
 from acp.schema import AgentMessageChunk, ToolCallProgress, ToolCallStart, UsageUpdate
 
-from sidecar.providers.fake_llm import Reply
+from sidecar.fake_llm import Reply
 from tests.e2e.acp_client import acp_agent
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from pygls.exceptions import JsonRpcException
 
-from sidecar.providers.fake_llm import Reply, default_reply
+from sidecar.fake_llm import Reply, default_reply
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
 
 RULE = "Every answer names the file it comes from."

@@ -12,7 +12,7 @@ import pytest_asyncio
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from sidecar.providers.fake_llm import Reply
+from sidecar.fake_llm import Reply
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
 
 PROVIDERS = ["anthropic", "openai"]

@@ -11,7 +11,7 @@ import pytest
 import pytest_asyncio
 from pygls.exceptions import JsonRpcException
 
-from sidecar.providers.fake_llm import Reply, default_reply
+from sidecar.fake_llm import Reply, default_reply
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

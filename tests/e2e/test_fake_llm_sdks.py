@@ -15,7 +15,7 @@ import httpx2
 import openai
 import pytest
 
-from sidecar.providers.fake_llm import DEFAULT_CONTEXT_WINDOW, FakeLLMServer, Reply
+from sidecar.fake_llm import DEFAULT_CONTEXT_WINDOW, FakeLLMServer, Reply
 
 MODEL = "claude-sonnet-test"
 RICH_REPLY = [

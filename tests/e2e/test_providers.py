@@ -12,7 +12,7 @@ import pytest
 from sidecar.core.messages import ApiMessage, Usage
 from sidecar.core.settings import Settings
 from sidecar.providers.anthropic_messages import CONTEXT_MANAGEMENT_BETA, AnthropicProvider
-from sidecar.providers.base import (
+from sidecar.core.ports import (
     Completed,
     ModelRequest,
     ProviderError,
@@ -22,10 +22,10 @@ from sidecar.providers.base import (
     ToolSpec,
     ToolUseStart,
 )
-from sidecar.providers.fake_llm import FakeLLMServer, Reply
+from sidecar.fake_llm import FakeLLMServer, Reply
 from sidecar.providers.openai_chat import OpenAIChatProvider
 from sidecar.providers.registry import make_provider
-from sidecar.providers.retry import Restarted, stream_with_retry
+from sidecar.core.retry import Restarted, stream_with_retry
 
 KEY = "sk-e2e-not-a-real-key"
 ANTHROPIC_MODEL = "claude-sonnet-4-6"

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.providers.fake_llm import Reply
+from sidecar.fake_llm import Reply
 from tests.e2e.raw_client import RawClient, RpcFailed, initialize_params
 
 pytestmark = pytest.mark.asyncio

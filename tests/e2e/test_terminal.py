@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sidecar.providers.fake_llm import Reply
+from sidecar.fake_llm import Reply
 from sidecar.terminal.client import protocol_major
 from sidecar.terminal.style import Style, gauge_bar, gauge_label, tokens_short
 

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from sidecar.providers.fake_llm import Reply
+from sidecar.fake_llm import Reply
 from tests.e2e.raw_wire import RawPeer, request, sidecar_env
 
 PARSE, INVALID, NOT_FOUND, BAD_PARAMS = -32700, -32600, -32601, -32602

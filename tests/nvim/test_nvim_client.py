@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(not NVIM.exists(), reason=f"no Neovim at {NVIM}"
 
 @pytest.fixture(scope="module")
 def fake_llm() -> Iterator[Any]:
-    from sidecar.providers.fake_llm import FakeLLMServer
+    from sidecar.fake_llm import FakeLLMServer
 
     srv = FakeLLMServer().start()
     try:
@@ -117,7 +117,7 @@ def test_chat_rendering_with_in_process_server(tmp_path: Path) -> None:
 
 
 def text_reply(text: str, **kwargs: Any) -> Any:
-    from sidecar.providers.fake_llm import Reply
+    from sidecar.fake_llm import Reply
 
     return Reply(content=[{"type": "text", "text": text}], **kwargs)
 
@@ -179,7 +179,7 @@ def test_gauge_levels_and_compaction(tmp_path: Path, llm: Any) -> None:
 
 
 def test_chat_permission_cancel_and_reload(tmp_path: Path, llm: Any) -> None:
-    from sidecar.providers.fake_llm import Reply
+    from sidecar.fake_llm import Reply
 
     hello = "Hello from the fake model. " + "More words follow here. " * 4
     slow = "One, two, three. " + "Still counting. " * 30 + "ninety"

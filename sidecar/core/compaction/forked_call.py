@@ -22,8 +22,8 @@ async def forked_text_call(session: Session, records: list[Message], prompt: str
     The same system prefix and tools are sent so the provider's prompt cache is shared
     with the main conversation (unless another model summarizes).
     """
-    from sidecar.providers.base import Completed
-    from sidecar.providers.retry import stream_with_retry
+    from sidecar.core.ports import Completed
+    from sidecar.core.retry import stream_with_retry
 
     request = session.build_request([*records, user_text(prompt)], call=call)
     request = dataclasses.replace(

@@ -121,7 +121,7 @@ def fit_to_window(records: list[Message], session: Session) -> tuple[list[Messag
 
 
 async def full_compact(session: Session, trigger: str, instructions: str | None) -> FullResult:
-    from sidecar.providers.base import ProviderError
+    from sidecar.core.ports import ProviderError
 
     records = strip_for_summary(session.view_records())
     records = [m for m in records if not (m.kind == "system")]

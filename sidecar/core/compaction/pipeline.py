@@ -31,7 +31,7 @@ from sidecar.core.settings import storage_dir
 
 if TYPE_CHECKING:
     from sidecar.core.session import Session
-    from sidecar.providers.base import Completed, ModelRequest, ProviderError
+    from sidecar.core.ports import Completed, ModelRequest, ProviderError
 
 log = logging.getLogger(__name__)
 

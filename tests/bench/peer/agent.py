@@ -25,8 +25,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from sidecar.providers.fake_llm import RecordedRequest, Reply
-from sidecar.providers.fake_llm.counting import count_text
+from sidecar.fake_llm import RecordedRequest, Reply
+from sidecar.fake_llm.counting import count_text
 from tests.bench.peer.workloads import Turn, Workload, prose
 
 MAX_REISSUES = 2

@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from sidecar.providers.fake_llm import FakeLLMServer
+from sidecar.fake_llm import FakeLLMServer
 from tests import claude_code
 from tests.bench.peer.agent import ScriptedAgent
 from tests.bench.peer.measure import COUNT_PATH, Figures, figures_of

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sidecar.providers.fake_llm.cache import AnthropicPromptCache, OpenAIPrefixCache
-from sidecar.providers.fake_llm.counting import Unit, anthropic_units, make_unit, openai_units
+from sidecar.fake_llm.cache import AnthropicPromptCache, OpenAIPrefixCache
+from sidecar.fake_llm.counting import Unit, anthropic_units, make_unit, openai_units
 
 
 class FakeClock:

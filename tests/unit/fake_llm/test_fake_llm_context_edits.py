@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from sidecar.providers.fake_llm.context_edits import (
+from sidecar.fake_llm.context_edits import (
     CLEARED_PLACEHOLDER,
     ContextEditError,
     apply_context_edits,
 )
-from sidecar.providers.fake_llm.counting import anthropic_units, total_tokens
+from sidecar.fake_llm.counting import anthropic_units, total_tokens
 
 
 def tool_history(count: int, names: list[str] | None = None) -> list[dict[str, Any]]:

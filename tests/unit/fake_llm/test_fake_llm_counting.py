@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from sidecar.providers.fake_llm.counting import (
+from sidecar.fake_llm.counting import (
     IMAGE_TOKENS,
     anthropic_units,
     count_text,

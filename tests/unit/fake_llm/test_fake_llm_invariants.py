@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sidecar.core.request_labels import request_headers
-from sidecar.providers.fake_llm.invariants import InvariantChecker
+from sidecar.fake_llm.invariants import InvariantChecker
 
 CONTEXT = ("<system-reminder>\nThe following context may be used while you answer the user:\n"
            "# claudeMd\nUse tabs.\n</system-reminder>\n")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.providers.fake_llm import FakeLLMServer, RecordedRequest, Reply
+from sidecar.fake_llm import FakeLLMServer, RecordedRequest, Reply
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 KEY = {"x-api-key": "test-key", "anthropic-version": "2023-06-01"}
@@ -458,7 +458,7 @@ def test_wait_for_requests_times_out(srv: FakeLLMServer) -> None:
 def _spawn(*args: str) -> tuple[subprocess.Popen[str], str]:
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sidecar.providers.fake_llm", *args],
+        [sys.executable, "-m", "sidecar.fake_llm", *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from sidecar.providers.fake_llm.request_rules import thinking_signature
-from sidecar.providers.fake_llm.validation import judge_anthropic, judge_openai
+from sidecar.fake_llm.request_rules import thinking_signature
+from sidecar.fake_llm.validation import judge_anthropic, judge_openai
 
 HEADERS = {"anthropic-version": "2023-06-01"}
 BETA = HEADERS | {"anthropic-beta": "context-management-2025-06-27"}

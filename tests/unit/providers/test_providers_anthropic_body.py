@@ -17,7 +17,7 @@ from sidecar.providers.anthropic_messages import (
     betas_for,
     build_messages_body,
 )
-from sidecar.providers.base import (
+from sidecar.core.ports import (
     ModelRequest,
     ProviderError,
     TextDelta,

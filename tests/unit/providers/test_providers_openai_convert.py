@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from sidecar.core.messages import NO_CONTENT, ApiMessage, Usage
-from sidecar.providers.base import (
+from sidecar.core.ports import (
     ModelRequest,
     ProviderError,
     TextDelta,

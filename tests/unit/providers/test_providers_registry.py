@@ -14,7 +14,8 @@ from sidecar.core.messages import Usage
 from sidecar.core.settings import Settings
 from sidecar.providers.anthropic_messages import AnthropicProvider
 from sidecar.providers.openai_chat import OpenAIChatProvider
-from sidecar.providers.registry import cost_usd, is_local_url, make_provider
+from sidecar.core.catalog import cost_usd
+from sidecar.providers.registry import is_local_url, make_provider
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 SECRET = "sk-test-0123456789-secret"

@@ -12,8 +12,8 @@ import pytest
 from sidecar.core.compaction.prompts import compact_prompt, memory_update_prompt
 from sidecar.core.messages import Message, Usage
 from sidecar.core.settings import Settings
-from sidecar.providers.fake_llm import RecordedRequest
-from sidecar.providers.fake_llm.counting import anthropic_units, total_tokens
+from sidecar.fake_llm import RecordedRequest
+from sidecar.fake_llm.counting import anthropic_units, total_tokens
 from sidecar.replay.padding import ReplayPrefix, count_tokens, filler_text, plan_padding
 from sidecar.replay.player import END_OF_SCRIPT, ScriptPlayer, is_summary_request
 from sidecar.replay.script import RecordedResult, build_script

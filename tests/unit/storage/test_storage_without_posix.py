@@ -49,7 +49,7 @@ from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings
 from sidecar.credentials import take_environment
 import sidecar.credentials as credentials
-from sidecar.providers.fake_llm import FakeLLMServer, Reply
+from sidecar.fake_llm import FakeLLMServer, Reply
 
 take_environment()  # must not try to re-exec without fork
 ws = Path(sys.argv[1])

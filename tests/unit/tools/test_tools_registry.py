@@ -5,9 +5,10 @@ from pathlib import Path
 from typing import Any
 
 from sidecar.core.settings import Settings, Tools
-from sidecar.providers.base import ToolSpec
-from sidecar.tools.base import ToolOutcome
-from sidecar.tools.registry import compactable_names, default_tools, tool_specs, tools_by_name
+from sidecar.core.ports import ToolSpec
+from sidecar.core.ports import ToolOutcome
+from sidecar.core.ports import tool_specs
+from sidecar.tools.registry import compactable_names, default_tools, tools_by_name
 
 CLAUDE_CODE_NAMES = ["Read", "Write", "Edit", "Glob", "Grep", "LS", "Bash"]
 ACP_KINDS = {"read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"}

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from sidecar.tools.base import Tool, ToolOutcome
+from sidecar.core.ports import ToolOutcome
+from sidecar.tools.base import BaseTool
 from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool
 from sidecar.tools.write_edit import EditTool, WriteTool
@@ -44,7 +45,7 @@ def _release(fifo: Path, stop: threading.Event) -> None:
         stop.wait(0.2)
 
 
-async def run(tool: Tool, args: dict[str, Any], ctx: Any) -> ToolOutcome:
+async def run(tool: BaseTool, args: dict[str, Any], ctx: Any) -> ToolOutcome:
     return await asyncio.wait_for(tool.run(args, ctx), HANG_LIMIT)
 
 

@@ -1,7 +1,7 @@
 """A scripted, stdlib-only fake of the Anthropic Messages and OpenAI Chat Completions APIs.
 
 Used in-process by tests (``FakeLLMServer``) and as a separate process by Node and Neovim
-tests (``python -m sidecar.providers.fake_llm``). Counts tokens with tiktoken and simulates
+tests (``python -m sidecar.fake_llm``). Counts tokens with tiktoken and simulates
 both providers' prompt caches, so usage figures behave like the real services'.
 """
 

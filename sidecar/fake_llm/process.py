@@ -1,6 +1,6 @@
 """The fake LLM server as its own process, for Node and Neovim tests.
 
-``python -m sidecar.providers.fake_llm --port N --context-window W`` prints exactly one line,
+``python -m sidecar.fake_llm --port N --context-window W`` prints exactly one line,
 ``FAKE_LLM_URL=http://127.0.0.1:PORT``, and serves until SIGTERM, SIGINT or end of stdin.
 """
 
@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     Prints exactly one line, ``FAKE_LLM_URL=http://127.0.0.1:PORT``, then serves until
     SIGTERM, SIGINT or end of stdin (unless ``--ignore-stdin``).
     """
-    parser = argparse.ArgumentParser(prog="python -m sidecar.providers.fake_llm")
+    parser = argparse.ArgumentParser(prog="python -m sidecar.fake_llm")
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0 = ephemeral)")
     parser.add_argument("--context-window", type=int, default=DEFAULT_CONTEXT_WINDOW)
     parser.add_argument("--cache-min-tokens", type=int, default=0)

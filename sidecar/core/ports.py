@@ -1,0 +1,265 @@
+"""The ports of the engine: what it needs from a model provider, a tool and an editor.
+
+Adapters (``sidecar.providers``, ``sidecar.tools``, the transports) implement these; the
+engine only knows them. Requests and responses are in Anthropic content-block form; a
+provider adapter translates to its wire and back, importing its SDK on first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterator, Literal, Protocol, Sequence
+
+from sidecar.core.file_state import FileReadState
+from sidecar.core.messages import ApiMessage, Block, Usage, tool_result_block
+from sidecar.core.settings import Settings
+
+# ----- model providers ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+@dataclass
+class ModelRequest:
+    model: str
+    system: list[Block]  # text blocks; the adapter places cache breakpoints
+    messages: list[ApiMessage]
+    tools: list[ToolSpec] = field(default_factory=list)
+    max_tokens: int = 8_192
+    # Thinking: at most ``thinking_budget`` tokens, or ``thinking_adaptive`` (the model
+    # decides); ``effort`` as the provider names it (Anthropic output_config.effort, OpenAI
+    # reasoning_effort).
+    thinking_budget: int | None = None
+    thinking_adaptive: bool = False
+    effort: str | None = None
+    # The model's long-context (1M) window was asked for with a ``[1m]`` suffix.
+    long_context: bool = False
+    # Anthropic server-side context editing (tier 2); adapters for other providers ignore it
+    # because the session applies the same edit client-side for them.
+    context_management: dict[str, Any] | None = None
+    prompt_cache_key: str | None = None
+    # Cache the latest message too (off for forked one-shot calls such as summaries).
+    cache_latest_message: bool = True
+    timeout_seconds: float = 600.0
+    # Sent as HTTP headers (see sidecar.core.request_labels); the APIs ignore them.
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    index: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ThinkingDelta:
+    index: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolUseStart:
+    index: int
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ToolInputDelta:
+    index: int
+    partial_json: str
+
+
+@dataclass(frozen=True)
+class Completed:
+    """The whole response: blocks in Anthropic form, usage, stop reason."""
+
+    content: list[Block]
+    usage: Usage
+    stop_reason: str  # end_turn, tool_use, max_tokens, refusal, stop_sequence
+    message_id: str
+    model: str
+    applied_edits: list[dict[str, Any]] = field(default_factory=list)
+
+
+StreamEvent = TextDelta | ThinkingDelta | ToolUseStart | ToolInputDelta | Completed
+
+_PTL_ANTHROPIC = re.compile(r"prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)", re.IGNORECASE)
+_PTL_OPENAI = re.compile(
+    r"maximum context length is (\d+) tokens.*?(?:resulted in|requested) (\d+) tokens",
+    re.IGNORECASE | re.DOTALL,
+)
+_PTL_WORDS = re.compile(
+    r"prompt is too long|context_length_exceeded|maximum context length|context window|"
+    r"too many tokens|input is too long|exceeds the context",
+    re.IGNORECASE,
+)
+
+
+class ProviderError(Exception):
+    """A provider failure, classified so retry and compaction can act on it."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        type: str = "api_error",
+        retry_after: float | None = None,
+        retryable: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.type = type
+        self.retry_after = retry_after
+        self.retryable = retryable
+        self.prompt_too_long, self.token_gap = classify_prompt_too_long(message, type)
+
+    def to_data(self) -> dict[str, Any]:
+        return {"status": self.status, "type": self.type, "retryAfter": self.retry_after}
+
+
+def classify_prompt_too_long(message: str, type: str = "") -> tuple[bool, int | None]:
+    """Whether an error says the prompt was too long, and by how many tokens if stated."""
+    m = _PTL_ANTHROPIC.search(message)
+    if m:
+        return True, max(int(m.group(1)) - int(m.group(2)), 0)
+    m = _PTL_OPENAI.search(message)
+    if m:
+        return True, max(int(m.group(2)) - int(m.group(1)), 0)
+    if type == "context_length_exceeded" or _PTL_WORDS.search(message):
+        return True, None
+    return False, None
+
+
+class Provider(Protocol):
+    name: str
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        """Yield deltas, then exactly one ``Completed``; raise ``ProviderError`` on failure."""
+        ...
+
+    async def count_tokens(self, request: ModelRequest) -> int | None:
+        """Exact input tokens where the provider can count them, else None."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+# ----- tools -------------------------------------------------------------------------------
+
+# ACP tool kinds (agentclientprotocol.com, ToolKind).
+ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]
+PermissionAnswer = Literal[
+    "allow_once", "allow_always", "reject_once", "reject_always", "cancelled"
+]
+ALLOWING: frozenset[str] = frozenset({"allow_once", "allow_always"})
+
+
+class ToolContext(Protocol):
+    """What a session gives its tools."""
+
+    roots: list[Path]
+    file_state: FileReadState
+    cancelled: asyncio.Event
+    settings: Settings
+
+    async def read_buffer(self, path: Path) -> str | None:
+        """The editor's unsaved text of ``path``, or None when the editor has none open."""
+        ...
+
+    async def apply_edit(self, path: Path, new_text: str, label: str) -> bool | None:
+        """Replace (or create) the whole document through the editor; True when applied,
+        None when the editor cannot apply edits (the tool then writes the file itself)."""
+        ...
+
+    async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
+        """One of ``allow_once, allow_always, reject_once, reject_always, cancelled``."""
+        ...
+
+
+@dataclass
+class ToolOutcome:
+    content: str | list[Block]
+    is_error: bool = False
+    raw_output: dict[str, Any] = field(default_factory=dict)
+    # ACP tool_call content for the editor (e.g. a diff); text content is used when empty.
+    display: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def error(cls, message: str, **raw: Any) -> ToolOutcome:
+        return cls(message, is_error=True, raw_output={"error": message, **raw})
+
+    def text(self) -> str:
+        if isinstance(self.content, str):
+            return self.content
+        return "".join(str(b.get("text", "")) for b in self.content if b.get("type") == "text")
+
+    def to_result_block(self, tool_use_id: str) -> Block:
+        return tool_result_block(tool_use_id, self.content, self.is_error)
+
+    def acp_content(self) -> list[dict[str, Any]]:
+        """``content`` of a ``tool_call_update``."""
+        if self.display:
+            return self.display
+        if isinstance(self.content, str):
+            return [{"type": "content", "content": {"type": "text", "text": self.content}}]
+        return [{"type": "content", "content": b} for b in self.content if b.get("type") == "text"]
+
+
+class Tool(Protocol):
+    """A tool the model may call. ``run`` never raises for bad input or a failing file
+    system: every failure is an ``is_error`` outcome the model reads."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    kind: ToolKind
+    # Whether old results of this tool may be cleared by microcompact.
+    compactable: bool
+
+    def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str: ...
+
+    def locations(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> list[dict[str, Any]]: ...
+
+    async def run(self, input: dict[str, Any], ctx: ToolContext) -> ToolOutcome: ...
+
+
+def tool_specs(tools: Sequence[Tool]) -> list[ToolSpec]:
+    return [ToolSpec(t.name, t.description, t.input_schema) for t in tools]
+
+
+# ----- the editor --------------------------------------------------------------------------
+
+class Editor(Protocol):
+    def session_update(self, session_id: str, update: dict[str, Any]) -> None:
+        """Send a ``session/update`` notification."""
+
+    def status(self, kind: str, busy: bool, message: str) -> None:
+        """Global state for a status bar (``sidecar/didChangeStatus``)."""
+
+    def show_message(self, level: str, text: str) -> None:
+        """A visible message to the user (warning, error, info)."""
+
+    async def request_permission(
+        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, str]]
+    ) -> str:
+        """An optionId, or "cancelled"; "reject_once" when the editor cannot ask."""
+
+    async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:
+        """Apply a whole-file change in the editor; None when the editor cannot apply edits."""
+
+    def buffer_text(self, path: Path) -> str | None:
+        """The editor's unsaved content of a file, when it has the file open."""
+
+    async def progress(self, token: str | None, kind: str, title: str, message: str = "",
+                       percentage: int | None = None) -> str | None:
+        """Work-done progress (begin / report / end); returns the token used, if any."""
