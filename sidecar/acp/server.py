@@ -21,6 +21,7 @@ from sidecar.acp.editor import AcpEditor, current_session
 from sidecar.acp.rpc import JsonRpcPeer, MethodNotFound, after_answer
 from sidecar.providers.registry import PROVIDERS
 from sidecar.core.errors import InvalidParams, params_object
+from sidecar.composition import default_adapters
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings, resolve_settings
 from sidecar.protocol.logging_setup import setup_logging
@@ -50,7 +51,8 @@ class AcpServer:
     def __init__(self, peer: JsonRpcPeer, environ: dict[str, str] | None = None) -> None:
         self.peer = peer
         self.editor = AcpEditor(peer)
-        self.service = SessionService(self.editor, Settings(), environ=environ)
+        self.service = SessionService(self.editor, Settings(), adapters=default_adapters(),
+                                      environ=environ)
         self._settings_cwd: str | None = None
         self.sdk = SdkWarmUp()
         self.service.sdk_ready = self.sdk.ready

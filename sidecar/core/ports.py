@@ -11,11 +11,15 @@ import asyncio
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Literal, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Literal, Mapping, Protocol, Sequence
 
 from sidecar.core.file_state import FileReadState
-from sidecar.core.messages import ApiMessage, Block, Usage, tool_result_block
+from sidecar.core.messages import ApiMessage, Block, Message, Usage, tool_result_block
 from sidecar.core.settings import Settings
+from sidecar.core.storage_health import StorageHealth
+
+if TYPE_CHECKING:
+    from sidecar.core.prefix import PrefixStore
 
 # ----- model providers ---------------------------------------------------------------------
 
@@ -263,3 +267,109 @@ class Editor(Protocol):
     async def progress(self, token: str | None, kind: str, title: str, message: str = "",
                        percentage: int | None = None) -> str | None:
         """Work-done progress (begin / report / end); returns the token used, if any."""
+
+
+# ----- storage -----------------------------------------------------------------------------
+
+
+class Jsonable(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class TranscriptStore(Protocol):
+    """Where a session's records go, as they happen (append-only)."""
+
+    def path_for(self, session_id: str, cwd: str) -> Path: ...
+
+    def prepare(self, session_id: str, cwd: str) -> None:
+        """Open a continued transcript (blocking: call it in a worker thread)."""
+
+    def append(self, message: Message, session_id: str, cwd: str) -> None: ...
+
+    def append_many(self, messages: list[Message], session_id: str, cwd: str) -> None:
+        """All or nothing on a crash (a compaction's records)."""
+
+    def append_state(self, session_id: str, cwd: str, *, model: str, provider: str,
+                     title: str | None, used: int, size: int) -> None: ...
+
+    def close_session(self, session_id: str, cwd: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class PromptHistoryStore(Protocol):
+    """The global prompt history (``history.jsonl``), long pastes kept apart."""
+
+    def add_prompt(self, blocks: list[Block], *, project: str, session_id: str) -> None: ...
+
+    def list(self, limit: int, project: str | None = None) -> Sequence[Jsonable]: ...
+
+    def undo(self) -> Jsonable | None: ...
+
+    def flush(self) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class StoredSession(Protocol):
+    """A transcript read back: its records and what they say about the session."""
+
+    path: Path
+    messages: list[Message]
+    session_id: str | None
+    cwd: str | None
+    title: str | None
+    model: str | None
+    provider: str | None
+    torn_lines: int
+    skipped_values: int
+    warnings: list[str]
+
+
+class SessionArchive(Protocol):
+    """Stored sessions: find, list, read and delete (all blocking: use worker threads)."""
+
+    def find(self, session_id: str) -> Path | None: ...
+
+    def list(self, cwd: str | None) -> Sequence[Jsonable]: ...
+
+    def read(self, path: Path) -> StoredSession: ...
+
+    def delete(self, session_id: str) -> bool:
+        """Remove a stored session; False when there is none."""
+
+
+# ----- workspace changes ---------------------------------------------------------------------
+
+
+class WorkspaceWatcher(Protocol):
+    """Reports changed CLAUDE.md files and git state of one workspace to its prefix store."""
+
+    @property
+    def mode(self) -> str:
+        """``watchfiles``, ``client`` or ``off``."""
+
+    def feed(self, paths: list[Path]) -> None:
+        """Changes the editor reported (``workspace/didChangeWatchedFiles``)."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+# ----- the pieces a service is built from ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Adapters:
+    """The concrete pieces behind the ports, chosen in one place (``sidecar.composition``)
+    for the transports, and replaced piece by piece by replay and tests."""
+
+    provider: Callable[[Settings, Mapping[str, str]], Provider]
+    tools: Callable[[Settings], list[Tool]]
+    transcripts: Callable[[Path, StorageHealth], TranscriptStore]
+    history: Callable[[Path, Settings, StorageHealth], PromptHistoryStore]
+    archive: Callable[[Path], SessionArchive]
+    prefix: Callable[[Path, Settings], PrefixStore]
+    # None: no watching (replay, tests); the sidecar still works, only less current.
+    watcher: Callable[[PrefixStore], WorkspaceWatcher] | None = None

@@ -123,7 +123,7 @@ def run_git(cwd: Path, commands: dict[str, list[str]],
             timeout: float = GIT_TIMEOUT_SECONDS) -> dict[str, str | None]:
     """Run git commands in parallel; a failing, missing or slow command gives None."""
     from sidecar import host
-    from sidecar.storage.key_redaction import redact_api_keys
+    from sidecar.core.redaction import redact_api_keys
 
     procs: dict[str, subprocess.Popen[bytes] | None] = {}
     env = _git_env()

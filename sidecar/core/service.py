@@ -10,7 +10,15 @@ import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
 
-from sidecar.core.ports import Editor
+from sidecar.core.ports import (
+    Adapters,
+    Editor,
+    PromptHistoryStore,
+    Provider,
+    SessionArchive,
+    TranscriptStore,
+    WorkspaceWatcher,
+)
 from sidecar.core.errors import InvalidParams, SessionBusy, SessionNotFound
 from sidecar.credentials import ProcessEnvironment, hold_configured
 from sidecar.core.messages import Block, new_uuid
@@ -20,9 +28,9 @@ from sidecar.core.normalize import normalize_for_api
 from sidecar.core.prompt_blocks import prompt_blocks
 from sidecar.core.session import Session, SessionInfo
 from sidecar.core.settings import Settings, storage_dir
-from sidecar.storage.health import StorageHealth
-from sidecar.storage.key_redaction import RedactingEditor, redact_exception, redact_value
-from sidecar.storage.paths import is_valid_session_id
+from sidecar.core.storage_health import StorageHealth
+from sidecar.core.redaction import RedactingEditor, redact_exception, redact_value
+from sidecar.core.session_ids import is_valid_session_id
 
 log = logging.getLogger(__name__)
 
@@ -68,17 +76,21 @@ def _redacting_errors(cls: type) -> type:
 
 @_redacting_errors
 class SessionService:
-    def __init__(self, editor: Editor, settings: Settings, *, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(self, editor: Editor, settings: Settings, *, adapters: Adapters,
+                 environ: Mapping[str, str] | None = None) -> None:
+        self.adapters = adapters
         # Whatever leaves through the editor is redacted of the keys the sidecar holds.
         self.editor: Editor = RedactingEditor(editor)  # type: ignore[assignment]
         self.settings = settings
         self.environ = environ if environ is not None else ProcessEnvironment()
         self.sessions: dict[str, Session] = {}
-        self._writer: Any = None
-        self._history: Any = None
-        self.watchers: dict[str, Any] = {}  # one per workspace folder
+        self._writer: TranscriptStore | None = None
+        self._history: PromptHistoryStore | None = None
+        self.watchers: dict[str, WorkspaceWatcher] = {}  # one per workspace folder
         # Set by the transport: waits, off the event loop, until the provider SDKs are imported.
         self.sdk_ready: Callable[[], Awaitable[None]] | None = None
+        # Told of every context-management event of every session (replay's report).
+        self.tier_observers: list[Callable[[dict[str, Any]], None]] = []
         self.storage_health = StorageHealth(self._storage_notice)
         self._skipped: dict[str, tuple[int, int]] = {}  # session id -> (lines, values) at load
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -90,23 +102,19 @@ class SessionService:
     def storage_dir(self) -> Path:
         return storage_dir(self.settings)
 
-    def writer(self) -> Any:
+    def writer(self) -> TranscriptStore:
         if self._writer is None:
-            from sidecar.storage.transcript import TranscriptWriter
-
-            self._writer = TranscriptWriter(self.storage_dir, health=self.storage_health)
+            self._writer = self.adapters.transcripts(self.storage_dir, self.storage_health)
         return self._writer
 
-    def history(self) -> Any:
+    def history(self) -> PromptHistoryStore:
         if self._history is None:
-            from sidecar.storage.history import PromptHistory
-
-            h = self.settings.history
-            self._history = PromptHistory(
-                self.storage_dir, max_items=h.maxItems, max_pasted_content_length=h.maxPastedContentLength,
-                health=self.storage_health,
-            )
+            self._history = self.adapters.history(self.storage_dir, self.settings,
+                                                  self.storage_health)
         return self._history
+
+    def archive(self) -> SessionArchive:
+        return self.adapters.archive(self.storage_dir)
 
     def _storage_notice(self, level: str, message: str, status: str) -> None:
         """Storage failures and recoveries, for the user. Writers may call from a worker
@@ -150,11 +158,9 @@ class SessionService:
             session.rebuild_ledger()
             session.send_usage_update()
 
-    def provider_factory(self) -> Callable[[Settings], Any]:
-        def make(settings: Settings) -> Any:
-            from sidecar.providers.registry import make_provider
-
-            return make_provider(settings, self.environ)
+    def provider_factory(self) -> Callable[[Settings], Provider]:
+        def make(settings: Settings) -> Provider:
+            return self.adapters.provider(settings, self.environ)
 
         return make
 
@@ -173,38 +179,37 @@ class SessionService:
     def _make_session(self, info: SessionInfo, settings: Settings) -> Session:
         from sidecar.core.compaction.pipeline import ContextManager
         from sidecar.core.file_state import FileReadState
-        from sidecar.core.prefix import prefix_for
-        from sidecar.tools.registry import default_tools
 
         self._remember_loop()
         session = Session(
             info, settings, editor=self.editor, writer=self.writer(),
-            prefix=prefix_for(Path(info.cwd), settings), file_state=FileReadState(),
-            tools=default_tools(settings), provider_factory=self.provider_factory(),
+            prefix=self.adapters.prefix(Path(info.cwd), settings), file_state=FileReadState(),
+            tools=self.adapters.tools(settings), provider_factory=self.provider_factory(),
         )
         session.context = ContextManager(session)
+        session.context.observers.extend(self.tier_observers)
         self.sessions[info.session_id] = session
         self._ensure_watcher(info.cwd, session.prefix)
         return session
 
     def _ensure_watcher(self, cwd: str, prefix: Any) -> None:
         """Watch the workspace's CLAUDE.md files and git state (one watcher per folder)."""
-        if cwd in self.watchers or prefix is None or self.environ.get("CONTEXT_SIDECAR_NO_WATCH"):
+        make = self.adapters.watcher
+        if cwd in self.watchers or prefix is None or make is None or \
+                self.environ.get("CONTEXT_SIDECAR_NO_WATCH"):
             return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
             return
-        from sidecar.watch.workspace import watch_workspace
-
-        watcher = watch_workspace(prefix)
+        watcher = make(prefix)
         self.watchers[cwd] = watcher
         asyncio.ensure_future(watcher.start())
 
     def feed_client_changes(self, paths: set[Path]) -> None:
         """Changes the editor reports (workspace/didChangeWatchedFiles) join the same stream."""
         for watcher in self.watchers.values():
-            watcher.client.feed(list(paths))
+            watcher.feed(list(paths))
 
     def get(self, session_id: Any) -> Session:
         if not isinstance(session_id, str) or not session_id:
@@ -248,9 +253,6 @@ class SessionService:
         workspace the client named: it becomes the session's folder when the transcript
         names none it can use, because tools must never fall back to wherever the sidecar
         happened to be started."""
-        from sidecar.storage.session_index import find_session
-        from sidecar.storage.transcript_loader import load_transcript
-
         if not isinstance(session_id, str) or not session_id:
             raise InvalidParams("sessionId is required and must be a string")
         if cwd is not None and not _usable_cwd(cwd):
@@ -260,7 +262,8 @@ class SessionService:
             session = self.sessions[session_id]
         else:
             # Finding and reading a transcript is file I/O: off the event loop.
-            path = await asyncio.to_thread(find_session, self.storage_dir, session_id)
+            archive = self.archive()
+            path = await asyncio.to_thread(archive.find, session_id)
             # Only an absolute path: a relative one would resolve against the directory the
             # sidecar was launched from, which the client neither knows nor chose.
             if path is None and os.path.isabs(session_id) and os.path.isfile(session_id):
@@ -272,7 +275,7 @@ class SessionService:
             if path is None:
                 raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
             try:
-                loaded = await asyncio.to_thread(load_transcript, path)
+                loaded = await asyncio.to_thread(archive.read, path)
             except OSError as exc:
                 raise InvalidParams(f"cannot read the transcript {path}: {exc.strerror or exc}",
                                     data={"field": "sessionId"}) from exc
@@ -321,14 +324,10 @@ class SessionService:
                 "provider": session.info.provider, "gauge": session.gauge(bump=False)}
 
     def list_sessions(self, cwd: Any = None) -> dict[str, Any]:
-        from sidecar.storage.session_index import list_sessions
-
         if cwd is not None and not isinstance(cwd, str):
             raise InvalidParams("cwd must be a string")
-        found = {s.session_id: s for s in list_sessions(self.storage_dir, cwd)}
-        out = []
-        for summary in found.values():
-            out.append(summary.to_json())
+        found = {s["sessionId"]: s for s in (x.to_json() for x in self.archive().list(cwd))}
+        out = list(found.values())
         for session in self.sessions.values():
             if session.id in found or (cwd and session.info.cwd != cwd):
                 continue
@@ -351,16 +350,12 @@ class SessionService:
         return {}
 
     async def delete_session(self, session_id: Any) -> dict[str, Any]:
-        from sidecar.storage.session_index import find_session
-
         if isinstance(session_id, str) and session_id in self.sessions:
             await self.close_session(session_id)
         if not isinstance(session_id, str) or not session_id:
             raise InvalidParams("sessionId is required and must be a string")
-        path = find_session(self.storage_dir, session_id)
-        if path is None:
+        if not await asyncio.to_thread(self.archive().delete, session_id):
             raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
-        path.unlink()
         return {}
 
     # ----- turns --------------------------------------------------------------------
@@ -399,12 +394,7 @@ class SessionService:
         if self.environ.get("CLAUDE_CODE_SKIP_PROMPT_HISTORY"):
             return
         try:
-            from sidecar.storage.prompt_pastes import entry_from_prompt
-
-            entry = entry_from_prompt(blocks, project=session.info.cwd, session_id=session.id,
-                                      paste_limit=self.settings.history.maxPastedContentLength)
-            if entry is not None:
-                self.history().add(entry)
+            self.history().add_prompt(blocks, project=session.info.cwd, session_id=session.id)
         except Exception as exc:  # history is a convenience; never fail a turn on it
             log.warning("prompt history not recorded: %s", exc)
 

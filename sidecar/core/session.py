@@ -37,9 +37,9 @@ if TYPE_CHECKING:
     from sidecar.core.compaction.pipeline import ContextManager
     from sidecar.core.ports import Editor
     from sidecar.core.file_state import FileReadState
+    from sidecar.core.ports import TranscriptStore
     from sidecar.core.prefix import PrefixStore, PrefixView
     from sidecar.core.ports import ModelRequest, Provider
-    from sidecar.storage.transcript import TranscriptWriter
     from sidecar.core.ports import Tool
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ class Session:
         settings: Settings,
         *,
         editor: Editor,
-        writer: TranscriptWriter | None,
+        writer: TranscriptStore | None,
         prefix: PrefixStore | None,
         file_state: FileReadState,
         tools: list[Tool],

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from sidecar.core.messages import Block, Message, tool_result_block
 from sidecar.core.tool_context import SessionToolContext
-from sidecar.storage.key_redaction import redact_api_keys, redact_value
+from sidecar.core.redaction import redact_api_keys, redact_value
 
 if TYPE_CHECKING:
     from sidecar.core.session import Session

@@ -26,6 +26,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from sidecar import PROTOCOL_VERSION, __version__
 from sidecar.providers.registry import PROVIDERS
 from sidecar.core.errors import SidecarError, params_object
+from sidecar.composition import default_adapters
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings, resolve_settings
 from sidecar.protocol import methods as m
@@ -125,7 +126,7 @@ class SidecarServer(LanguageServer):
         super().__init__("context-sidecar", __version__, protocol_cls=SidecarProtocol,
                          converter_factory=_converter)
         self.editor = LspEditor(self)
-        self.service = SessionService(self.editor, Settings())
+        self.service = SessionService(self.editor, Settings(), adapters=default_adapters())
         self.init_settings: dict[str, Any] | None = None
         self.workspace_root: str | None = None
         self.client_sidecar_caps: dict[str, Any] = {}

@@ -8,21 +8,18 @@ recorded answers) stand in.
 
 from __future__ import annotations
 
-import logging
-
 import asyncio
+import dataclasses
+import logging
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from sidecar.core.compaction.pipeline import ContextManager
+from sidecar.composition import default_adapters
 from sidecar.core.errors import SidecarError
-from sidecar.core.file_state import FileReadState
 from sidecar.core.messages import Block, Usage
 from sidecar.core.service import SessionService
-from sidecar.core.session import Session, SessionInfo
+from sidecar.core.session import Session
 from sidecar.core.settings import Retry, Settings
 from sidecar.fake_llm import FakeLLMServer
 from sidecar.replay.billing import billed_of, output_weight
@@ -33,7 +30,6 @@ from sidecar.replay.result import SessionResult, TierEvent
 from sidecar.replay.script import ReplayScript, Turn, build_script, first_call_payload
 from sidecar.replay.tools import ReplayTool, replay_tools
 from sidecar.storage.transcript_loader import load_transcript
-from sidecar.core.ports import Tool
 from sidecar.core.ports import tool_specs
 
 KEY_ENV = "CONTEXT_SIDECAR_REPLAY_KEY"
@@ -43,62 +39,12 @@ DEFAULT_MODEL = "claude-sonnet-4-5"
 MAX_TURN_REQUESTS = 10_000
 
 
-class ObservedContextManager(ContextManager):
-    """The production context manager; each event it logs also gets the turn and request."""
-
-    def __init__(self, session: Session, where: Callable[[], dict[str, int]]) -> None:
-        super().__init__(session)
-        self._where = where
-
-    def _log_event(self, tier: str, **data: Any) -> None:
-        super()._log_event(tier, **data)
-        self.events[-1].update(self._where(), used=self.session.ledger.used())
-
-
-class ReplayService(SessionService):
-    """The production service, with the session's stand-ins chosen here."""
-
-    def __init__(
-        self,
-        editor: ReplayEditor,
-        settings: Settings,
-        *,
-        prefix: ReplayPrefix,
-        tools: list[Tool],
-        where: Callable[[], dict[str, int]],
-    ) -> None:
-        # No prompt history: a replay is not something the user typed.
-        super().__init__(
-            editor, settings, environ={KEY_ENV: "replay", "CLAUDE_CODE_SKIP_PROMPT_HISTORY": "1"}
-        )
-        self._prefix = prefix
-        self._tools = tools
-        self._where = where
-
-    def _make_session(self, info: SessionInfo, settings: Settings) -> Session:
-        session = Session(
-            info,
-            settings,
-            editor=self.editor,
-            writer=self.writer(),
-            prefix=self._prefix,
-            file_state=FileReadState(),
-            tools=self._tools,
-            provider_factory=self.provider_factory(),
-        )
-        session.context = ObservedContextManager(session, self._where)
-        self.sessions[info.session_id] = session
-        return session
-
-
 log = logging.getLogger(__name__)
 
 
 def replay_settings(model: str, base_url: str, storage: Path) -> Settings:
     """The user's settings (file and environment layers) over the seed's defaults, on a
     200K window, pointed at the fake server."""
-    import dataclasses
-
     from sidecar.core.settings import resolve_settings
 
     base, warnings = resolve_settings(None)
@@ -174,7 +120,14 @@ async def replay_script(
         def where() -> dict[str, int]:
             return {"turn": player.turn, "request": player.main_served}
 
-        service = ReplayService(editor, settings, prefix=prefix, tools=tools, where=where)
+        adapters = dataclasses.replace(default_adapters(), tools=lambda s: tools,
+                                       prefix=lambda cwd, s: prefix, watcher=None)
+        # No prompt history: a replay is not something the user typed.
+        service = SessionService(editor, settings, adapters=adapters, environ={
+            KEY_ENV: "replay", "CLAUDE_CODE_SKIP_PROMPT_HISTORY": "1"})
+        # Each context-management event also says where in the recording it fired.
+        service.tier_observers.append(
+            lambda event: event.update(where(), used=sessions[0].ledger.used()))
         opened = service.new_session(work, model=model, provider="anthropic")
         session = service.get(opened["sessionId"])
         sessions.append(session)

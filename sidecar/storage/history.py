@@ -34,8 +34,10 @@ from typing import Any, Self
 
 from sidecar import host
 from sidecar.storage.files import PartialWrite, open_append, open_fd, open_regular, seal, write_whole
-from sidecar.storage.health import StorageHealth
+from sidecar.core.messages import Block
+from sidecar.core.storage_health import StorageHealth
 from sidecar.storage.history_entry import HistoryEntry, PastedContent, now_ms
+from sidecar.storage.prompt_pastes import entry_from_prompt
 from sidecar.storage.jsonl import BAD, TolerantJson
 from sidecar.storage.line_reader import iter_lines_reversed
 from sidecar.storage.paste_store import PasteStore
@@ -120,6 +122,13 @@ class PromptHistory:
             self._mine.append(mine)
             self._retries = 0
         self._schedule()
+
+    def add_prompt(self, blocks: list[Block], *, project: str, session_id: str) -> None:
+        """A submitted prompt, its long pastes, selections and images kept apart."""
+        entry = entry_from_prompt(blocks, project=project, session_id=session_id,
+                                  paste_limit=self.max_pasted_content_length)
+        if entry is not None:
+            self.add(entry)
 
     def flush(self) -> bool:
         """Write every pending entry now. False when the lock could not be taken in time or

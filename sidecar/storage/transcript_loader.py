@@ -19,7 +19,7 @@ from typing import Any
 
 from sidecar.storage.files import read_regular
 from sidecar.storage.jsonl import BAD, TolerantJson
-from sidecar.storage.key_redaction import contains_secret, contains_secret_bytes, redact_value
+from sidecar.core.redaction import contains_secret, contains_secret_bytes, redact_value
 
 from sidecar.core.messages import SYNTHETIC_MODEL, Message
 from sidecar.storage.claude_code import (

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from sidecar.core.messages import Block
 from sidecar.core.ports import ToolContext, ToolKind, ToolOutcome
-from sidecar.storage.key_redaction import redact_api_keys, redact_value
+from sidecar.core.redaction import redact_api_keys, redact_value
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from sidecar.core.compaction.breaker import CircuitBreaker
 from sidecar.core.compaction.full import api_round_groups, full_compact
@@ -46,6 +46,8 @@ class ContextManager:
         # The tool results the last client-side edit cleared (see prepare_request).
         self._edited: frozenset[str] = frozenset()
         self.events: list[dict[str, Any]] = []  # what fired, for replay and tests
+        # Called with each event as it is logged (replay adds where in the recording it is).
+        self.observers: list[Callable[[dict[str, Any]], None]] = []
 
     # ----- gauge -------------------------------------------------------------------
 
@@ -54,7 +56,10 @@ class ContextManager:
                             self.breaker.consecutive_failures)
 
     def _log_event(self, tier: str, **data: Any) -> None:
-        self.events.append({"tier": tier, "at": len(self.session.records), **data})
+        event = {"tier": tier, "at": len(self.session.records), **data}
+        self.events.append(event)
+        for observe in self.observers:
+            observe(event)
 
     # ----- before and around every call ---------------------------------------------
 

@@ -20,7 +20,7 @@ import pytest
 
 from sidecar.core.messages import Usage, user_text
 from sidecar.storage import files
-from sidecar.storage.health import StorageHealth
+from sidecar.core.storage_health import StorageHealth
 from sidecar.storage.history import LOOP_WAIT, PromptHistory
 from sidecar.storage.history_entry import HistoryEntry, PastedContent
 from sidecar.storage.line_reader import iter_lines_reversed

@@ -17,7 +17,7 @@ import pytest
 from sidecar.core.messages import user_text
 from sidecar.storage.history import PromptHistory
 from sidecar.storage.history_entry import HistoryEntry, PastedContent
-from sidecar.storage.key_redaction import (
+from sidecar.core.redaction import (
     MIN_SECRET_LENGTH,
     REDACTED_KEY,
     RedactingEditor,
@@ -72,7 +72,7 @@ def test_loaded_transcripts_are_redacted_too(tmp_path: Path) -> None:
 
 def test_values_too_short_to_tell_from_words_are_left_alone(caplog: pytest.LogCaptureFixture) -> None:
     # Named: the replay runner quiets the "sidecar" logger when its tests run first.
-    with caplog.at_level(logging.WARNING, logger="sidecar.storage.key_redaction"):
+    with caplog.at_level(logging.WARNING, logger="sidecar.core.redaction"):
         assert not register_secret("test")
     assert redact_api_keys("pytest tests") == "pytest tests"
     assert "too short to redact" in caplog.text
@@ -181,7 +181,7 @@ def test_the_environment_block_holds_no_key_after_start() -> None:
 def test_tracebacks_printed_outside_logging_are_redacted() -> None:
     script = (
         "import threading\n"
-        "from sidecar.storage.key_redaction import register_secret\n"
+        "from sidecar.core.redaction import register_secret\n"
         f"register_secret({SHORT_KEY!r})\n"
         f"def boom(): raise OSError(2, 'gone {SHORT_KEY}', '/tmp/{SHORT_KEY}')\n"
         "t = threading.Thread(target=boom); t.start(); t.join()\n"

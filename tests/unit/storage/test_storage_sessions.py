@@ -16,6 +16,7 @@ import pytest
 
 from sidecar.core.errors import InvalidParams
 from sidecar.core.messages import user_text
+from sidecar.composition import default_adapters
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings
 from sidecar.storage.history_entry import HistoryEntry
@@ -54,7 +55,8 @@ class Editor:
 def service(store: Path) -> tuple[SessionService, Editor]:
     editor = Editor()
     environ = {"CONTEXT_SIDECAR_NO_WATCH": "1"}  # no key: never touches the real environment
-    return SessionService(editor, Settings(storageDir=str(store)), environ=environ), editor
+    return SessionService(editor, Settings(storageDir=str(store)), adapters=default_adapters(),
+                          environ=environ), editor
 
 
 @pytest.mark.parametrize("content", [b"", b"garbage\n\x00\x01\n", b'{"type":"user","cwd":"relative/dir"}\n'])

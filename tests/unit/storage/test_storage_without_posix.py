@@ -45,6 +45,7 @@ sys.modules["msvcrt"] = msvcrt
 
 from pathlib import Path
 from sidecar import host
+from sidecar.composition import default_adapters
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings
 from sidecar.credentials import take_environment
@@ -78,7 +79,7 @@ async def main():
         settings = Settings(provider="anthropic", model="claude-sonnet-4-5", baseUrl=srv.url,
                             apiKeyEnv="PORTABLE_KEY", storageDir=str(ws.parent / "store"))
         editor = Editor()
-        svc = SessionService(editor, settings, environ={"PORTABLE_KEY": "portable-key-1",
+        svc = SessionService(editor, settings, adapters=default_adapters(), environ={"PORTABLE_KEY": "portable-key-1",
                                                         "CONTEXT_SIDECAR_NO_WATCH": "1"})
         sid = svc.new_session(str(ws))["sessionId"]
         result = await svc.prompt(sid, [{"type": "text", "text": "go"}])
