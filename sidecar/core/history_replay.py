@@ -13,7 +13,7 @@ def replay_history(session: Session) -> None:
     """Send the visible history as session/update notifications (session/load)."""
     tools = {t.name: t for t in session.tools}
     roots = [Path(session.info.cwd)]
-    for m in session.records:
+    for m in session.transcript.records:
         if m.is_meta or m.is_virtual or m.kind not in ("user", "assistant"):
             continue
         for block in m.content:

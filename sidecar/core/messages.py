@@ -167,3 +167,8 @@ class ApiMessage:
 
     def to_json(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content}
+
+
+def is_compact_boundary(message: Message) -> bool:
+    """A compaction's or a /clear's boundary: the model sees nothing before the last one."""
+    return message.kind == "system" and message.subtype == "compact_boundary"

@@ -20,11 +20,13 @@ import re
 from typing import Iterable
 
 from sidecar.core.messages import (
+    CLEARED_TOOL_RESULT,
     MISSING_TOOL_RESULT,
     NO_CONTENT,
     ApiMessage,
     Block,
     Message,
+    is_compact_boundary,
 )
 
 MEDIA_ERROR = re.compile(
@@ -39,10 +41,28 @@ ORPHAN_REMOVED = "[tool results removed: their tool calls are no longer in the c
 def model_slice(messages: list[Message]) -> list[Message]:
     """Records from the last compact boundary on (the boundary itself is filtered later)."""
     for i in range(len(messages) - 1, -1, -1):
-        m = messages[i]
-        if m.kind == "system" and m.subtype == "compact_boundary":
+        if is_compact_boundary(messages[i]):
             return messages[i:]
     return messages
+
+
+def clear_results(records: list[Message], cleared: set[str]) -> list[Message]:
+    """Copies of the records with cleared results replaced by the marker."""
+    if not cleared:
+        return records
+    out: list[Message] = []
+    for m in records:
+        if any(b.get("type") == "tool_result" and b.get("tool_use_id") in cleared for b in m.content):
+            content = [
+                {**b, "content": CLEARED_TOOL_RESULT}
+                if b.get("type") == "tool_result" and b.get("tool_use_id") in cleared else b
+                for b in m.content
+            ]
+            out.append(m.with_content(content))
+        else:
+            out.append(m)
+    return out
+
 
 
 def render_attachment(message: Message) -> list[Block]:

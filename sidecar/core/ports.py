@@ -146,6 +146,9 @@ def classify_prompt_too_long(message: str, type: str = "") -> tuple[bool, int | 
 
 class Provider(Protocol):
     name: str
+    # The provider clears old tool results itself (Anthropic's context_management); for the
+    # others the engine makes the same edit on the outgoing request.
+    server_context_management: bool
 
     def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """Yield deltas, then exactly one ``Completed``; raise ``ProviderError`` on failure."""

@@ -177,7 +177,7 @@ class SessionService:
     # ----- sessions -----------------------------------------------------------------
 
     def _make_session(self, info: SessionInfo, settings: Settings) -> Session:
-        from sidecar.core.compaction.pipeline import ContextManager
+        from sidecar.core.compaction.pipeline import ContextTiers
         from sidecar.core.file_state import FileReadState
 
         self._remember_loop()
@@ -186,8 +186,8 @@ class SessionService:
             prefix=self.adapters.prefix(Path(info.cwd), settings), file_state=FileReadState(),
             tools=self.adapters.tools(settings), provider_factory=self.provider_factory(),
         )
-        session.context = ContextManager(session)
-        session.context.observers.extend(self.tier_observers)
+        session.tiers = ContextTiers(session)
+        session.tiers.observers.extend(self.tier_observers)
         self.sessions[info.session_id] = session
         self._ensure_watcher(info.cwd, session.prefix)
         return session
@@ -304,20 +304,7 @@ class SessionService:
             self._skipped[sid] = (loaded.torn_lines, loaded.skipped_values)
             if sid != session_id:
                 self.sessions[session_id] = session
-            for message in loaded.messages:
-                session.records.append(message)
-                meta = message.extra.get("microcompactMetadata") if message.subtype == "microcompact_boundary" else None
-                # Results an older version deleted with cache edits were never cleared here.
-                if isinstance(meta, dict) and meta.get("trigger") != "cache_edits":
-                    session.cleared_ids.update(str(i) for i in meta.get("compactedToolIds") or [])
-            session.rewrite("load")
-            session.rebuild_ledger()
-            for key in ("full", "session_memory"):
-                count = sum(1 for m in session.records if m.kind == "system"
-                            and m.subtype == "compact_boundary"
-                            and (m.extra.get("compactMetadata") or {}).get("tier", "full") == key)
-                if count:
-                    session.compactions[key] = count
+            session.restore(loaded.messages)
         replay_history(session)
         self._announce(session)
         return {"sessionId": session.id, "model": session.info.model,
@@ -334,7 +321,7 @@ class SessionService:
             out.append({
                 "sessionId": session.id, "title": session.info.title, "cwd": session.info.cwd,
                 "model": session.info.model, "provider": session.info.provider,
-                "createdAt": _iso(session.info.created_at), "updatedAt": _iso(session.info.updated_at),
+                "createdAt": _iso(session.info.created_at), "updatedAt": _iso(session.updated_at),
                 "used": session.ledger.used(), "size": session.thresholds.size,
             })
         out.sort(key=lambda s: s.get("updatedAt") or "", reverse=True)
@@ -456,8 +443,8 @@ class SessionService:
         if session is None:
             return
         session.cancel_event.set()
-        if session.context is not None:
-            session.context.cancel()
+        if session.tiers is not None:
+            session.tiers.cancel()
         if wait:
             for _ in range(100):
                 if not session.busy:
@@ -491,9 +478,9 @@ class SessionService:
             raise CompactionFailed(
                 "Compaction is turned off (DISABLE_COMPACT is set); use /clear to start over",
                 data={"tier": "full", "reason": "disabled"})
-        assert session.context is not None
+        assert session.tiers is not None
         await self._sdk_ready()
-        return await session.context.compact_now(trigger=trigger, instructions=instructions,
+        return await session.tiers.compact_now(trigger=trigger, instructions=instructions,
                                                  work_done_token=work_done_token)
 
     async def context_view(self, session_id: Any) -> dict[str, Any]:
@@ -501,7 +488,7 @@ class SessionService:
         prefix: dict[str, Any] = {"parts": session.prefix_parts(), "memoryFiles": []}
         if session.prefix_view is not None:
             prefix["memoryFiles"] = session.prefix_view.memory_files()
-        messages = [m.to_json() for m in normalize_for_api(session.context_records(), session.tool_names())]
+        messages = [m.to_json() for m in normalize_for_api(session.transcript.since_boundary(), session.tool_names())]
         return {
             "gauge": session.gauge(bump=False),
             "exact": await self._exact_count(session),

@@ -4,10 +4,37 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from sidecar.core.session import Session
+    from sidecar.core.file_state import FileReadState
+    from sidecar.core.messages import Message
+    from sidecar.core.ports import Editor, Tool
+    from sidecar.core.settings import Settings
+
+
+class SessionIdentity(Protocol):
+    session_id: str
+    cwd: str
+
+
+class ToolHost(Protocol):
+    """What running tools needs of a session (the session implements it)."""
+
+    info: SessionIdentity
+    tools: list[Tool]
+    editor: Editor
+    file_state: FileReadState
+    settings: Settings
+    cancel_event: asyncio.Event
+    allowed_always: set[str]
+
+    @property
+    def id(self) -> str: ...
+
+    def update(self, payload: dict[str, Any]) -> None: ...
+
+    def append(self, message: Message) -> Message: ...
 
 PERMISSION_OPTIONS = [
     {"optionId": "allow_once", "name": "Allow once", "kind": "allow_once"},
@@ -17,7 +44,7 @@ PERMISSION_OPTIONS = [
 
 
 class SessionToolContext:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: ToolHost) -> None:
         self._session = session
         self.roots = [Path(session.info.cwd).resolve()]
         self.file_state = session.file_state

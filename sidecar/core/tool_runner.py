@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sidecar.core.messages import Block, Message, tool_result_block
-from sidecar.core.tool_context import SessionToolContext
+from sidecar.core.tool_context import SessionToolContext, ToolHost
 from sidecar.core.redaction import redact_api_keys, redact_value
 
 if TYPE_CHECKING:
-    from sidecar.core.session import Session
     from sidecar.core.ports import Tool
 
 log = logging.getLogger(__name__)
@@ -42,7 +41,7 @@ class ToolRun:
 INTERRUPTED = ToolRun(INTERRUPTED_TOOL, True)
 
 
-async def run_tool_calls(session: Session, tool_uses: list[Block], message_id: str) -> None:
+async def run_tool_calls(session: ToolHost, tool_uses: list[Block], message_id: str) -> None:
     """Run each call in order, report it, and append all results as one user message."""
     ctx = SessionToolContext(session)
     by_name = {t.name: t for t in session.tools}
@@ -83,7 +82,7 @@ def _redacted(run: ToolRun) -> ToolRun:
                    redact_value(run.display) if run.display is not None else None)
 
 
-async def _run_one(session: Session, tool: Tool, raw_input: dict[str, Any], ctx: Any) -> ToolRun:
+async def _run_one(session: ToolHost, tool: Tool, raw_input: dict[str, Any], ctx: Any) -> ToolRun:
     task = asyncio.ensure_future(tool.run(raw_input, ctx))
     cancel_wait = asyncio.ensure_future(session.cancel_event.wait())
     await asyncio.wait({task, cancel_wait}, return_when=asyncio.FIRST_COMPLETED)

@@ -257,6 +257,8 @@ class _Assembly:
 class AnthropicProvider:
     """``Provider`` over the Anthropic Messages API."""
 
+    server_context_management = True
+
     name = "anthropic"
 
     def __init__(

@@ -454,6 +454,8 @@ class _Assembly:
 class OpenAIChatProvider:
     """``Provider`` over Chat Completions; ``name`` is "openai" or "openai-compatible"."""
 
+    server_context_management = False
+
     def __init__(
         self,
         api_key: str,

@@ -99,8 +99,8 @@ async def replay_script(
         sessions: list[Session] = []
 
         async def settle() -> None:
-            if sessions and sessions[0].context is not None:
-                await sessions[0].context.memory.wait(timeout=60)
+            if sessions and sessions[0].tiers is not None:
+                await sessions[0].tiers.memory.wait(timeout=60)
 
         tools = replay_tools(script.tool_names, script.tool_results, settle)
         base = ReplayPrefix(Path(work), settings)
@@ -198,7 +198,7 @@ def _collect(
             result.past_blocking += 1
     result.recorded = billed_of([c.usage for c in script.calls])
     result.recorded_series = [c.usage.prompt_tokens for c in script.calls]
-    events = session.context.events if session.context is not None else []
+    events = session.tiers.events if session.tiers is not None else []
     for event in events:
         tier = str(event.get("tier"))
         result.events.append(

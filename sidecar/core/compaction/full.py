@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING
 from sidecar.core.compaction.forked_call import SUMMARY_MAX_TOKENS, forked_text_call
 from sidecar.core.compaction.prompts import PTL_MARKER, compact_prompt, format_summary
 from sidecar.core.messages import Block, Message, user_text
+from sidecar.core.ports import ProviderError
 from sidecar.core.tokens import message_tokens
 
 if TYPE_CHECKING:
-    from sidecar.core.session import Session
+    from sidecar.core.compaction.host import CompactionHost
 
 log = logging.getLogger(__name__)
 MAX_PTL_RETRIES = 3
@@ -54,7 +55,7 @@ def api_round_groups(records: list[Message]) -> list[list[Message]]:
     return groups
 
 
-def drop_oldest_groups(records: list[Message], token_gap: int | None, session: Session) -> tuple[list[Message], int]:
+def drop_oldest_groups(records: list[Message], token_gap: int | None, session: CompactionHost) -> tuple[list[Message], int]:
     groups = api_round_groups([m for m in records if m.extra.get("ptlMarker") is None])
     if len(groups) <= 1:
         return records, 0
@@ -90,7 +91,7 @@ def strip_for_summary(records: list[Message]) -> list[Message]:
     return out
 
 
-def run_hooks(session: Session, trigger: str) -> str:
+def run_hooks(session: CompactionHost, trigger: str) -> str:
     outputs: list[str] = []
     for command in session.settings.preCompactHooks:
         try:
@@ -104,7 +105,7 @@ def run_hooks(session: Session, trigger: str) -> str:
     return "\n\n".join(outputs)
 
 
-def fit_to_window(records: list[Message], session: Session) -> tuple[list[Message], int]:
+def fit_to_window(records: list[Message], session: CompactionHost) -> tuple[list[Message], int]:
     """Drop oldest groups until the summary request fits the window with room to answer."""
     limit = session.thresholds.size - SUMMARY_MAX_TOKENS
     prefix = sum(session.prefix_parts().values())
@@ -120,10 +121,8 @@ def fit_to_window(records: list[Message], session: Session) -> tuple[list[Messag
     return records, dropped
 
 
-async def full_compact(session: Session, trigger: str, instructions: str | None) -> FullResult:
-    from sidecar.core.ports import ProviderError
-
-    records = strip_for_summary(session.view_records())
+async def full_compact(session: CompactionHost, trigger: str, instructions: str | None) -> FullResult:
+    records = strip_for_summary(session.transcript.model_view())
     records = [m for m in records if not (m.kind == "system")]
     hook_text = await asyncio.to_thread(run_hooks, session, trigger)
     if hook_text:
@@ -150,7 +149,7 @@ async def full_compact(session: Session, trigger: str, instructions: str | None)
                       ptl_retries=retries, dropped_groups=dropped)
 
 
-def reinjected_files(session: Session) -> list[Message]:
+def reinjected_files(session: CompactionHost) -> list[Message]:
     """Recently read files that are not stale, within the post-compact budgets."""
     cfg = session.settings.postCompact
     counter = session.ledger.counter

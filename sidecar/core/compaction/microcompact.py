@@ -67,24 +67,6 @@ def time_based_candidates(records: list[Message], settings: Settings, now: float
     return [i for i in ids if i not in keep and i not in already]
 
 
-def clear_results(records: list[Message], cleared: set[str]) -> list[Message]:
-    """Copies of the records with cleared results replaced by the marker."""
-    if not cleared:
-        return records
-    out: list[Message] = []
-    for m in records:
-        if any(b.get("type") == "tool_result" and b.get("tool_use_id") in cleared for b in m.content):
-            content = [
-                {**b, "content": CLEARED_TOOL_RESULT}
-                if b.get("type") == "tool_result" and b.get("tool_use_id") in cleared else b
-                for b in m.content
-            ]
-            out.append(m.with_content(content))
-        else:
-            out.append(m)
-    return out
-
-
 # Claude Code keeps every thinking turn while the cache is warm and only the last one
 # after an hour away, when the cache is cold and clearing costs no rewrite.
 THINKING_IDLE_MINUTES = 60
