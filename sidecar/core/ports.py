@@ -165,9 +165,6 @@ class Provider(Protocol):
 
 # ACP tool kinds (agentclientprotocol.com, ToolKind).
 ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]
-PermissionAnswer = Literal[
-    "allow_once", "allow_always", "reject_once", "reject_always", "cancelled"
-]
 ALLOWING: frozenset[str] = frozenset({"allow_once", "allow_always"})
 
 

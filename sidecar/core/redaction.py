@@ -62,10 +62,6 @@ def register_secret(value: str | None, name: str = "a key variable") -> bool:
     return True
 
 
-def registered_secret_count() -> int:
-    return len(_secret_forms)
-
-
 def forget_secrets() -> None:
     """Tests only: start from no held keys."""
     global _secret_forms, _secret_bytes

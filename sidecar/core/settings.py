@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, get_type_hints
 
+from sidecar.core.environment import env_flag, env_positive_int
+
 SECTION = "contextSidecar"
 
 
@@ -286,37 +288,18 @@ def resolve_settings(
     return apply_env_overrides(settings, warnings + more)
 
 
-def _env_int(name: str, warnings: list[str]) -> int | None:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        warnings.append(f"environment variable {name}={raw!r} is not an integer; ignored")
-        return None
-    if value <= 0:
-        warnings.append(f"environment variable {name}={raw!r} must be positive; ignored")
-        return None
-    return value
-
-
-def _truthy(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
-
-
 def apply_env_overrides(settings: Settings, warnings: list[str]) -> tuple[Settings, list[str]]:
     """The seed's environment variable names override settings."""
     s = settings
-    if _truthy("DISABLE_AUTO_COMPACT") or _truthy("DISABLE_COMPACT"):
+    if env_flag("DISABLE_AUTO_COMPACT") or env_flag("DISABLE_COMPACT"):
         s = dataclasses.replace(s, autoCompact=dataclasses.replace(s.autoCompact, enabled=False))
-    if _truthy("DISABLE_COMPACT"):  # the seed's switch turns compaction off entirely
+    if env_flag("DISABLE_COMPACT"):  # the seed's switch turns compaction off entirely
         s = dataclasses.replace(s, manualCompact=False)
-    if _truthy("DISABLE_CLAUDE_CODE_SM_COMPACT"):
+    if env_flag("DISABLE_CLAUDE_CODE_SM_COMPACT"):
         s = dataclasses.replace(s, sessionMemory=dataclasses.replace(s.sessionMemory, enabled=False))
-    if _truthy("ENABLE_CLAUDE_CODE_SM_COMPACT"):
+    if env_flag("ENABLE_CLAUDE_CODE_SM_COMPACT"):
         s = dataclasses.replace(s, sessionMemory=dataclasses.replace(s.sessionMemory, enabled=True))
-    max_out = _env_int("CLAUDE_CODE_MAX_OUTPUT_TOKENS", warnings)
+    max_out = env_positive_int("CLAUDE_CODE_MAX_OUTPUT_TOKENS", warnings)
     if max_out is not None:
         s = dataclasses.replace(s, maxOutputTokens=max_out)
     return s, warnings

@@ -95,11 +95,6 @@ class StorageHealth:
 
     # ----- readers ------------------------------------------------------------------------
 
-    @property
-    def pending_writes(self) -> int:
-        with self._lock:
-            return sum(state.pending for state in self._stores.values())
-
     def failing(self) -> dict[str, str]:
         """Error text per failing file or store, keyed as reported."""
         with self._lock:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sidecar.core import catalog
+from sidecar.core.environment import env_flag, env_positive_int
 from sidecar.core.settings import Settings
 
 Level = Literal["ok", "warning", "error", "blocking"]
@@ -50,22 +51,15 @@ class Thresholds:
         return self.auto_compact_at is not None and used >= self.auto_compact_at
 
 
-def _positive_env(name: str) -> int | None:
-    raw = os.environ.get(name, "").strip()
-    if raw.isdigit() and int(raw) > 0:
-        return int(raw)
-    return None
-
-
 def resolve_window(model: str, provider: str, settings: Settings) -> Window:
     info = catalog.lookup(model, provider)
     max_out = settings.maxOutputTokens or (info.max_output_tokens if info else catalog.DEFAULT_MAX_OUTPUT)
-    env = _positive_env("CLAUDE_CODE_MAX_CONTEXT_TOKENS")
+    env = env_positive_int("CLAUDE_CODE_MAX_CONTEXT_TOKENS")
     if env:
         return Window(env, max_out, "CLAUDE_CODE_MAX_CONTEXT_TOKENS")
     if settings.contextWindow:
         return Window(settings.contextWindow, max_out, "setting contextWindow")
-    if model.lower().endswith("[1m]") and not os.environ.get("CLAUDE_CODE_DISABLE_1M_CONTEXT"):
+    if model.lower().endswith("[1m]") and not env_flag("CLAUDE_CODE_DISABLE_1M_CONTEXT"):
         return Window(ONE_MILLION, max_out, "[1m] suffix")
     if info:
         return Window(info.context_window, max_out, "model catalog")
@@ -77,7 +71,7 @@ def resolve_window(model: str, provider: str, settings: Settings) -> Window:
 def compute_thresholds(window: Window, settings: Settings) -> Thresholds:
     size = window.size
     # CLAUDE_CODE_AUTO_COMPACT_WINDOW can only lower the window the thresholds use.
-    capped = min(size, _positive_env("CLAUDE_CODE_AUTO_COMPACT_WINDOW") or size)
+    capped = min(size, env_positive_int("CLAUDE_CODE_AUTO_COMPACT_WINDOW") or size)
     reserve = min(window.max_output_tokens, settings.summaryReserveTokens)
     buffer = settings.autoCompact.bufferTokens
     # Small windows: never let a reserve or buffer eat more than half of what is left, so
@@ -100,7 +94,7 @@ def compute_thresholds(window: Window, settings: Settings) -> Thresholds:
     # lift those above effective - blockingBuffer (auto-compact off included).
     floor = max(auto if auto is not None else 0, warning, error)
     blocking = max(effective - settings.blockingBufferTokens, (floor + effective) // 2)
-    blocking = _positive_env("CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE") or max(blocking, 1)
+    blocking = env_positive_int("CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE") or max(blocking, 1)
     return Thresholds(
         size=size,
         effective_window=effective,

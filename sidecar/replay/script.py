@@ -91,10 +91,6 @@ class ReplayScript:
     def responses(self) -> int:
         return sum(len(t.responses) for t in self.turns)
 
-    @property
-    def model_turns(self) -> int:
-        return sum(1 for t in self.turns if t.action == "prompt")
-
 
 def parse_time(stamp: str | None) -> float | None:
     if not stamp:

@@ -12,6 +12,12 @@ from sidecar.tools.base import BaseTool
 MISSING_RESULT = "The recording holds no result for this tool call."
 
 
+# The tools whose old results Claude Code's microcompact may clear.
+CLAUDE_CODE_COMPACTABLE = frozenset({
+    "Read", "Bash", "Grep", "Glob", "LS", "WebSearch", "WebFetch", "Edit", "MultiEdit", "Write",
+})
+
+
 class ReplayTool(BaseTool):
     """One recorded tool name; its results are looked up by the tool call's id."""
 
@@ -26,6 +32,8 @@ class ReplayTool(BaseTool):
         # Instance attributes shadow the class-level declarations of the tool port.
         self.name = name  # type: ignore[misc]
         self.description = f"Replays the recorded results of {name}."  # type: ignore[misc]
+        # Claude Code's own rule for these tools, as its microcompact applies it.
+        self.compactable = name in CLAUDE_CODE_COMPACTABLE  # type: ignore[misc]
         self._results = results
         self._settle = settle
         self.served = 0

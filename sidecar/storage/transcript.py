@@ -99,11 +99,6 @@ class TranscriptWriter:
         check_session_id(session_id)
         self._handle(self.path_for(session_id, cwd))
 
-    @property
-    def pending_records(self) -> int:
-        with self._lock:
-            return sum(h.pending.count(b"\n") for h in self._open.values())
-
     def append(
         self,
         message: Message,

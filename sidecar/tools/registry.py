@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 from sidecar.core.settings import Settings
 from sidecar.core.ports import Tool
@@ -17,12 +16,3 @@ def default_tools(settings: Settings) -> list[Tool]:
     if settings.tools.shell:
         tools.append(BashTool())
     return tools
-
-
-def tools_by_name(tools: Sequence[Tool]) -> dict[str, Tool]:
-    return {t.name: t for t in tools}
-
-
-def compactable_names(tools: Sequence[Tool]) -> frozenset[str]:
-    """Names whose old results microcompact may clear."""
-    return frozenset(t.name for t in tools if t.compactable)

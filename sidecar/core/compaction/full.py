@@ -34,7 +34,6 @@ class FullResult:
     summary: str
     attachments: list[Message] = field(default_factory=list)
     ptl_retries: int = 0
-    dropped_groups: int = 0
 
 
 def api_round_groups(records: list[Message]) -> list[list[Message]]:
@@ -146,7 +145,7 @@ async def full_compact(session: CompactionHost, trigger: str, instructions: str 
     if not summary.strip():
         raise ValueError("the summarizer returned an empty summary")
     return FullResult(summary=summary, attachments=reinjected_files(session),
-                      ptl_retries=retries, dropped_groups=dropped)
+                      ptl_retries=retries)
 
 
 def reinjected_files(session: CompactionHost) -> list[Message]:

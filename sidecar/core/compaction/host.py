@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 if TYPE_CHECKING:
     from sidecar.core.file_state import FileReadState
     from sidecar.core.messages import Message
-    from sidecar.core.ports import Editor, ModelRequest, Provider
+    from sidecar.core.ports import Editor, ModelRequest, Provider, Tool
     from sidecar.core.request_labels import CallKind
     from sidecar.core.settings import Settings
     from sidecar.core.tokens import TokenLedger
@@ -29,6 +29,7 @@ class CompactionHost(Protocol):
     file_state: FileReadState
     transcript: Transcript
     clock: Callable[[], float]
+    tools: list[Tool]
 
     @property
     def id(self) -> str: ...

@@ -19,13 +19,11 @@ from sidecar.core.messages import CLEARED_TOOL_RESULT, ApiMessage, Block, Messag
 from sidecar.core.settings import Settings
 from sidecar.core.tokens import TextCounter, block_tokens
 
-COMPACTABLE_TOOLS = frozenset({
-    "Read", "Bash", "Grep", "Glob", "LS", "WebSearch", "WebFetch", "Edit", "MultiEdit", "Write",
-})
+def compactable_results(records: Iterable[Message], compactable: frozenset[str]) -> list[str]:
+    """tool_use ids of the results of ``compactable`` tools in the records, oldest first.
 
-
-def compactable_results(records: Iterable[Message]) -> list[str]:
-    """tool_use ids of compactable tools whose results are in the records, oldest first."""
+    Which tools those are is each tool's own ``compactable`` flag; a result of a tool the
+    session does not have (a loaded transcript's) is left alone."""
     names: dict[str, str] = {}
     out: list[str] = []
     for m in records:
@@ -34,7 +32,7 @@ def compactable_results(records: Iterable[Message]) -> list[str]:
                 names[str(b.get("id"))] = str(b.get("name"))
             elif b.get("type") == "tool_result":
                 tid = str(b.get("tool_use_id"))
-                if names.get(tid) in COMPACTABLE_TOOLS and tid not in out:
+                if names.get(tid) in compactable and tid not in out:
                     out.append(tid)
     return out
 
@@ -55,14 +53,14 @@ def minutes_since_last_assistant(records: list[Message], now: float) -> float | 
 
 
 def time_based_candidates(records: list[Message], settings: Settings, now: float,
-                          already: set[str]) -> list[str]:
+                          already: set[str], compactable: frozenset[str]) -> list[str]:
     cfg = settings.microcompact.timeBased
     if not cfg.enabled:
         return []
     gap = minutes_since_last_assistant(records, now)
     if gap is None or gap < cfg.gapMinutes:
         return []
-    ids = compactable_results(records)
+    ids = compactable_results(records, compactable)
     keep = ids[-cfg.keepRecent:] if cfg.keepRecent else []
     return [i for i in ids if i not in keep and i not in already]
 

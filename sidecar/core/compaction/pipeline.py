@@ -70,7 +70,9 @@ class ContextTiers:
         host = self.host
         now = host.clock()
         view = host.transcript.since_boundary()
-        cleared = time_based_candidates(view, host.settings, now, host.transcript.cleared_ids())
+        compactable = frozenset(t.name for t in host.tools if t.compactable)
+        cleared = time_based_candidates(view, host.settings, now, host.transcript.cleared_ids(),
+                                        compactable)
         if cleared:
             before = host.ledger.used()
             host.record_clearing(cleared, "time_based")

@@ -16,11 +16,6 @@ SUMMARY_SECTIONS = [
     "Next Steps",
 ]
 
-SUMMARIZER_SYSTEM = (
-    "You write precise engineering summaries of coding conversations. You never call tools; "
-    "you answer in plain text only."
-)
-
 PTL_MARKER = "[earlier conversation truncated for compaction retry]"
 
 

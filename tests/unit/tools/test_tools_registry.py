@@ -5,10 +5,8 @@ from pathlib import Path
 from typing import Any
 
 from sidecar.core.settings import Settings, Tools
-from sidecar.core.ports import ToolSpec
-from sidecar.core.ports import ToolOutcome
-from sidecar.core.ports import tool_specs
-from sidecar.tools.registry import compactable_names, default_tools, tools_by_name
+from sidecar.core.ports import ToolOutcome, ToolSpec, tool_specs
+from sidecar.tools.registry import default_tools
 
 CLAUDE_CODE_NAMES = ["Read", "Write", "Edit", "Glob", "Grep", "LS", "Bash"]
 ACP_KINDS = {"read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"}
@@ -20,8 +18,8 @@ def test_default_tools_follow_claude_code_names() -> None:
     no_shell = default_tools(dataclasses.replace(Settings(), tools=Tools(shell=False)))
     assert [t.name for t in no_shell] == CLAUDE_CODE_NAMES[:-1]
     assert all(t.kind in ACP_KINDS for t in tools)
-    assert compactable_names(tools) == frozenset(CLAUDE_CODE_NAMES)
-    assert set(tools_by_name(tools)) == set(CLAUDE_CODE_NAMES)
+    # Old results of every tool here may be cleared by microcompact, as in Claude Code.
+    assert all(t.compactable for t in tools)
 
 
 def test_specs_carry_valid_schemas() -> None:
