@@ -14,7 +14,6 @@ from sidecar.watch import (
     ClientWatchSource,
     WatchfilesSource,
     WatchTargets,
-    watch_globs,
 )
 
 DEADLINE = 2.0
@@ -146,19 +145,14 @@ async def test_a_burst_of_writes_becomes_few_batches(tmp_path: Path) -> None:
     assert all(b == {claude} for b in batches)
 
 
-async def test_client_source_feeds_and_takes_over(tmp_path: Path) -> None:
+async def test_client_source_feeds_beside_watchfiles(tmp_path: Path) -> None:
     claude = tmp_path / "CLAUDE.md"
     claude.write_text("0")
     paths = claude_targets(tmp_path)
     stream = await started(paths, claude)
     try:
         assert stream.mode == "watchfiles"
-        stream.use_client_watcher()
-        assert stream.mode == "client"
-        await asyncio.sleep(0.1)
-        claude.write_text("written while the editor watches")
-        assert await drain(stream, 0.3) == []  # our own watcher is off
-
+        # The editor's reports join the same stream; unrelated paths are dropped.
         stream.client.feed([str(claude), tmp_path / "src" / "unrelated.py"])
         assert await next_batch(stream) == {claude}
 
@@ -187,8 +181,7 @@ async def test_client_only_stream_and_early_feed(tmp_path: Path) -> None:
         # A folder event stands for the targets inside it.
         client.feed([tmp_path / ".claude"])
         assert await next_batch(stream) == {tmp_path / ".claude" / "CLAUDE.md"}
-        assert stream.mode == "off"  # nobody watches the disk until the editor registers
-        stream.use_client_watcher()
+        # Nobody watches the disk: the editor's reports are all there is.
         assert stream.mode == "client"
     finally:
         await stream.stop()
@@ -208,8 +201,6 @@ def test_targets_roots_and_globs(repo: Path, tmp_path: Path) -> None:
     assert not targets.is_target(repo / ".git" / "objects" / "ab")
     assert targets.is_structural(ws / ".claude") and targets.is_structural(tmp_path / "a")
     assert targets.under(tmp_path / "a") == {tmp_path / "a" / "b" / "c.md"}
-    globs = watch_globs(git_targets(repo))
-    assert f"{repo}/.git/refs/**" in globs and f"{repo}/.git/HEAD" in globs
 
 
 class BrokenSource:
@@ -224,14 +215,14 @@ class BrokenSource:
         yield set()  # pragma: no cover - makes this an async generator
 
 
-async def test_a_failing_disk_watcher_turns_the_mode_off(tmp_path: Path) -> None:
+async def test_a_failing_disk_watcher_leaves_the_editors_reports(tmp_path: Path) -> None:
     stream = ChangeStream(BrokenSource(), debounce_ms=10)
     stream.set_paths(claude_targets(tmp_path))
     stream.start()
     try:
         assert stream.mode == "watchfiles"
         await asyncio.sleep(0.1)
-        assert stream.mode == "off"
+        assert stream.mode == "client"
         stream.client.feed([tmp_path / "CLAUDE.md"])  # the editor's notifications still count
         assert await next_batch(stream) == {tmp_path / "CLAUDE.md"}
     finally:

@@ -85,8 +85,7 @@ async def test_client_watcher_feeds_the_store(tmp_path: Path) -> None:
     watcher = watch_workspace(store, use_watchfiles=False)
     await watcher.start()
     try:
-        watcher.stream.use_client_watcher()
-        assert watcher.mode == "client"
+        assert watcher.mode == "client"  # no watchfiles: the editor's reports are the source
         claude.write_text("two")
         watcher.client.feed([claude])
         (m,), _ = await wait_for_changes(store, 0)
