@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sidecar.core.messages import json_object
+
 if TYPE_CHECKING:
     from sidecar.core.session import Session
 
@@ -31,7 +33,7 @@ def replay_history(session: Session) -> None:
                                 "messageId": m.message_id or m.uuid})
             elif kind == "tool_use":
                 tool = tools.get(str(block.get("name")))
-                raw = block.get("input") if isinstance(block.get("input"), dict) else {}
+                raw = json_object(block.get("input"))
                 session.update({"sessionUpdate": "tool_call", "toolCallId": block.get("id"),
                                 "title": tool.title(raw, roots) if tool else str(block.get("name")),
                                 "kind": tool.kind if tool else "other",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Literal, Mapping, Protocol, Sequence
 
 from sidecar.core.file_state import FileReadState
-from sidecar.core.messages import ApiMessage, Block, Message, Usage, tool_result_block
+from sidecar.core.messages import ApiMessage, Block, Message, Usage
 from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
 
@@ -207,9 +207,6 @@ class ToolOutcome:
             return self.content
         return "".join(str(b.get("text", "")) for b in self.content if b.get("type") == "text")
 
-    def to_result_block(self, tool_use_id: str) -> Block:
-        return tool_result_block(tool_use_id, self.content, self.is_error)
-
     def acp_content(self) -> list[dict[str, Any]]:
         """``content`` of a ``tool_call_update``."""
         if self.display:
@@ -223,12 +220,21 @@ class Tool(Protocol):
     """A tool the model may call. ``run`` never raises for bad input or a failing file
     system: every failure is an ``is_error`` outcome the model reads."""
 
-    name: str
-    description: str
-    input_schema: dict[str, Any]
-    kind: ToolKind
-    # Whether old results of this tool may be cleared by microcompact.
-    compactable: bool
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def input_schema(self) -> dict[str, Any]: ...
+
+    @property
+    def kind(self) -> ToolKind: ...
+
+    @property
+    def compactable(self) -> bool:
+        """Whether old results of this tool may be cleared by microcompact."""
 
     def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str: ...
 
@@ -284,13 +290,13 @@ class TranscriptStore(Protocol):
     def prepare(self, session_id: str, cwd: str) -> None:
         """Open a continued transcript (blocking: call it in a worker thread)."""
 
-    def append(self, message: Message, session_id: str, cwd: str) -> None: ...
+    def append(self, message: Message, session_id: str, cwd: str) -> object: ...
 
-    def append_many(self, messages: list[Message], session_id: str, cwd: str) -> None:
+    def append_many(self, messages: list[Message], session_id: str, cwd: str) -> object:
         """All or nothing on a crash (a compaction's records)."""
 
     def append_state(self, session_id: str, cwd: str, *, model: str, provider: str,
-                     title: str | None, used: int, size: int) -> None: ...
+                     title: str | None, used: int, size: int) -> object: ...
 
     def close_session(self, session_id: str, cwd: str) -> None: ...
 

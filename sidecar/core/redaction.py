@@ -178,7 +178,7 @@ def install_log_redaction() -> None:
     previous_hook = sys.excepthook
 
     def excepthook(kind: Any, value: Any, tb: Any) -> None:
-        previous_hook(kind, redact_exception(value) if value is not None else value, tb)
+        previous_hook(kind, redact_exception(value) if value is not None else value, tb)  # type: ignore[arg-type]
 
     sys.excepthook = excepthook
     previous_thread_hook = threading.excepthook

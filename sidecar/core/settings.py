@@ -303,7 +303,3 @@ def apply_env_overrides(settings: Settings, warnings: list[str]) -> tuple[Settin
     if max_out is not None:
         s = dataclasses.replace(s, maxOutputTokens=max_out)
     return s, warnings
-
-
-def settings_to_json(settings: Settings) -> dict[str, Any]:
-    return dataclasses.asdict(settings)

@@ -31,7 +31,8 @@ CALIBRATION_BOUNDS = (1.2, 6.0)
 class TextCounter(Protocol):
     """Tokens of a piece of text (fractional is fine: sums are rounded once)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def text(self, text: str) -> float: ...
 

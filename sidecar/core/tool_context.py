@@ -21,7 +21,9 @@ class SessionIdentity(Protocol):
 class ToolHost(Protocol):
     """What running tools needs of a session (the session implements it)."""
 
-    info: SessionIdentity
+    @property
+    def info(self) -> SessionIdentity: ...
+
     tools: list[Tool]
     editor: Editor
     file_state: FileReadState

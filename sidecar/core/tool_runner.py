@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sidecar.core.messages import Block, Message, tool_result_block
+from sidecar.core.messages import Block, Message, json_object, tool_result_block
 from sidecar.core.tool_context import SessionToolContext, ToolHost
 from sidecar.core.redaction import redact_api_keys, redact_value
 
@@ -48,7 +48,7 @@ async def run_tool_calls(session: ToolHost, tool_uses: list[Block], message_id: 
     results: list[Block] = []
     for use in tool_uses:
         tid = str(use.get("id"))
-        raw_input = use.get("input") if isinstance(use.get("input"), dict) else {}
+        raw_input = json_object(use.get("input"))
         shown_input = redact_value(raw_input)
         tool = by_name.get(str(use.get("name")))
         if session.cancel_event.is_set():

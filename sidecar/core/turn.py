@@ -48,7 +48,9 @@ class TurnInfo(Protocol):
 class TurnHost(ToolHost, Protocol):
     """What a turn needs of its session (the session implements it)."""
 
-    info: TurnInfo  # type: ignore[assignment]
+    @property
+    def info(self) -> TurnInfo: ...
+
     tiers: ContextTiers | None
     ledger: TokenLedger
     thresholds: Thresholds

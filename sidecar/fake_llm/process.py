@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         server.queue_many(loaded["replies"] if isinstance(loaded, dict) else loaded)
     done = threading.Event()
 
-    def on_signal(signum: int, frame: Any) -> None:
+    def on_signal(_signum: int, _frame: Any) -> None:
         done.set()
 
     signal.signal(signal.SIGTERM, on_signal)

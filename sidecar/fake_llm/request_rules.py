@@ -51,6 +51,14 @@ def beta_flags(headers: dict[str, str]) -> set[str]:
     return {part.strip() for part in raw.split(",") if part.strip()}
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _blocks(content: Any) -> list[dict[str, Any]]:
     if isinstance(content, list):
         return [b for b in content if isinstance(b, dict)]
@@ -101,7 +109,7 @@ def anthropic_problems(body: dict[str, Any], headers: dict[str, str], *,
     if markers > MAX_BREAKPOINTS:
         yield "cache_control", (f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may "
                                 f"be provided. Found {markers}.")
-    tools = body.get("tools") if isinstance(body.get("tools"), list) else []
+    tools = _list(body.get("tools"))
     names: set[str] = set()
     for i, tool in enumerate(tools):
         if not isinstance(tool, dict):
@@ -115,13 +123,12 @@ def anthropic_problems(body: dict[str, Any], headers: dict[str, str], *,
             if name in names:
                 yield "tools", "tools: Tool names must be unique."
             names.add(name)
-    thinking = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
+    thinking = _dict(body.get("thinking"))
     # With a fixed budget the model always thinks first, and the API insists that the turn
     # a tool loop continues hands that thinking back; adaptive thinking may not think.
     thinking_on = thinking.get("type") == "enabled"
-    edits = (body.get("context_management") or {}).get("edits") if isinstance(
-        body.get("context_management"), dict) else None
-    kinds = [e.get("type") for e in edits if isinstance(e, dict)] if isinstance(edits, list) else []
+    edits = _list(_dict(body.get("context_management")).get("edits"))
+    kinds = [e.get("type") for e in edits if isinstance(e, dict)]
     if "clear_thinking_20251015" in kinds:
         if thinking.get("type") not in ("enabled", "adaptive"):
             yield "context_management.edits", (
@@ -266,7 +273,7 @@ def openai_problems(body: dict[str, Any], headers: dict[str, str]) -> Iterator[P
     if _OPENAI_REASONING_MODEL.match(model) and "max_tokens" in body:
         yield "max_tokens", ("Unsupported parameter: 'max_tokens' is not supported with this "
                              "model. Use 'max_completion_tokens' instead.")
-    tools = body.get("tools") if isinstance(body.get("tools"), list) else []
+    tools = _list(body.get("tools"))
     for i, tool in enumerate(tools):
         fn = tool.get("function") if isinstance(tool, dict) else None
         name = fn.get("name") if isinstance(fn, dict) else None

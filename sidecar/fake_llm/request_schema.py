@@ -89,7 +89,7 @@ _SOURCES: dict[str, Callable[[], Any]] = {
 _NOT_BODY = {"betas", "workspace_id", "user_profile_id"}
 
 
-def _definitions(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _definitions(schema: Any) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
 
     def collect(node: Any) -> None:

@@ -90,7 +90,6 @@ class Exchange:
         if len(self.raw) < length:
             # The client went away mid-request (a killed process): nothing was asked.
             raise DroppedConnection()
-        self._streaming = False
 
     def json_body(self) -> Any:
         return json.loads(self.raw.decode("utf-8")) if self.raw else {}
@@ -129,7 +128,6 @@ class Exchange:
             handler.send_header(name, value)
         handler.end_headers()
         handler.wfile.flush()
-        self._streaming = True
 
     def write_chunk(self, data: bytes) -> None:
         wfile = self.handler.wfile

@@ -36,7 +36,6 @@ class ReplayTool(BaseTool):
         self.compactable = name in CLAUDE_CODE_COMPACTABLE  # type: ignore[misc]
         self._results = results
         self._settle = settle
-        self.served = 0
         self.missing = 0
 
     async def run(self, input: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
@@ -52,7 +51,6 @@ class ReplayTool(BaseTool):
         if found is None:
             self.missing += 1
             return ToolOutcome.error(MISSING_RESULT)
-        self.served += 1
         return ToolOutcome(found.content, is_error=found.is_error)
 
 

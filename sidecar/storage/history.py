@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import builtins
 import concurrent.futures
 import functools
 import json
@@ -212,7 +213,7 @@ class PromptHistory:
 
     # ------------------------------------------------------------------ reading
 
-    def list(self, limit: int = MAX_ITEMS, project: str | None = None) -> list[HistoryEntry]:
+    def list(self, limit: int = MAX_ITEMS, project: str | None = None) -> builtins.list[HistoryEntry]:
         """Newest first, at most ``min(limit, max_items)``, pasted text resolved.
 
         On an event loop's thread the file is read in a worker thread; if that takes
@@ -237,8 +238,8 @@ class PromptHistory:
             seen = {e.key for e in fresh}
             return (fresh + [e for e in stale if e.key not in seen])[:limit]
 
-    def _read(self, limit: int, project: str | None) -> list[HistoryEntry]:
-        out: list[HistoryEntry] = []
+    def _read(self, limit: int, project: str | None) -> builtins.list[HistoryEntry]:
+        out: builtins.list[HistoryEntry] = []
         with self._state_lock:
             pending = [mine.entry for mine in reversed(self._pending)]
         for entry in pending:
@@ -430,7 +431,7 @@ def _tombstone_key(data: dict[str, Any]) -> tuple[Any, ...]:
     timestamp = data.get("timestamp")
     finite = isinstance(timestamp, (int, float)) and math.isfinite(timestamp)
     return (
-        int(timestamp) if finite else None,
+        int(timestamp) if finite and timestamp is not None else None,
         data.get("sessionId"),
         data.get("display"),
     )

@@ -129,9 +129,9 @@ def _records(data: bytes, loaded: LoadedTranscript) -> list[Any]:
         whole = parser.whole(data)
         if isinstance(whole, list):  # the logs/chat.json variant
             loaded.format = "json-array"
-            records = [parser.clean(record) for record in whole]
+            cleaned = [parser.clean(record) for record in whole]
             parser.finish()
-            return records
+            return cleaned
         if isinstance(whole, dict) and isinstance(whole.get("history"), list):
             loaded.format = "unsupported"
             loaded.warnings.append("not a Claude Code transcript (SWE-agent trajectory)")

@@ -171,7 +171,9 @@ class SidecarClient:
     def _on_show_message(self, params: Any) -> None:
         if not isinstance(params, dict):
             return
-        level = {1: "error", 2: "warning", 3: "info", 4: "log"}.get(params.get("type"), "info")
+        kind = params.get("type")
+        level = {1: "error", 2: "warning", 3: "info", 4: "log"}.get(kind, "info") \
+            if isinstance(kind, int) else "info"
         if level != "log":
             self.notice(level, str(params.get("message", "")))
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import stat
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,7 +96,7 @@ def run_hooks(session: CompactionHost, trigger: str) -> str:
     outputs: list[str] = []
     for command in session.settings.preCompactHooks:
         try:
-            done = subprocess.run(command, shell=True, cwd=session.info.cwd, capture_output=True,
+            done = subprocess.run(command, shell=True, cwd=session.transcript.cwd, capture_output=True,
                                   text=True, timeout=60)
             text = (done.stdout + done.stderr).strip()
             if text:
@@ -113,7 +115,7 @@ def fit_to_window(records: list[Message], session: CompactionHost) -> tuple[list
         estimate = prefix + sum(message_tokens(m, session.ledger.counter) for m in records) + 2_000
         if estimate <= limit:
             break
-        records, n = drop_oldest_groups(records, estimate - limit, session)
+        records, n = drop_oldest_groups(records, round(estimate - limit), session)
         if n == 0:
             break
         dropped += n
@@ -144,11 +146,27 @@ async def full_compact(session: CompactionHost, trigger: str, instructions: str 
     summary = format_summary(raw)
     if not summary.strip():
         raise ValueError("the summarizer returned an empty summary")
-    return FullResult(summary=summary, attachments=reinjected_files(session),
+    return FullResult(summary=summary, attachments=await reinjected_files(session),
                       ptl_retries=retries)
 
 
-def reinjected_files(session: CompactionHost) -> list[Message]:
+def read_regular_file(path: Path, root: Path, max_bytes: int) -> str | None:
+    """A regular file's text, or None: gone, not a regular file, over ``max_bytes``, or now
+    resolving outside ``root`` (swapped for a link out since it was read). Blocking: call it
+    in a worker thread. A FIFO in place of a file once read must not hang the compaction."""
+    try:
+        if not path.resolve().is_relative_to(root.resolve()):
+            return None
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(max_bytes + 1).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+async def reinjected_files(session: CompactionHost) -> list[Message]:
     """Recently read files that are not stale, within the post-compact budgets."""
     cfg = session.settings.postCompact
     counter = session.ledger.counter
@@ -164,9 +182,10 @@ def reinjected_files(session: CompactionHost) -> list[Message]:
         path = Path(entry.path) if not isinstance(entry, (str, Path)) else Path(entry)
         text = session.editor.buffer_text(path)
         if text is None:
-            try:
-                text = path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
+            # Four bytes a token at most: anything larger is over the budget anyway.
+            text = await asyncio.to_thread(read_regular_file, path, Path(session.transcript.cwd),
+                                           per_file * 16)
+            if text is None:
                 continue
         if session.file_state.is_stale(path, text):
             continue

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from sidecar.core.file_state import FileReadState
     from sidecar.core.messages import Message
     from sidecar.core.ports import Editor, ModelRequest, Provider, Tool
-    from sidecar.core.request_labels import CallKind
+    from sidecar.core.request_labels import CallKind, Cause
     from sidecar.core.settings import Settings
     from sidecar.core.tokens import TokenLedger
     from sidecar.core.transcript import Transcript
@@ -54,6 +54,9 @@ class CompactionHost(Protocol):
                       call: CallKind = "main") -> ModelRequest: ...
 
     def labels(self, call: CallKind = "main") -> dict[str, str]: ...
+
+    def rewrite(self, cause: Cause) -> None:
+        """Note a named cause of a change to what the next request repeats."""
 
     def provider_for(self, model: str | None = None) -> Provider:
         """The session's provider, or one for another model of it (a cheaper summarizer)."""

@@ -39,7 +39,7 @@ class SessionMemory:
         self.path = storage_dir / "session-memory" / f"{session_id}.md"
         self._state_path = self.path.with_suffix(".json")
         self.state = MemoryState()
-        self._task: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[bool] | None = None
         try:
             self.state = MemoryState(**json.loads(self._state_path.read_text()))
         except (OSError, ValueError, TypeError):

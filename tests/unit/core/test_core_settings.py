@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -13,7 +14,6 @@ from sidecar.core.settings import (
     merge_dicts,
     parse_settings,
     resolve_settings,
-    settings_to_json,
     user_settings_path,
 )
 
@@ -219,7 +219,7 @@ def test_session_memory_env_switches(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_settings_round_trip_through_json() -> None:
     s, _ = parse_settings({"autoCompact": {"bufferTokens": 20_000}, "tools": {"allow": ["Bash"]}})
-    data = json.loads(json.dumps(settings_to_json(s)))
+    data = json.loads(json.dumps(dataclasses.asdict(s)))
     assert data["autoCompact"]["bufferTokens"] == 20_000
     again, warnings = parse_settings(data)
     assert warnings == [] and again == s

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from sidecar.core.messages import Usage, assistant_blocks, user_text
+from sidecar.core.messages import Block, Message, Usage, user_text
 from sidecar.storage import line_reader
 from sidecar.storage import session_index as index
 from sidecar.storage.session_index import delete_session, find_session, list_sessions
 from sidecar.storage.transcript import TranscriptWriter
+
+
+def assistant_message(content: list[Block], **kw: Any) -> Message:
+    return Message(kind="assistant", content=content, **kw)
 
 
 def _session(writer: TranscriptWriter, sid: str, cwd: str, n: int, turns: int = 3) -> None:
@@ -19,7 +24,7 @@ def _session(writer: TranscriptWriter, sid: str, cwd: str, n: int, turns: int = 
         ts = f"2026-03-{1 + n // 1000:02d}T{(n // 60) % 24:02d}:{n % 60:02d}:{turn:02d}.000Z"
         writer.append(user_text(f"prompt {n} turn {turn} " + "x" * 400, timestamp=ts), sid, cwd)
         writer.append(
-            assistant_blocks([{"type": "text", "text": "ok " * 200}], message_id=f"m{n}-{turn}",
+            assistant_message([{"type": "text", "text": "ok " * 200}], message_id=f"m{n}-{turn}",
                              model="claude-x", usage=Usage(1, 2, 3 + n, 4), timestamp=ts),
             sid, cwd,
         )

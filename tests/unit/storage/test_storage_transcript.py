@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from sidecar.core.messages import (
     SYNTHETIC_MODEL,
     Message,
+    Block,
     Usage,
-    assistant_blocks,
     tool_result_block,
     user_text,
 )
@@ -23,21 +24,25 @@ CWD = "/home/dev/my project.v2"
 SID = "0b7c6a7e-1111-4222-8333-944455556666"
 
 
+def assistant_message(content: list[Block], **kw: Any) -> Message:
+    return Message(kind="assistant", content=content, **kw)
+
+
 def _conversation() -> list[Message]:
     call = {"type": "tool_use", "id": "toolu_01", "name": "Read", "input": {"path": "a.py"}}
     return [
         user_text("fix the bug", extra={"promptId": "p1", "nested": {"a": [1, 2]}}),
         user_text("<system-reminder>x</system-reminder>", is_meta=True),
-        assistant_blocks(
+        assistant_message(
             [{"type": "thinking", "thinking": "hm", "signature": "sig"}],
             message_id="msg_A", model="claude-sonnet-4-5", usage=Usage(3, 100, 2000, 8),
         ),
-        assistant_blocks(
+        assistant_message(
             [call], message_id="msg_A", model="claude-sonnet-4-5",
             usage=Usage(3, 100, 2000, 276), stop_reason="tool_use",
         ),
         Message(kind="user", content=[tool_result_block("toolu_01", "     1→print(1)")]),
-        assistant_blocks(
+        assistant_message(
             [{"type": "text", "text": "API Error: overloaded"}],
             model=SYNTHETIC_MODEL, is_api_error=True, message_id="e1",
         ),
@@ -53,7 +58,7 @@ def _conversation() -> list[Message]:
             attachment={"type": "hook_additional_context"}, is_virtual=True,
         ),
         Message(kind="system", subtype="local_command", content=[{"type": "text", "text": "/model"}]),
-        assistant_blocks(
+        assistant_message(
             [{"type": "text", "text": "done"}], message_id="msg_B", model="claude-sonnet-4-5",
             usage=Usage(1, 0, 2500, 40), stop_reason="end_turn",
         ),

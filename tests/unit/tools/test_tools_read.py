@@ -134,15 +134,6 @@ async def test_content_again_after_forget_results_or_editor_change(ws: Path, ctx
     assert (await read.run({"file_path": "f.txt"}, ctx)).content == "     1→edited in editor"
 
 
-async def test_read_file_without_stub_for_reinjection(ws: Path, ctx: Any) -> None:
-    path = lines_file(ws, 3)
-    await read.run({"file_path": "f.txt"}, ctx)
-    outcome = await read.read_file(path, ctx, allow_stub=False)
-    assert outcome.content.startswith("     1→line 1")
-    capped = await read.read_file(path, ctx, allow_stub=False, max_tokens=2)
-    assert capped.is_error
-
-
 def test_title_and_locations(ws: Path) -> None:
     assert read.title({"file_path": str(ws / "a.py")}, [ws]) == "Read a.py"
     assert read.title({"file_path": "a.py", "offset": 5, "limit": 10}) == "Read a.py (lines 5-14)"

@@ -51,14 +51,9 @@ async def test_every_tool_survives_garbage_input(ctx: Any) -> None:
 
 def test_outcome_blocks_and_acp_content() -> None:
     ok = ToolOutcome("text")
-    assert ok.to_result_block("tu_1") == {
-        "type": "tool_result",
-        "tool_use_id": "tu_1",
-        "content": "text",
-    }
     assert ok.acp_content() == [{"type": "content", "content": {"type": "text", "text": "text"}}]
     err = ToolOutcome.error("bad")
-    assert err.to_result_block("tu_2")["is_error"] is True and err.raw_output == {"error": "bad"}
+    assert err.is_error is True and err.raw_output == {"error": "bad"}
     diff = ToolOutcome(
         "x", display=[{"type": "diff", "path": "/a", "oldText": None, "newText": "n"}]
     )

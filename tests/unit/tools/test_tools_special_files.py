@@ -160,19 +160,3 @@ async def test_symlinks_out_of_the_workspace(ws: Path, tmp_path: Path, ctx: Any)
     grepped = await run(GrepTool(), {"pattern": "secret|inside", "output_mode": "content"}, ctx)
     assert "secret" not in grepped.text() and "inside" in grepped.text()
 
-
-async def test_reinjection_rechecks_a_file_replaced_by_a_symlink(
-    ws: Path, tmp_path: Path, ctx: Any
-) -> None:
-    """A file read while inside, then swapped for a link out, is not read again."""
-    secret = tmp_path / "secret.txt"
-    secret.write_text("top secret\n")
-    path = ws / "notes.txt"
-    path.write_text("notes\n")
-    tool = ReadTool()
-    assert not (await run(tool, {"file_path": "notes.txt"}, ctx)).is_error
-    path.unlink()
-    path.symlink_to(secret)
-    again = await asyncio.wait_for(tool.read_file(path, ctx, allow_stub=False), HANG_LIMIT)
-    assert again.is_error and "outside the workspace" in again.text()
-    assert "top secret" not in again.text()
