@@ -144,11 +144,43 @@ def classify_prompt_too_long(message: str, type: str = "") -> tuple[bool, int | 
     return False, None
 
 
+@dataclass(frozen=True)
+class ServerCompaction:
+    """A compaction the provider made itself: what later requests send first, in place of
+    the messages it summarizes.
+
+    ``blocks`` are in our block form with ``type: "compaction"`` and the provider's opaque
+    fields kept verbatim (Anthropic's signed ``content``; OpenAI's ``encrypted_content``);
+    ``summary`` is readable text when the provider returns it (Anthropic does, OpenAI's is
+    encrypted), for the user and for the transcript.
+    """
+
+    blocks: list[Block]
+    summary: str | None
+    usage: Usage
+
+
+@dataclass(frozen=True)
+class ModelDescription:
+    """What a provider's models endpoint says of one model."""
+
+    model: str
+    context_window: int | None
+    max_output_tokens: int | None
+    lifecycle: Literal["active", "deprecated", "retired"] = "active"
+    # Capability names the provider lists (thinking, effort, context_management, compaction...).
+    capabilities: frozenset[str] = frozenset()
+    replacement: str | None = None  # a current model to move to, when it says so
+    source: str = ""  # which endpoint said it, e.g. "anthropic /v1/models", "vllm max_model_len"
+
+
 class Provider(Protocol):
     name: str
     # The provider clears old tool results itself (Anthropic's context_management); for the
     # others the engine makes the same edit on the outgoing request.
     server_context_management: bool
+    # The provider can summarize the conversation itself (``compact``).
+    server_compaction: bool
 
     def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """Yield deltas, then exactly one ``Completed``; raise ``ProviderError`` on failure."""
@@ -156,6 +188,16 @@ class Provider(Protocol):
 
     async def count_tokens(self, request: ModelRequest) -> int | None:
         """Exact input tokens where the provider can count them, else None."""
+        ...
+
+    async def compact(self, request: ModelRequest, instructions: str | None) -> ServerCompaction:
+        """Summarize ``request``'s conversation server-side (only when ``server_compaction``);
+        raise ``ProviderError`` when the provider refuses."""
+        ...
+
+    async def describe_models(self) -> list[ModelDescription]:
+        """What the provider's models endpoint says of its models ([] when it has none or
+        is unreachable). Called off the start-up path; the result is cached on disk."""
         ...
 
     async def aclose(self) -> None: ...

@@ -29,6 +29,8 @@ from typing import Any
 from sidecar.core.catalog import ModelInfo
 from sidecar.core.messages import Block, Usage
 from sidecar.core.ports import (
+    ModelDescription,
+    ServerCompaction,
     Completed,
     ModelRequest,
     ProviderError,
@@ -258,6 +260,7 @@ class AnthropicProvider:
     """``Provider`` over the Anthropic Messages API."""
 
     server_context_management = True
+    server_compaction = False
 
     name = "anthropic"
 
@@ -294,6 +297,13 @@ class AnthropicProvider:
         client, self._client = self._client, None
         if client is not None:
             await client.close()
+
+    async def compact(self, request: ModelRequest, instructions: str | None) -> ServerCompaction:
+        raise ProviderError(f"{self.name} has no server-side compaction here",
+                            type="invalid_request_error")
+
+    async def describe_models(self) -> list[ModelDescription]:
+        return []
 
     async def count_tokens(self, request: ModelRequest) -> int | None:
         counted = dataclasses.replace(request, cache_latest_message=False)

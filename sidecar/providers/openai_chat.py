@@ -29,6 +29,8 @@ from typing import Any, Literal
 from sidecar.core.catalog import ModelInfo
 from sidecar.core.messages import NO_CONTENT, ApiMessage, Block, Usage
 from sidecar.core.ports import (
+    ModelDescription,
+    ServerCompaction,
     Completed,
     ModelRequest,
     ProviderError,
@@ -455,6 +457,7 @@ class OpenAIChatProvider:
     """``Provider`` over Chat Completions; ``name`` is "openai" or "openai-compatible"."""
 
     server_context_management = False
+    server_compaction = False
 
     def __init__(
         self,
@@ -491,6 +494,13 @@ class OpenAIChatProvider:
         client, self._client = self._client, None
         if client is not None:
             await client.close()
+
+    async def compact(self, request: ModelRequest, instructions: str | None) -> ServerCompaction:
+        raise ProviderError(f"{self.name} has no server-side compaction here",
+                            type="invalid_request_error")
+
+    async def describe_models(self) -> list[ModelDescription]:
+        return []
 
     async def count_tokens(self, request: ModelRequest) -> int | None:
         # Chat Completions has no counting endpoint; the core counts with tiktoken.
