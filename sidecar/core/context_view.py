@@ -12,6 +12,11 @@ def render_context(view: dict[str, Any]) -> str:
         f"source: {g['source']}, level: {g['level']}",
         f"Auto-compact at {g['autoCompactAt']:,}" if g.get("autoCompactAt") else "Auto-compact off",
     ]
+    last = view.get("lastCompaction")
+    if last:
+        who = "the provider" if last.get("backend") == "server" else "the sidecar"
+        lines.append(f"Last compaction: {last.get('tier')} ({last.get('trigger')}), "
+                     f"summarized by {who}")
     exact = view.get("exact")
     if exact:
         lines.append(f"The next request counted exactly: {exact['tokens']:,} tokens ({exact['source']})")

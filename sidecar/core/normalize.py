@@ -294,11 +294,19 @@ def ensure_tool_result_pairing(messages: list[ApiMessage]) -> list[ApiMessage]:
 
 
 def with_leading_context(messages: list[ApiMessage], blocks: list[Block]) -> list[ApiMessage]:
-    """``blocks`` first in the first user message (a new one when there is none)."""
+    """``blocks`` first in the first user message (a new one when there is none). Only a
+    provider's compaction may come before it: the API wants that block first of all."""
     lead = [copy.deepcopy(b) for b in blocks]
-    if messages and messages[0].role == "user":
-        return [ApiMessage("user", lead + list(messages[0].content)), *messages[1:]]
-    return [ApiMessage("user", lead), *messages]
+    start = 1 if messages and _leads_with_compaction(messages[0]) else 0
+    if len(messages) > start and messages[start].role == "user":
+        first = ApiMessage("user", lead + list(messages[start].content))
+        return [*messages[:start], first, *messages[start + 1:]]
+    return [*messages[:start], ApiMessage("user", lead), *messages[start:]]
+
+
+def _leads_with_compaction(message: ApiMessage) -> bool:
+    return message.role == "assistant" and bool(message.content) and \
+        message.content[0].get("type") == "compaction"
 
 
 def normalize_for_api(
@@ -309,6 +317,6 @@ def normalize_for_api(
     strip = _media_strip_set(records)
     api = _post_passes(_to_api_messages(records, available_tools, strip))
     api = ensure_tool_result_pairing(api)
-    if api and api[0].role == "assistant":
+    if api and api[0].role == "assistant" and not _leads_with_compaction(api[0]):
         api.insert(0, ApiMessage("user", [{"type": "text", "text": NO_CONTENT}]))
     return api

@@ -497,6 +497,7 @@ class SessionService:
             "fileReadState": session.file_state.snapshot(),
             "messages": messages,
             "storage": self.storage_view(session.id),
+            "lastCompaction": session.transcript.last_compaction(),
         }
 
     async def _sdk_ready(self) -> None:

@@ -121,6 +121,9 @@ class Settings:
     thinking: Thinking = field(default_factory=Thinking)
     # Manual /compact and sidecar/compact; DISABLE_COMPACT turns both kinds off.
     manualCompact: bool = True
+    # Who writes a full compaction's summary: "server" (the provider, where it offers
+    # server-side compaction; the sidecar otherwise) or "local" (always the sidecar).
+    compactionBackend: str = "server"
     preCompactHooks: tuple[str, ...] = ()
     retry: "Retry" = field(default_factory=lambda: Retry())
     transport: "Transport" = field(default_factory=lambda: Transport())
@@ -145,6 +148,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "tokens.estimator": ("calibrated", "bytes4", "tiktoken"),
     "thinking.mode": ("off", "adaptive", "budget"),
     "thinking.effort": ("low", "medium", "high", "xhigh", "max"),
+    "compactionBackend": ("server", "local"),
 }
 # Numbers that may be zero; every other int must be positive.
 _ZERO_OK = {"microcompact.timeBased.keepRecent", "retry.maxRetries"}

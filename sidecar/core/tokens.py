@@ -164,6 +164,8 @@ def block_tokens(block: Block, counter: TextCounter) -> float:
         return counter.text(str(block.get("thinking", "")))
     if kind == "redacted_thinking":
         return counter.text(str(block.get("data", "")))
+    if kind == "compaction":  # the model reads the summary; the signature is no content
+        return counter.text(str(block.get("content") or block.get("encrypted_content") or ""))
     return counter.text(_json(block))
 
 
@@ -185,6 +187,8 @@ def block_bytes(block: Block) -> int:
         return len((str(block.get("name", "")) + _json(block.get("input", {}))).encode())
     if kind == "thinking":
         return len(str(block.get("thinking", "")).encode())
+    if kind == "compaction":
+        return len(str(block.get("content") or block.get("encrypted_content") or "").encode())
     return len(_json(block).encode())
 
 

@@ -76,6 +76,15 @@ class Transcript:
                 ids.update(str(i) for i in meta.get("compactedToolIds") or [])
         return ids
 
+    def last_compaction(self) -> dict[str, Any] | None:
+        """The latest compaction's tier, backend (who summarized) and trigger."""
+        for m in reversed(self.records):
+            meta = m.extra.get("compactMetadata") if is_compact_boundary(m) else None
+            if isinstance(meta, dict) and meta.get("trigger") != "clear":
+                return {"tier": meta.get("tier", "full"), "backend": meta.get("backend", "local"),
+                        "trigger": meta.get("trigger"), "tokensBefore": meta.get("preTokens")}
+        return None
+
     def compactions(self) -> dict[str, int]:
         """Compactions so far, by tier."""
         counts: dict[str, int] = {}

@@ -10,7 +10,7 @@ import json
 import uuid
 from typing import Any
 
-from .request_rules import thinking_signature
+from .request_rules import compaction_signature, thinking_signature
 from .script import Reply
 
 Event = tuple[str, dict[str, Any]]
@@ -59,6 +59,14 @@ def final_block(block: dict[str, Any]) -> dict[str, Any]:
         }
     if kind == "redacted_thinking":
         return {"type": "redacted_thinking", "data": block.get("data", "")}
+    if kind == "compaction":
+        content = block.get("content")
+        return {
+            "type": "compaction",
+            "content": content,
+            "encrypted_content": None,
+            "signature": compaction_signature(content) if content is not None else None,
+        }
     return {
         "type": "tool_use",
         "id": block.get("id") or "toolu_" + uuid.uuid4().hex[:24],
@@ -140,6 +148,12 @@ def stream_events(
             deltas.append({"type": "signature_delta", "signature": full["signature"]})
         elif kind == "redacted_thinking":
             start, deltas = full, []
+        elif kind == "compaction":
+            # The summary arrives whole in one delta; the signature rides on the block start.
+            start = {"type": "compaction", "content": None, "encrypted_content": None,
+                     "signature": full["signature"]}
+            deltas = [{"type": "compaction_delta", "content": full["content"],
+                       "encrypted_content": full["encrypted_content"]}]
         else:
             start = {"type": "tool_use", "id": full["id"], "name": full["name"], "input": {}}
             encoded = json.dumps(full["input"], ensure_ascii=False)

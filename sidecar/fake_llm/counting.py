@@ -159,6 +159,8 @@ def _anthropic_block_text(block: Any) -> tuple[str, int]:
             parts.append(text)
             flat += extra
         return prefix + "\n".join(parts), flat
+    if kind == "compaction":  # the model reads the summary, not the block around it
+        return str(block.get("content") or ""), 0
     if kind in ("image", "document"):
         source = block.get("source")
         if isinstance(source, dict) and source.get("type") == "text":

@@ -23,6 +23,7 @@ Problem = tuple[str, str]
 MIN_THINKING_BUDGET = 1_024
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27"
+COMPACTION_BETA = "compact-2026-09-04"
 # A model id is a name, never a name with a window suffix such as "[1m]".
 _MODEL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$")
 _ANTHROPIC_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
@@ -33,6 +34,11 @@ _OPENAI_REASONING_MODEL = re.compile(r"^(o\d|gpt-5)")
 def thinking_signature(text: str) -> str:
     """The fake's signature of a thinking text; the API verifies what comes back."""
     return "sig_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:48]
+
+
+def compaction_signature(content: str) -> str:
+    """The fake's signature over a compaction summary, checked when the block comes back."""
+    return "csig_" + hashlib.sha256(b"compaction\x00" + content.encode("utf-8")).hexdigest()[:48]
 
 
 def _signature_ok(block: dict[str, Any]) -> bool:
@@ -105,6 +111,17 @@ def anthropic_problems(body: dict[str, Any], headers: dict[str, str], *,
     if "context_management" in body and CONTEXT_MANAGEMENT_BETA not in betas:
         yield "context_management", ("context_management: Extra inputs are not permitted "
                                      f"(it needs the beta header {CONTEXT_MANAGEMENT_BETA})")
+    if "compaction" in body and not count_only:
+        if COMPACTION_BETA not in betas:
+            yield "compaction", ("compaction: Extra inputs are not permitted "
+                                 f"(it needs the beta header {COMPACTION_BETA})")
+        if "context_management" in body:
+            yield "compaction", "compaction: cannot be combined with context_management"
+        last = _list(body.get("messages"))[-1:] or [{}]
+        if isinstance(last[0], dict) and last[0].get("role") == "assistant" and any(
+                b.get("type") == "tool_use" for b in _blocks(last[0].get("content"))):
+            yield "messages", ("messages: a conversation whose last turn has a `tool_use` without "
+                               "its `tool_result` cannot be compacted")
     markers = _cache_markers(body)
     if markers > MAX_BREAKPOINTS:
         yield "cache_control", (f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may "
@@ -186,6 +203,10 @@ def _anthropic_messages(messages: Any, thinking_on: bool) -> Iterator[Problem]:
                 yield where, "messages: text content blocks must be non-empty"
             if kind == "thinking" and not _signature_ok(block):
                 yield where, f"{where}: Invalid `signature` in `thinking` block"
+            if kind == "compaction" and block.get("content") is not None:
+                signature = block.get("signature")
+                if signature != compaction_signature(str(block.get("content"))):
+                    yield where, f"{where}: Invalid `signature` in `compaction` block"
             yield from _image_size(block, where)
             if kind == "tool_use":
                 tid = str(block.get("id", ""))

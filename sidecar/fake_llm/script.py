@@ -35,9 +35,10 @@ STOP_REASONS = frozenset(
         "pause_turn",
         "refusal",
         "model_context_window_exceeded",
+        "compaction",
     }
 )
-BLOCK_TYPES = frozenset({"text", "thinking", "redacted_thinking", "tool_use"})
+BLOCK_TYPES = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "compaction"})
 
 DEFAULT_CHUNK_SIZE = 12
 
@@ -205,7 +206,7 @@ def default_reply(request: RecordedRequest) -> Reply:
     messages = request.body.get("messages") or []
     count = len(messages)
     text = request.last_user_text
-    if "<summary>" in text:
+    if "<summary>" in text or isinstance(request.body.get("compaction"), dict):
         first_user = ""
         for message in messages:
             if isinstance(message, dict) and message.get("role") == "user":

@@ -414,6 +414,8 @@ class FakeLLMServer:
             return
         if kind in _STREAM_FAULTS:
             reply = self._content_for_fault(reply, request)
+        if isinstance(body.get("compaction"), dict):
+            reply = _as_compaction(reply)
 
         cache = self.anthropic_cache.apply(model, units)
         usage = _anthropic_usage(cache, output_tokens(reply.content), reply.usage)
@@ -604,6 +606,15 @@ class FakeLLMServer:
     def _hang(self, ex: Exchange, fault: dict[str, Any]) -> None:
         self._sleep(float(fault.get("seconds", DEFAULT_HANG_SECONDS)))
         ex.drop()
+
+
+def _as_compaction(reply: Reply) -> Reply:
+    """A compaction request's answer: the scripted reply's text, summarized into one signed
+    compaction block, and nothing sampled after it."""
+    text = "\n".join(str(b.get("text", "")) for b in reply.content if b.get("type") == "text")
+    return Reply(content=[{"type": "compaction", "content": text}], stop_reason="compaction",
+                 chunk_size=reply.chunk_size, chunk_delay_ms=reply.chunk_delay_ms,
+                 usage=reply.usage, model=reply.model)
 
 
 def _anthropic_usage(

@@ -50,6 +50,7 @@ from sidecar.providers.http_errors import (
 )
 
 CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27"
+COMPACTION_BETA = "compact-2026-09-04"
 LONG_CONTEXT_BETA = "context-1m-2025-08-07"
 EFFORT_BETA = "effort-2025-11-24"
 EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
@@ -260,7 +261,9 @@ class AnthropicProvider:
     """``Provider`` over the Anthropic Messages API."""
 
     server_context_management = True
-    server_compaction = False
+    # On-demand compaction (``compaction: {type: summarize}``): the server summarizes and
+    # returns a signed block that later requests send first.
+    server_compaction = True
 
     name = "anthropic"
 
@@ -299,8 +302,33 @@ class AnthropicProvider:
             await client.close()
 
     async def compact(self, request: ModelRequest, instructions: str | None) -> ServerCompaction:
-        raise ProviderError(f"{self.name} has no server-side compaction here",
-                            type="invalid_request_error")
+        """One compaction request: the conversation as it stands, ``compaction`` instead of
+        a reply. Not streamed: nothing is sampled, the answer is the block alone."""
+        body = build_messages_body(request, self.model_info)
+        # The API refuses context_management beside compaction; nothing is sampled anyway.
+        body.pop("context_management", None)
+        config: dict[str, Any] = {"type": "summarize"}
+        if instructions and instructions.strip():
+            config["instructions"] = instructions
+        body["compaction"] = config
+        betas = [*betas_for(request, body, self.model_info), COMPACTION_BETA]
+        try:
+            message = await self._sdk_client().beta.messages.create(
+                **body, betas=betas, extra_headers=request.headers or None,
+                timeout=request.timeout_seconds,
+            )
+        except ProviderError:
+            raise
+        except Exception as err:
+            raise classify_anthropic_error(err) from err
+        blocks = [_as_dict(b) for b in (_field(message, "content") or [])
+                  if _field(b, "type") == "compaction"]
+        summary = next((b.get("content") for b in blocks if b.get("content")), None)
+        if not blocks or summary is None:
+            raise ProviderError("the server's compaction produced no summary", type="api_error")
+        state = _Assembly()
+        state.merge_usage(_field(message, "usage"))
+        return ServerCompaction(blocks=blocks, summary=str(summary), usage=state.completed().usage)
 
     async def describe_models(self) -> list[ModelDescription]:
         return []

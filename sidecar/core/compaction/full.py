@@ -16,7 +16,7 @@ import stat
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 from sidecar.core.compaction.forked_call import SUMMARY_MAX_TOKENS, forked_text_call
 from sidecar.core.compaction.prompts import PTL_MARKER, compact_prompt, format_summary
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_PTL_RETRIES = 3
+# What the user sees of a summary the provider keeps encrypted.
+SUMMARY_HELD_BY_PROVIDER = "(the provider holds this summary; it is not readable here)"
 
 
 @dataclass
@@ -36,6 +38,12 @@ class FullResult:
     summary: str
     attachments: list[Message] = field(default_factory=list)
     ptl_retries: int = 0
+    # "server" when the provider summarized (its blocks then lead the new context), else
+    # "local": our own forked summary call.
+    backend: str = "local"
+    server_blocks: list[Block] = field(default_factory=list)
+    # Why the server's compaction was not used, when it was tried.
+    fallback_reason: str | None = None
 
 
 def api_round_groups(records: list[Message]) -> list[list[Message]]:
@@ -128,26 +136,69 @@ async def full_compact(session: CompactionHost, trigger: str, instructions: str 
     hook_text = await asyncio.to_thread(run_hooks, session, trigger)
     if hook_text:
         instructions = f"{instructions or ''}\n\nFrom the pre-compact hooks:\n{hook_text}".strip()
-    records, dropped = fit_to_window(records, session)
-    retries = 0
+    records, _ = fit_to_window(records, session)
     model = session.settings.compactModel
+    fallback: str | None = None
+    if uses_server_compaction(session):
+        try:
+            blocks, summary, retries = await _with_ptl_retry(
+                session, records, lambda recs: server_compaction(session, recs, instructions))
+            return FullResult(summary=summary, attachments=await reinjected_files(session),
+                              ptl_retries=retries, backend="server", server_blocks=blocks)
+        except ProviderError as err:
+            # The provider refused (or produced nothing): our own summarizer still can.
+            fallback = err.message
+            log.info("server-side compaction refused (%s); summarizing locally", err.message)
+
+    async def local(recs: list[Message]) -> tuple[list[Block], str]:
+        raw = await forked_text_call(session, recs, compact_prompt(instructions), model=model)
+        return [], format_summary(raw)
+
+    _, summary, retries = await _with_ptl_retry(session, records, local)
+    if not summary.strip():
+        raise ValueError("the summarizer returned an empty summary")
+    return FullResult(summary=summary, attachments=await reinjected_files(session),
+                      ptl_retries=retries, fallback_reason=fallback)
+
+
+def uses_server_compaction(session: CompactionHost) -> bool:
+    """Whether full compaction goes to the provider: the setting allows it and the
+    summarizing model's provider offers it."""
+    backend = session.settings.compactionBackend
+    if backend == "local":
+        return False
+    return session.provider_for(session.settings.compactModel).server_compaction
+
+
+async def server_compaction(session: CompactionHost, records: list[Message],
+                            instructions: str | None) -> tuple[list[Block], str]:
+    """The provider summarizes the conversation itself, with our nine-section prompt as its
+    instructions; what it returns leads every later request."""
+    request = session.build_request(records, call="summary")
+    provider = session.provider_for(session.settings.compactModel)
+    done = await provider.compact(request, compact_prompt(instructions))
+    return done.blocks, done.summary or SUMMARY_HELD_BY_PROVIDER
+
+
+Summarize = Callable[[list[Message]], Awaitable[tuple[list[Block], str]]]
+
+
+async def _with_ptl_retry(session: CompactionHost, records: list[Message],
+                          summarize: Summarize) -> tuple[list[Block], str, int]:
+    """Tier 5: when the summary request itself is too long, drop the oldest API-round groups
+    (by the stated gap, else a fifth) and try again, up to three times."""
+    retries = 0
     while True:
         try:
-            raw = await forked_text_call(session, records, compact_prompt(instructions), model=model)
-            break
+            blocks, summary = await summarize(records)
+            return blocks, summary, retries
         except ProviderError as err:
             if not err.prompt_too_long or retries >= MAX_PTL_RETRIES:
                 raise
             records, n = drop_oldest_groups(records, err.token_gap, session)
             if n == 0:
                 raise
-            dropped += n
             retries += 1
-    summary = format_summary(raw)
-    if not summary.strip():
-        raise ValueError("the summarizer returned an empty summary")
-    return FullResult(summary=summary, attachments=await reinjected_files(session),
-                      ptl_retries=retries)
 
 
 def read_regular_file(path: Path, root: Path, max_bytes: int) -> str | None:

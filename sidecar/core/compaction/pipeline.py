@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from sidecar.core.compaction.breaker import CircuitBreaker
@@ -23,11 +24,11 @@ from sidecar.core.compaction.microcompact import (
     minutes_since_last_assistant,
     time_based_candidates,
 )
-from sidecar.core.compaction.prompts import summary_message_text
+from sidecar.core.compaction.prompts import server_summary_note, summary_message_text
 from sidecar.core.compaction.session_memory import SessionMemory, plan_memory_compaction
 from sidecar.core.errors import CompactionFailed, ContextWindowExceeded
 from sidecar.core.gauge import BreakerState
-from sidecar.core.messages import Message, new_uuid, user_text
+from sidecar.core.messages import Block, Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
 
 if TYPE_CHECKING:
@@ -35,6 +36,15 @@ if TYPE_CHECKING:
     from sidecar.core.ports import Completed, ModelRequest, ProviderError
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Compacted:
+    tier: str  # session_memory or full
+    backend: str  # local (our summary) or server (the provider's)
+    tokens_after: int
+    summary: str
+    fallback_reason: str | None = None  # why the provider's compaction was not used
 
 
 class ContextTiers:
@@ -160,7 +170,7 @@ class ContextTiers:
         progress: dict[str, str | None] = {"token": None}
         client_token = work_done_token if isinstance(work_done_token, str) else None
 
-        async def run() -> tuple[str, int, str]:
+        async def run() -> Compacted:
             progress["token"] = await host.editor.progress(client_token, "begin", "Compacting",
                                                               f"{before:,} tokens")
             return await self._compact(trigger, instructions, force_full, progress["token"])
@@ -168,7 +178,8 @@ class ContextTiers:
         # The task exists before the first await, so a cancel can never slip past it.
         self._task = asyncio.ensure_future(run())
         try:
-            tier, after, summary = await self._task
+            done = await self._task
+            tier, after, summary = done.tier, done.tokens_after, done.summary
         except asyncio.CancelledError:
             host.update({**base, "status": "cancelled", "tier": "full", "tokensBefore": before})
             await host.editor.progress(progress["token"], "end", "Compacting", "cancelled")
@@ -197,18 +208,23 @@ class ContextTiers:
             self._task = None
         self.breaker.record_success()
         self.compacted_since_anchor = True
-        self._log_event(tier, trigger=trigger, tokensBefore=before, tokensAfter=after)
+        self._log_event(tier, trigger=trigger, tokensBefore=before, tokensAfter=after,
+                        backend=done.backend)
         host.update({**base, "status": "completed", "tier": tier, "tokensBefore": before,
-                        "tokensAfter": after, "summary": summary})
+                     "tokensAfter": after, "summary": summary, "backend": done.backend})
+        if done.fallback_reason:
+            host.editor.show_message(
+                "info", f"The provider did not compact the conversation ({done.fallback_reason}); "
+                "the sidecar summarized it instead.")
         await host.editor.progress(progress["token"], "end", "Compacting",
                                       f"saved {before - after:,} tokens")
         host.editor.status("normal", False, f"Compacted: {before:,} → {after:,} tokens")
         host.send_usage_update()
         return {"compactionId": compaction_id, "status": "completed", "tier": tier,
-                "tokensBefore": before, "tokensAfter": after}
+                "tokensBefore": before, "tokensAfter": after, "backend": done.backend}
 
     async def _compact(self, trigger: str, instructions: str | None, force_full: bool,
-                       token: str | None) -> tuple[str, int, str]:
+                       token: str | None) -> Compacted:
         host = self.host
         # "Did it shrink" compares the rebuilt context's estimate with the context now, as
         # our estimate or as the gauge shows it (the provider's count), whichever is larger:
@@ -224,33 +240,48 @@ class ContextTiers:
                 limit = host.thresholds.auto_compact_at or host.thresholds.blocking_at
                 if after < before and after < limit:
                     self._commit(records)
-                    return "session_memory", host.ledger.used(), summary
+                    return Compacted("session_memory", "local", host.ledger.used(), summary)
                 log.info("session memory compaction would leave %s tokens; using full", after)
         await host.editor.progress(token, "report", "Compacting", "summarizing the conversation")
         result = await full_compact(host, trigger, instructions)
         records = self._new_context("full", trigger, before, result.summary, pending_round(host),
-                                    result.attachments, ptl_retries=result.ptl_retries)
+                                    result.attachments, ptl_retries=result.ptl_retries,
+                                    server_blocks=result.server_blocks)
         after = host.estimate(records)
         if after >= before:
             raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context ({before:,})")
         self._commit(records)
-        return "full", host.ledger.used(), result.summary
+        return Compacted("full", result.backend, host.ledger.used(), result.summary,
+                         result.fallback_reason)
 
     def _new_context(self, tier: str, trigger: str, before: int, summary: str, tail: list[Message],
-                     attachments: list[Message], ptl_retries: int = 0) -> list[Message]:
+                     attachments: list[Message], ptl_retries: int = 0,
+                     server_blocks: list[Block] | None = None) -> list[Message]:
         host = self.host
         records = host.transcript.records
         last = records[-1].uuid if records else None
         boundary = Message(kind="system", subtype="compact_boundary",
                            content=[{"type": "text", "text": "Conversation compacted"}],
                            extra={"compactMetadata": {"trigger": trigger, "preTokens": before, "tier": tier,
-                                                      "ptlRetries": ptl_retries},
+                                                      "ptlRetries": ptl_retries,
+                                                      "backend": "server" if server_blocks else "local"},
                                   "logicalParentUuid": last})
-        text = summary_message_text(summary, str(host.transcript.path()), auto=trigger == "auto",
-                                    preserved_tail=bool(tail))
-        summary_msg = user_text(text, is_compact_summary=True)
         kept = [dataclasses.replace(m, uuid=new_uuid(), parent_uuid=None, usage=None,
                                     extra={**m.extra, "keptFrom": m.uuid}) for m in tail]
+        path = str(host.transcript.path())
+        if server_blocks:
+            # The provider's blocks lead every later request, as the API requires; what the
+            # local summary message says around a summary follows them as a note.
+            summary_msg = Message(kind="assistant", content=list(server_blocks),
+                                  is_compact_summary=True, extra={"serverCompaction": True})
+            note = Message(kind="attachment", attachment={"type": "compact_note"},
+                           content=[{"type": "text", "text": server_summary_note(
+                               path, auto=trigger == "auto", preserved_tail=bool(tail))}],
+                           is_meta=True)
+            return [boundary, summary_msg, note, *attachments, *kept]
+        text = summary_message_text(summary, path, auto=trigger == "auto",
+                                    preserved_tail=bool(tail))
+        summary_msg = user_text(text, is_compact_summary=True)
         return [boundary, summary_msg, *attachments, *kept]
 
     def _commit(self, records: list[Message]) -> None:

@@ -79,6 +79,21 @@ def summary_message_text(summary: str, transcript_path: str | None, *, auto: boo
     return "\n".join(parts)
 
 
+def server_summary_note(transcript_path: str | None, *, auto: bool, preserved_tail: bool) -> str:
+    """What follows a summary the provider holds: the same guidance as around our own."""
+    parts = ["This session continues an earlier conversation that ran out of context; the "
+             "compaction above summarizes its earlier part."]
+    if preserved_tail:
+        parts.append("The most recent messages follow verbatim after it.")
+    if transcript_path:
+        parts.append("If you need exact details from before it (code, error messages, "
+                     f"outputs), the full transcript is at: {transcript_path}")
+    if auto:
+        parts.append("Continue the last task where it stopped, without recapping or asking "
+                     "whether to continue.")
+    return "\n\n".join(parts)
+
+
 MEMORY_TEMPLATE_SECTIONS = [
     ("Session Title", "A short, distinctive 5 to 10 word title for this session"),
     ("Current State", "What is being worked on right now, pending tasks, immediate next steps"),
