@@ -504,6 +504,14 @@ class Engine:
         assert self.audit.problems == [], "\n".join(self.audit.problems[:10])
 
 
+async def tool_turns(engine: Engine, count: int, tokens: int = 3_000, start: int = 0) -> None:
+    """``count`` turns of one tool round each (``tokens`` of output) and a short answer."""
+    for i in range(start, start + count):
+        engine.provider.main.extend([Reply(f"Running step {i}.", tools=[shell(f"step{i}", tokens)]),
+                                     Reply(f"Step {i} is done.")])
+        await engine.prompt(f"do step {i}")
+
+
 def build_engine(tmp_path: Path, *, provider: ScriptedProvider | None = None,
                  prefix: bool = True, editor: RecordingEditor | None = None,
                  **settings_changes: Any) -> Engine:
@@ -512,7 +520,7 @@ def build_engine(tmp_path: Path, *, provider: ScriptedProvider | None = None,
     from sidecar import composition
 
     workspace = tmp_path / "ws"
-    workspace.mkdir(exist_ok=True)
+    workspace.mkdir(parents=True, exist_ok=True)
     settings = engine_settings(tmp_path / "store", **settings_changes)
     provider = provider or ScriptedProvider()
     editor = editor or RecordingEditor()

@@ -27,17 +27,11 @@ from tests.unit.core.engine_builders import (
     request_tokens,
     shell,
     tool_result_contents,
+    tool_turns,
 )
 
-ROUND = 3_000  # tokens of output per tool round: seven rounds pass the 23,000 auto-compact point
-
-
-async def tool_turns(engine: Engine, count: int, tokens: int = ROUND, start: int = 0) -> None:
-    """``count`` turns of one tool round each (``tokens`` of output) and a short answer."""
-    for i in range(start, start + count):
-        engine.provider.main.extend([Reply(f"Running step {i}.", tools=[shell(f"step{i}", tokens)]),
-                                     Reply(f"Step {i} is done.")])
-        await engine.prompt(f"do step {i}")
+# tool_turns: 3,000 tokens per round, so on the 40,000 window (auto-compact at 23,000) seven
+# turns stay under the threshold and the eighth's tool round passes it.
 
 
 async def test_auto_compaction_fires_at_its_threshold_and_the_next_request_starts_from_the_summary(
