@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from sidecar.core.compaction.pipeline import ContextTiers
-from sidecar.core.messages import Block, Message, Usage, is_compact_boundary
+from sidecar.core.messages import CLEARED_TOOL_RESULT, Block, Message, Usage, is_compact_boundary
 from sidecar.core.ports import (
     Adapters,
     Completed,
@@ -332,61 +332,85 @@ def shell(command: str, output_tokens: int) -> tuple[str, dict[str, Any]]:
 # ----- the audit -----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Finding:
+    index: int  # the request's position in the provider's record
+    call: str
+    rule: str  # header, api, pairing, user_context, context_management, blocking, prefix, epoch
+    detail: str
+
+    def __str__(self) -> str:
+        return f"request {self.index} ({self.call}): {self.rule}: {self.detail}"
+
+
 class RequestAudit:
-    """Checks every request of one session as it is made; ``problems`` lists what broke."""
+    """Checks every request of one session as it is made; ``findings`` lists what broke."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.checker = InvariantChecker()
-        self.problems: list[str] = []
+        self.findings: list[Finding] = []
         self.main_tokens: list[int] = []
+        # Per main request: the results it went out with cleared that the transcript has not
+        # cleared, i.e. the client-side edit it carried.
+        self.client_cleared: dict[int, frozenset[str]] = {}
+
+    @property
+    def problems(self) -> list[str]:
+        return [str(f) for f in self.findings]
 
     def __call__(self, request: ModelRequest, reply: Reply) -> None:
         index = len(self.engine.provider.requests) - 1
         # A request refused before any answer never reached the provider's cache, so the
         # next one need not extend it (the fake server skips refused requests alike).
         refused = reply.error is not None and reply.error_after is None
-        for problem in self.problems_of(request, accepted=not refused):
-            self.problems.append(f"request {index} ({call_kind(request)}): {problem}")
+        if call_kind(request) == "main":
+            cleared = {tid for tid, text in tool_result_contents(request).items()
+                       if text == CLEARED_TOOL_RESULT}
+            self.client_cleared[index] = frozenset(
+                cleared - self.engine.session.transcript.cleared_ids())
+        for rule, detail in self.problems_of(request, accepted=not refused):
+            self.findings.append(Finding(index, call_kind(request), rule, detail))
 
-    def problems_of(self, request: ModelRequest, *, accepted: bool = True) -> list[str]:
+    def problems_of(self, request: ModelRequest, *,
+                    accepted: bool = True) -> list[tuple[str, str]]:
         session = self.engine.session
-        found: list[str] = []
+        found: list[tuple[str, str]] = []
         kind = call_kind(request)
         headers = request.headers
         if headers.get(SESSION_HEADER) != session.id:
-            found.append(f"session header {headers.get(SESSION_HEADER)!r}")
+            found.append(("header", f"session {headers.get(SESSION_HEADER)!r}"))
         if kind not in ("main", "summary", "memory"):
-            found.append(f"call header {kind!r}")
+            found.append(("header", f"call {kind!r}"))
         number, cause = epoch_of(request)
         if number < 0 or cause not in CAUSES:
-            found.append(f"epoch header {headers.get(EPOCH_HEADER)!r}")
+            found.append(("header", f"epoch {headers.get(EPOCH_HEADER)!r}"))
         if headers.get(BLOCKING_HEADER) != str(session.thresholds.blocking_at):
-            found.append(f"blocking header {headers.get(BLOCKING_HEADER)!r}")
+            found.append(("header", f"blocking at {headers.get(BLOCKING_HEADER)!r}"))
         # The API's own rules (tool pairing, empty blocks, betas, breakpoints...).
         body = build_messages_body(request)
         wire_headers = {"anthropic-version": "2023-06-01",
                         "anthropic-beta": ",".join(betas_for(request, body))}
-        found.extend(f"API rule: {msg}" for _, msg in anthropic_problems(body, wire_headers))
-        found.extend(pairing_problems(request))
+        found.extend(("api", msg) for _, msg in anthropic_problems(body, wire_headers))
+        found.extend(("pairing", msg) for msg in pairing_problems(request))
         # The project's rules and the date lead the first user message of every request.
         expected = self.engine.user_context
         if expected is not None:
             first = request.messages[0] if request.messages else None
             lead = first.content[0] if first is not None and first.content else {}
             if first is None or first.role != "user" or lead.get("text") != expected:
-                found.append(f"the first block is not the user context: {str(lead)[:80]}")
+                found.append(("user_context", f"the first block is {str(lead)[:80]}"))
         # Tier 2 rides on every call of a provider that has it, and on none of the others.
         wanted = self.engine.provider.server_context_management and \
             session.settings.apiContextManagement.enabled
         if (request.context_management is not None) != wanted:
-            found.append(f"context_management {request.context_management!r}")
+            found.append(("context_management", repr(request.context_management)))
         tokens = request_tokens(request)
         if kind == "main":
             self.main_tokens.append(tokens)
             if tokens > session.thresholds.blocking_at:
-                found.append(f"{tokens:,} tokens past the blocking limit "
-                             f"{session.thresholds.blocking_at:,}")
+                found.append(("blocking", f"{tokens:,} tokens past the blocking limit "
+                                          f"{session.thresholds.blocking_at:,}"))
         if kind == "main" and accepted:
             saved = (InvariantChecker.process_checked, InvariantChecker.process_refused)
             violations = self.checker.observe(len(self.main_tokens) - 1, "anthropic", "/v1/messages",
@@ -394,9 +418,9 @@ class RequestAudit:
                                               input_tokens=tokens)
             # Those counters report the fake server's requests; these never reached it.
             InvariantChecker.process_checked, InvariantChecker.process_refused = saved
-            # Without a prefix there is no user context to lead (checked above as well).
-            found.extend(f"{v.rule}: {v.detail}" for v in violations
-                         if expected is not None or v.rule != "user_context")
+            # The limit is checked above; without a prefix there is no user context to lead.
+            found.extend((v.rule, v.detail) for v in violations if v.rule != "blocking"
+                         and (expected is not None or v.rule != "user_context"))
         return found
 
 
@@ -427,7 +451,9 @@ def pairing_problems(request: ModelRequest) -> list[str]:
 
 
 class FakeClock:
-    """The session's clock: the wall clock (records are stamped with it) plus a jump."""
+    """The session's clock: the wall clock plus a jump. Records are stamped with the wall
+    clock, so after a jump every later call sees the gap too (the sweep ages the records
+    instead when turns go on after an idle spell)."""
 
     def __init__(self) -> None:
         self.offset = 0.0
@@ -512,11 +538,40 @@ async def tool_turns(engine: Engine, count: int, tokens: int = 3_000, start: int
         await engine.prompt(f"do step {i}")
 
 
+class MemoryTranscripts:
+    """A TranscriptStore that keeps nothing: for sweeps, where the disk adds time, not checks."""
+
+    def __init__(self, storage_dir: Path, health: Any = None) -> None:
+        self.storage_dir = storage_dir
+
+    def path_for(self, session_id: str, cwd: str) -> Path:
+        return self.storage_dir / f"{session_id}.jsonl"
+
+    def prepare(self, session_id: str, cwd: str) -> None:
+        pass
+
+    def append(self, message: Message, session_id: str, cwd: str) -> None:
+        pass
+
+    def append_many(self, messages: list[Message], session_id: str, cwd: str) -> None:
+        pass
+
+    def append_state(self, session_id: str, cwd: str, **state: Any) -> None:
+        pass
+
+    def close_session(self, session_id: str, cwd: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 def build_engine(tmp_path: Path, *, provider: ScriptedProvider | None = None,
                  prefix: bool = True, editor: RecordingEditor | None = None,
-                 **settings_changes: Any) -> Engine:
+                 on_disk: bool = True, **settings_changes: Any) -> Engine:
     """A session of the real service on ``tmp_path``, wired as ``sidecar.composition`` wires
-    one, with the provider, tools, prefix and editor above in place of the real ones."""
+    one, with the provider, tools, prefix and editor above in place of the real ones (and,
+    unless ``on_disk``, a transcript store that keeps nothing)."""
     from sidecar import composition
 
     workspace = tmp_path / "ws"
@@ -529,7 +584,7 @@ def build_engine(tmp_path: Path, *, provider: ScriptedProvider | None = None,
     adapters = Adapters(
         provider=lambda s, env: provider,
         tools=lambda s: list(tools),
-        transcripts=composition.transcripts,
+        transcripts=composition.transcripts if on_disk else MemoryTranscripts,
         history=composition.history,
         archive=composition.archive,
         prefix=(lambda cwd, s: fixed) if prefix else (lambda cwd, s: None),  # type: ignore[arg-type,return-value]
