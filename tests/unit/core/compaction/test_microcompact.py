@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 from sidecar.core.compaction.microcompact import (
     anthropic_context_management,
@@ -103,9 +104,10 @@ async def test_after_a_gap_old_results_are_cleared_once_and_stay_cleared(tmp_pat
 
 
 async def test_no_clearing_before_the_gap_or_with_time_based_clearing_off(tmp_path: Path) -> None:
-    for name, minutes, settings in (
-            ("short", 59, {}),
-            ("off", 600, {"microcompact": Microcompact(timeBased=TimeBased(enabled=False))})):
+    cases: list[tuple[str, int, dict[str, Any]]] = [
+        ("short", 59, {}),
+        ("off", 600, {"microcompact": Microcompact(timeBased=TimeBased(enabled=False))})]
+    for name, minutes, settings in cases:
         engine = build_engine(tmp_path / name, **settings)
         engine.provider.main.extend([Reply("Listing.", tools=[shell("ls", 300)]), Reply("Listed."),
                                      Reply("Again.", tools=[shell("ls -l", 300)]), Reply("Listed."),

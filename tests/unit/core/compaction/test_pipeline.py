@@ -75,7 +75,9 @@ async def test_auto_compaction_fires_at_its_threshold_and_the_next_request_start
     meta = boundary.extra["compactMetadata"]
     assert meta == {"trigger": "auto", "preTokens": event["tokensBefore"], "tier": "full",
                     "ptlRetries": 0}
-    on_disk = [json.loads(line) for line in engine.session.transcript.path().read_text().splitlines()]
+    path = engine.session.transcript.path()
+    assert path is not None
+    on_disk = [json.loads(line) for line in path.read_text().splitlines()]
     assert any(r.get("subtype") == "compact_boundary" for r in on_disk)
     assert any(r.get("isCompactSummary") for r in on_disk)
     # The editor saw it start and finish, and the gauge counts it.
@@ -284,8 +286,8 @@ async def test_the_breaker_opens_after_three_failed_auto_compactions(tmp_path: P
     await engine.prompt("and now?")  # past the threshold, but the breaker is open
     assert len(engine.provider.requests_of("summary")) == 3
     assert engine.fired() == ["failed"] * 3 and engine.boundaries() == []
-    # Nothing changed: the transcript has every record, the requests stayed under blocking.
-    assert engine.session.ledger.used() >= engine.session.thresholds.auto_compact_at
+    # Nothing changed: the context is still past the threshold, the requests under blocking.
+    assert engine.session.ledger.used() >= (engine.session.thresholds.auto_compact_at or 0) > 0
     engine.assert_clean()
 
     # A manual compaction still works, and a success closes the breaker again.
@@ -353,7 +355,7 @@ async def test_a_declined_confirmation_skips_the_compaction(tmp_path: Path) -> N
     await tool_turns(engine, 8)
 
     assert engine.provider.requests_of("summary") == [] and engine.fired() == []
-    assert engine.session.ledger.used() >= engine.session.thresholds.auto_compact_at
+    assert engine.session.ledger.used() >= (engine.session.thresholds.auto_compact_at or 0) > 0
     engine.assert_clean()
 
 

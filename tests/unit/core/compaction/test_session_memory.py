@@ -105,7 +105,8 @@ async def test_notes_kept_in_the_background_serve_auto_compact_with_no_summary_c
     assert MEMORY_NOTES in summary and "most recent messages follow verbatim" in summary
     assert len(after.messages) > 1
     kept = [m for m in engine.session.transcript.records if "keptFrom" in m.extra]
-    assert kept and request_tokens(after) < engine.session.thresholds.auto_compact_at // 2
+    auto_at = engine.session.thresholds.auto_compact_at
+    assert auto_at is not None and kept and request_tokens(after) < auto_at // 2
     event = engine.tiers.events[0]
     assert event["trigger"] == "auto" and event["tokensAfter"] < event["tokensBefore"]
     # The update thresholds start again from the smaller context.
