@@ -479,7 +479,6 @@ def engine_settings(storage: Path, *, window: int = 40_000, **changes: Any) -> S
     return dataclasses.replace(base, **changes)
 
 
-
 @dataclass
 class Engine:
     service: SessionService
@@ -587,6 +586,7 @@ def build_engine(tmp_path: Path, *, provider: ScriptedProvider | None = None,
         transcripts=composition.transcripts if on_disk else MemoryTranscripts,
         history=composition.history,
         archive=composition.archive,
+        # A session without a prefix is one Session supports; the port's type leaves it out.
         prefix=(lambda cwd, s: fixed) if prefix else (lambda cwd, s: None),  # type: ignore[arg-type,return-value]
         watcher=None,
     )
