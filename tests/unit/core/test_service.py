@@ -21,6 +21,9 @@ from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings
 from sidecar.storage.history_entry import HistoryEntry
 
+# The service holds the keys it is configured with; none from another test may leak in.
+pytestmark = pytest.mark.usefixtures("no_held_keys")
+
 
 class Editor:
     def __init__(self) -> None:

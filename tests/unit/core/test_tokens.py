@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core_builders import assistant, corpus_messages, result, text, tool_use, user
+from tests.unit.core.core_builders import assistant, corpus_messages, result, text, tool_use, user
 from sidecar.core import tokens
 from sidecar.core.messages import SYNTHETIC_MODEL, Message, Usage
 from sidecar.core.tokens import (

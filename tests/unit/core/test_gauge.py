@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from core_builders import assistant, result, text, tool_use, user
+from tests.unit.core.core_builders import assistant, result, text, tool_use, user
 from sidecar.core.gauge import BreakerState, build_gauge
 from sidecar.core.messages import Usage
 from sidecar.core.settings import AutoCompact, Settings

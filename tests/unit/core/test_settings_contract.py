@@ -9,7 +9,7 @@ from typing import Any
 
 from sidecar.core.settings import Settings
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 EXTENSION_ONLY = {"pythonPath", "serverCommand", "gaugeClickAction"}
 
 

@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import pytest
 
-from core_builders import (
+from tests.unit.core.core_builders import (
     assistant,
     corpus_lines,
     corpus_messages,
