@@ -27,8 +27,10 @@ from sidecar.core.messages import CLEARED_TOOL_RESULT, Block, Message, Usage, is
 from sidecar.core.ports import (
     Adapters,
     Completed,
+    ModelDescription,
     ModelRequest,
     ProviderError,
+    ServerCompaction,
     StreamEvent,
     TextDelta,
     ToolInputDelta,
@@ -135,9 +137,11 @@ class ScriptedProvider:
     """
 
     def __init__(self, *, server_context_management: bool = True, name: str = "anthropic",
-                 chunk_chars: int = 16) -> None:
+                 chunk_chars: int = 16, server_compaction: bool = False) -> None:
         self.name = name
         self.server_context_management = server_context_management
+        # The provider summarizes itself (``compact``): its summary script answers.
+        self.server_compaction = server_compaction
         self.main: Script = deque()
         self.summary: Script = deque()
         self.memory: Script = deque()
@@ -161,6 +165,21 @@ class ScriptedProvider:
         if kind == "memory":
             return self.memory.popleft() if self.memory else Reply(f"<summary>{MEMORY_NOTES}</summary>")
         return self.main.popleft() if self.main else Reply()
+
+    async def compact(self, request: ModelRequest, instructions: str | None) -> ServerCompaction:
+        self.requests.append(request)
+        reply = self._reply_for(request)
+        for observe in self.observers:
+            observe(request, reply)
+        if reply.error is not None:
+            raise reply.error
+        text = reply.text
+        block = {"type": "compaction", "content": text, "signature": f"sig-{len(text)}"}
+        return ServerCompaction(blocks=[block], summary=text,
+                                usage=Usage(input_tokens=request_tokens(request), output_tokens=1))
+
+    async def describe_models(self) -> list[ModelDescription]:
+        return []
 
     def requests_of(self, kind: str) -> list[ModelRequest]:
         return [r for r in self.requests if call_kind(r) == kind]
