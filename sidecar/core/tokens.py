@@ -196,6 +196,9 @@ def model_blocks(message: Message) -> list[Block]:
     """The blocks of a record as the model reads them (none for display-only records)."""
     if message.kind in ("system", "progress") and message.subtype != "local_command":
         return []
+    if message.is_virtual or (message.kind == "assistant"
+                              and (message.is_api_error or message.is_synthetic)):
+        return []  # shown to the user, never sent (see normalize)
     if message.kind == "attachment":
         # An attachment may hold its body only in ``attachment``; it is sent rendered.
         return render_attachment(message)

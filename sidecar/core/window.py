@@ -32,6 +32,7 @@ class Window:
 @dataclass(frozen=True, slots=True)
 class Thresholds:
     size: int
+    max_output_tokens: int  # the most one answer may take
     effective_window: int
     auto_compact_at: int | None
     warning_at: int
@@ -97,6 +98,7 @@ def compute_thresholds(window: Window, settings: Settings) -> Thresholds:
     blocking = env_positive_int("CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE") or max(blocking, 1)
     return Thresholds(
         size=size,
+        max_output_tokens=window.max_output_tokens,
         effective_window=effective,
         auto_compact_at=auto,
         warning_at=warning,

@@ -14,8 +14,14 @@ from sidecar.core.request_labels import CallKind
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost
+    from sidecar.core.window import Thresholds
 
 SUMMARY_MAX_TOKENS = 20_000
+
+
+def summary_answer_tokens(thresholds: Thresholds) -> int:
+    """What a summary's answer may take: the model's output limit, at most 20,000."""
+    return min(thresholds.max_output_tokens, SUMMARY_MAX_TOKENS)
 
 
 async def forked_text_call(session: CompactionHost, records: list[Message], prompt: str,

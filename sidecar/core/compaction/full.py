@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Awaitable, Callable
 
-from sidecar.core.compaction.forked_call import SUMMARY_MAX_TOKENS, forked_text_call
+from sidecar.core.compaction.forked_call import forked_text_call, summary_answer_tokens
 from sidecar.core.compaction.prompts import PTL_MARKER, compact_prompt, format_summary
 from sidecar.core.messages import Block, Message, user_text
 from sidecar.core.ports import ProviderError
@@ -116,7 +116,7 @@ def run_hooks(session: CompactionHost, trigger: str) -> str:
 
 def fit_to_window(records: list[Message], session: CompactionHost) -> tuple[list[Message], int]:
     """Drop oldest groups until the summary request fits the window with room to answer."""
-    limit = session.thresholds.size - SUMMARY_MAX_TOKENS
+    limit = session.thresholds.size - summary_answer_tokens(session.thresholds)
     prefix = sum(session.prefix_parts().values())
     dropped = 0
     for _ in range(50):

@@ -56,8 +56,10 @@ class ContextTiers:
         self.memory = SessionMemory(storage_dir(host.settings), host.id)
         self.compacted_since_anchor = False
         self._task: asyncio.Task[Any] | None = None
-        # The tool results the last client-side edit cleared (see prepare_request).
+        # What the client-side edit has cleared since the context began (the first
+        # record after the last boundary): it stays cleared (see prepare_request).
         self._edited: frozenset[str] = frozenset()
+        self._edited_context: str | None = None
         self.events: list[dict[str, Any]] = []  # what fired, for replay and tests
         # Called with each event as it is logged (replay adds where in the recording it is).
         self.observers: list[Callable[[dict[str, Any]], None]] = []
@@ -102,7 +104,7 @@ class ContextTiers:
                 except CompactionFailed:
                     pass
         used = host.ledger.used()
-        if used >= th.blocking_at and not self.compacted_since_anchor:
+        if used >= th.blocking_at:
             hint = "run /compact" if not auto.enabled else "compaction failed; run /compact or /clear"
             raise ContextWindowExceeded(
                 f"The context holds {used:,} tokens, past the blocking limit of {th.blocking_at:,}; {hint}",
@@ -125,11 +127,14 @@ class ContextTiers:
             idle = minutes_since_last_assistant(host.transcript.since_boundary(), host.clock())
             return dataclasses.replace(request, context_management=anthropic_context_management(
                 host.settings, idle_minutes=idle))
+        since = host.transcript.since_boundary()
+        context = since[0].uuid if since else None
+        already = self._edited if context == self._edited_context else frozenset()
         messages, saved, edited = client_side_context_edit(
-            request.messages, host.ledger.used(), host.settings, host.ledger.counter)
-        if edited != self._edited:
+            request.messages, host.ledger.used(), host.settings, host.ledger.counter, already)
+        if edited != already:
             # The outgoing history differs from the last request's before its end.
-            self._edited = edited
+            self._edited, self._edited_context = edited, context
             host.rewrite("context_edit")
             request = dataclasses.replace(request, headers=host.labels())
         if saved:
@@ -164,8 +169,10 @@ class ContextTiers:
         compaction_id = f"cmp_{new_uuid()[:12]}"
         before = host.ledger.used()
         base = {"sessionUpdate": "compaction_update", "compactionId": compaction_id, "trigger": trigger}
-        host.update({**base, "status": "in_progress", "tier": "session_memory" if not force_full
-                        and trigger == "auto" else "full", "tokensBefore": before})
+        memory_first = (trigger == "auto" and not force_full
+                        and host.settings.sessionMemory.enabled)
+        host.update({**base, "status": "in_progress",
+                     "tier": "session_memory" if memory_first else "full", "tokensBefore": before})
         host.editor.status("normal", True, "Compacting the conversation…")
         progress: dict[str, str | None] = {"token": None}
         client_token = work_done_token if isinstance(work_done_token, str) else None
@@ -244,10 +251,17 @@ class ContextTiers:
                 log.info("session memory compaction would leave %s tokens; using full", after)
         await host.editor.progress(token, "report", "Compacting", "summarizing the conversation")
         result = await full_compact(host, trigger, instructions)
-        records = self._new_context("full", trigger, before, result.summary, pending_round(host),
+        tail = pending_round(host)
+        records = self._new_context("full", trigger, before, result.summary, tail,
                                     result.attachments, ptl_retries=result.ptl_retries,
                                     server_blocks=result.server_blocks)
         after = host.estimate(records)
+        if tail and after >= host.thresholds.blocking_at:
+            # The round in progress is too large to keep verbatim: the summary covers it.
+            records = self._new_context("full", trigger, before, result.summary, [],
+                                        result.attachments, ptl_retries=result.ptl_retries,
+                                        server_blocks=result.server_blocks)
+            after = host.estimate(records)
         if after >= before:
             raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context ({before:,})")
         self._commit(records)

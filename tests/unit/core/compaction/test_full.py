@@ -149,11 +149,6 @@ async def test_images_and_hook_output_in_the_summary_request(tmp_path: Path) -> 
     engine.assert_clean()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "full.fit_to_window reserves SUMMARY_MAX_TOKENS (20,000) of the window for the answer, "
-    "though the summary call asks for min(max output, 20,000) (4,000 here): on windows under "
-    "about 60K it drops the oldest groups of a history that fits the window with room for "
-    "the answer, so the summary never sees the start of the conversation."))
 async def test_a_history_that_fits_the_window_is_summarized_whole(tmp_path: Path) -> None:
     engine = build_engine(tmp_path)
     await tool_turns(engine, 7)

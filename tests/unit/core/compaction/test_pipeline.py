@@ -88,10 +88,6 @@ async def test_auto_compaction_fires_at_its_threshold_and_the_next_request_start
     engine.assert_clean()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "pipeline.ContextTiers.compact_now announces an auto compaction as tier session_memory "
-    "whenever it is not forced full, without looking at sessionMemory.enabled: with session "
-    "memory off the editor is told a session-memory compaction runs while a summary call does."))
 async def test_the_in_progress_update_names_the_tier_that_will_run(tmp_path: Path) -> None:
     engine = build_engine(tmp_path)  # session memory off
     await tool_turns(engine, 8)
@@ -223,12 +219,6 @@ async def test_the_client_side_edit_bumps_the_epoch_only_when_its_cleared_set_ch
     engine.assert_clean()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "pipeline.ContextTiers.prepare_request decides the client-side edit from ledger.used(), "
-    "which after an edited request is anchored on the provider's count of that smaller, "
-    "edited request: the next request falls under the trigger and goes out unedited, the one "
-    "after is edited again. Cleared results come back and the prompt cache is rewritten on "
-    "every call, against microcompact's rule that a cleared id stays cleared."))
 async def test_a_result_the_client_side_edit_cleared_stays_cleared(tmp_path: Path) -> None:
     engine = client_side_engine(tmp_path)
     await tool_turns(engine, 8, tokens=800)
@@ -242,11 +232,6 @@ async def test_a_result_the_client_side_edit_cleared_stays_cleared(tmp_path: Pat
     assert ever_cleared
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "pipeline.ContextTiers.before_call checks auto-compact and the blocking limit against "
-    "ledger.used(), which after a client-side edit is anchored on the provider's count of "
-    "the edited request; when the next request goes out unedited (see the test above) it "
-    "can pass the blocking limit with neither check noticing."))
 async def test_a_client_side_edit_never_lets_a_request_pass_the_blocking_limit(
         tmp_path: Path) -> None:
     engine = build_engine(tmp_path, window=32_000, maxOutputTokens=8_000,
@@ -359,10 +344,6 @@ async def test_a_declined_confirmation_skips_the_compaction(tmp_path: Path) -> N
     engine.assert_clean()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "pipeline.ContextTiers.before_call skips the blocking check while compacted_since_anchor "
-    "is set, so a compaction that keeps a pending tool round larger than the blocking limit "
-    "(full.pending_round keeps it verbatim) is followed by a main request past that limit."))
 async def test_no_request_passes_the_blocking_limit_after_a_compaction(tmp_path: Path) -> None:
     engine = build_engine(tmp_path)
     blocking = engine.session.thresholds.blocking_at
