@@ -25,7 +25,9 @@ from sidecar.core.compaction.microcompact import (
 )
 from sidecar.core.compaction.prompts import summary_message_text
 from sidecar.core.compaction.session_memory import SessionMemory, plan_memory_compaction
-from sidecar.core.errors import CompactionFailed, ContextWindowExceeded
+from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded
+from sidecar.contract.results import CompactionTier
+from sidecar.contract.updates import CompactionTrigger, compaction_update
 from sidecar.core.gauge import BreakerState
 from sidecar.core.messages import Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
@@ -146,14 +148,15 @@ class ContextTiers:
 
     # ----- compaction ----------------------------------------------------------------
 
-    async def compact_now(self, *, trigger: str, instructions: str | None = None,
+    async def compact_now(self, *, trigger: CompactionTrigger, instructions: str | None = None,
                           work_done_token: Any = None, force_full: bool = False) -> dict[str, Any]:
         host = self.host
         compaction_id = f"cmp_{new_uuid()[:12]}"
         before = host.ledger.used()
-        base = {"sessionUpdate": "compaction_update", "compactionId": compaction_id, "trigger": trigger}
-        host.update({**base, "status": "in_progress", "tier": "session_memory" if not force_full
-                        and trigger == "auto" else "full", "tokensBefore": before})
+        host.update(compaction_update(
+            compaction_id, trigger=trigger, status="in_progress",
+            tier="session_memory" if not force_full and trigger == "auto" else "full",
+            tokens_before=before))
         host.editor.status("normal", True, "Compacting the conversation…")
         progress: dict[str, str | None] = {"token": None}
         client_token = work_done_token if isinstance(work_done_token, str) else None
@@ -168,7 +171,8 @@ class ContextTiers:
         try:
             tier, after, summary = await self._task
         except asyncio.CancelledError:
-            host.update({**base, "status": "cancelled", "tier": "full", "tokensBefore": before})
+            host.update(compaction_update(compaction_id, trigger=trigger, status="cancelled",
+                                          tier="full", tokens_before=before))
             await host.editor.progress(progress["token"], "end", "Compacting", "cancelled")
             host.editor.status("normal", False, "Compaction cancelled")
             current = asyncio.current_task()
@@ -181,8 +185,8 @@ class ContextTiers:
             if trigger == "auto":
                 self.breaker.record_failure()
             self._log_event("failed", reason=reason, trigger=trigger)
-            host.update({**base, "status": "failed", "tier": "full", "tokensBefore": before,
-                            "error": reason})
+            host.update(compaction_update(compaction_id, trigger=trigger, status="failed",
+                                          tier="full", tokens_before=before, error=reason))
             await host.editor.progress(progress["token"], "end", "Compacting", f"failed: {reason}")
             msg = f"Compaction failed, nothing was changed: {reason}"
             if self.breaker.open and trigger == "auto":
@@ -196,8 +200,9 @@ class ContextTiers:
         self.breaker.record_success()
         self.compacted_since_anchor = True
         self._log_event(tier, trigger=trigger, tokensBefore=before, tokensAfter=after)
-        host.update({**base, "status": "completed", "tier": tier, "tokensBefore": before,
-                        "tokensAfter": after, "summary": summary})
+        host.update(compaction_update(compaction_id, trigger=trigger, status="completed",
+                                      tier=tier, tokens_before=before, tokens_after=after,
+                                      summary=summary))
         await host.editor.progress(progress["token"], "end", "Compacting",
                                       f"saved {before - after:,} tokens")
         host.editor.status("normal", False, f"Compacted: {before:,} → {after:,} tokens")
@@ -206,7 +211,7 @@ class ContextTiers:
                 "tokensBefore": before, "tokensAfter": after}
 
     async def _compact(self, trigger: str, instructions: str | None, force_full: bool,
-                       token: str | None) -> tuple[str, int, str]:
+                       token: str | None) -> tuple[CompactionTier, int, str]:
         host = self.host
         # "Did it shrink" compares the rebuilt context's estimate with the context now, as
         # our estimate or as the gauge shows it (the provider's count), whichever is larger:
