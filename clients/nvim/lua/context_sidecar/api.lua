@@ -1,4 +1,4 @@
----One wrapper per sidecar method (PROTOCOL.md). Each takes a ready client state, params and an
+---One wrapper per sidecar method (docs/protocol.md). Each takes a ready client state, params and an
 ---optional callback `cb(err, result)`. Without a callback it must run inside a coroutine: it
 ---yields until the answer arrives and returns `err, result`.
 local client = require("context_sidecar.client")

@@ -4,7 +4,7 @@
 ---version is stopped with a message saying why.
 local M = {}
 
----The protocol major version this client speaks (PROTOCOL.md, "version 2": the sidecar's
+---The protocol major version this client speaks (docs/protocol.md, "version 2": the sidecar's
 ---error codes moved to -33001..-33006).
 M.PROTOCOL_VERSION = 2
 M.NAME = "context_sidecar"
@@ -57,7 +57,7 @@ function M.root(bufnr)
   return vim.fs.normalize(vim.fn.getcwd())
 end
 
----Client capabilities: Neovim's own plus what this plugin handles (PROTOCOL.md, Lifecycle).
+---Client capabilities: Neovim's own plus what this plugin handles (docs/protocol.md, Lifecycle).
 ---@return table
 function M.capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
