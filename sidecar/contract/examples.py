@@ -83,7 +83,7 @@ GAUGE: Gauge = {
     "errorAt": 147000,
     "blockingAt": 177000,
     "percentUsed": 71.2,
-    "percentLeftUntilAutoCompact": 12.4,
+    "percentLeftUntilAutoCompact": 12.3,
     "level": "ok",
     "source": "provider",
     "estimator": "calibrated:2.61",
@@ -95,6 +95,17 @@ GAUGE: Gauge = {
     "cost": {"amount": 0.4213, "currency": "USD"},
     "compactions": {"session_memory": 1, "full": 2},
     "autoCompact": {"enabled": True, "circuitBreaker": "closed", "consecutiveFailures": 0},
+}
+
+# The gauge after a turn added 800 tokens: a usage_update's, newer (seq) than the answers'.
+GAUGE_AFTER_TURN: Gauge = {
+    **GAUGE,
+    "seq": 13,
+    "used": 143100,
+    "percentUsed": 71.5,
+    "percentLeftUntilAutoCompact": 11.9,
+    "anchor": {"apiTokens": 143100, "estimatedSince": 0, "messagesSince": 0},
+    "breakdown": {**GAUGE["breakdown"], "messages": 90800, "free": 36900},
 }
 
 HISTORY_ENTRY: HistoryEntry = {
@@ -215,7 +226,7 @@ def session_updates() -> list[Any]:
             "toolu_01", "completed",
             content=[{"type": "content", "content": text_block("1 passed in 0.02s\n")}],
             raw_output={"exitCode": 0}),
-        u.usage_update(GAUGE),
+        u.usage_update(GAUGE_AFTER_TURN),
         u.compaction_update("cmp_3f9a1c2b7d4e", trigger="auto", status="completed", tier="full",
                             tokens_before=142300, tokens_after=18400,
                             summary="The user is fixing a failing test in tests/test_app.py."),

@@ -114,7 +114,7 @@ end
 
 ---Notification and server-request handlers; the modules are required when a message arrives.
 ---@return table<string, function>
-local function handlers()
+function M.handlers()
   return {
     ["session/update"] = function(_, params, ctx)
       require("context_sidecar.chat").on_update(params, ctx.client_id)
@@ -194,7 +194,7 @@ function M.ensure(root, cb)
     },
     -- Answers the server's workspace/configuration pull (section contextSidecar).
     settings = { contextSidecar = M.object(vim.deepcopy(cfg.settings)) },
-    handlers = handlers(),
+    handlers = M.handlers(),
     on_init = function(client, result)
       local major, caps = M.server_protocol(result)
       if major ~= M.PROTOCOL_VERSION then
