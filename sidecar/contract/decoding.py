@@ -138,12 +138,6 @@ def _progress_token(value: Any) -> str | int:
     return _integer(value)
 
 
-def _object(value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise Refused()
-    return value
-
-
 def _array(value: Any) -> list[Any]:
     if not isinstance(value, list):
         raise Refused()
@@ -164,6 +158,5 @@ ABSOLUTE_PATH: Kind[str] = Kind("an absolute path string", _absolute_path)
 INTEGER: Kind[int] = Kind("an integer", _integer)
 POSITIVE_INTEGER: Kind[int] = Kind("a positive integer", _positive_integer)
 PROGRESS_TOKEN: Kind[str | int] = Kind("a string or an integer", _progress_token)
-OBJECT: Kind[dict[str, Any]] = Kind("an object", _object)
 ARRAY: Kind[list[Any]] = Kind("an array", _array)
 FILE_EVENTS: Kind[list[dict[str, Any]]] = Kind("an array of file events with a uri", _file_events)

@@ -7,7 +7,7 @@ fields are.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict, Union, get_args, get_type_hints
+from typing import Any, Literal, TypedDict, Union, cast, get_args, get_type_hints
 
 from sidecar.contract.content import TextBlock, text_block
 from sidecar.contract.results import CompactionTier, Cost, Gauge
@@ -134,11 +134,12 @@ def agent_thought_chunk(text: str, message_id: str) -> _AgentThoughtChunk:
 
 
 def tool_call(tool_call_id: str, title: str, kind: str, status: ToolCallStatus,
-              raw_input: dict[str, Any], locations: list[Location] | None = None) -> _ToolCall:
+              raw_input: dict[str, Any], locations: list[dict[str, Any]] | None = None) -> _ToolCall:
     update: _ToolCall = {"sessionUpdate": "tool_call", "toolCallId": tool_call_id, "title": title,
                          "kind": kind, "status": status, "rawInput": raw_input}
     if locations is not None:
-        update["locations"] = locations
+        # Tools build them as plain dicts of these fields.
+        update["locations"] = cast(list[Location], locations)
     return update
 
 

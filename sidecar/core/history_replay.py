@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from sidecar.contract.updates import (
     agent_message_chunk,
@@ -34,7 +34,8 @@ def replay_history(session: Session) -> None:
                 session.update(agent_thought_chunk(block["thinking"], m.message_id or m.uuid))
             elif kind == "tool_use":
                 tool = tools.get(str(block.get("name")))
-                raw = block.get("input") if isinstance(block.get("input"), dict) else {}
-                session.update(tool_call(block.get("id"),
+                raw: dict[str, Any] = block["input"] if isinstance(block.get("input"), dict) else {}
+                # The id as the record holds it (Claude Code and the sidecar always write one).
+                session.update(tool_call(cast(str, block.get("id")),
                                          tool.title(raw, roots) if tool else str(block.get("name")),
                                          tool.kind if tool else "other", "completed", raw))

@@ -3,6 +3,9 @@ examples they are made from fit the contract's own types."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, get_type_hints
 
@@ -75,3 +78,14 @@ def test_the_shape_check_finds_what_does_not_fit() -> None:
     result_type = get_type_hints(ROUTES["sidecar/gauge"].call)["return"]
     assert mismatches(gauge, result_type) == [
         "$.seq: missing", "$.extra: not in Gauge", "$.level: 'fine' is none of ('ok', 'warning', 'error', 'blocking')"]
+
+
+def test_the_contract_imports_nothing_else_of_the_sidecar() -> None:
+    # Core and the transports import the contract; the other way round would tie the wire
+    # to whatever the engine happens to be.
+    probe = ("import json, sys, sidecar.contract.fixtures; "
+             "print(json.dumps(sorted(m for m in sys.modules if m.startswith('sidecar.'))))")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    modules = json.loads(loaded.stdout)
+    assert "sidecar.contract.fixtures" in modules
+    assert [m for m in modules if not m.startswith("sidecar.contract")] == []
