@@ -56,3 +56,19 @@ redaction.forget_secrets
 from sidecar.core import ports
 
 ports.ToolInputDelta.partial_json
+
+# pygls calls these overrides on the LSP server.
+from sidecar.protocol import server as lsp_server
+
+lsp_server.SidecarServer._send_handler_result
+lsp_server.SidecarServer.report_server_error
+
+# Wire fields with one-word names (camelCase ones are left to the check's own rule): the
+# clients read them from the contract's message shapes.
+from sidecar.contract import results as wire_results, updates as wire_updates
+
+wire_results.Breakdown.free
+wire_results.Gauge.breakdown
+wire_results.Cost.amount
+wire_results.Cost.currency
+wire_updates._SidecarGauge.sidecar

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Literal, Mapping, Protocol, Sequence
 
+from sidecar.contract.updates import SessionUpdate
 from sidecar.core.file_state import FileReadState
 from sidecar.core.messages import ApiMessage, Block, Message, Usage
 from sidecar.core.settings import Settings
@@ -292,7 +293,7 @@ def tool_specs(tools: Sequence[Tool]) -> list[ToolSpec]:
 # ----- the editor --------------------------------------------------------------------------
 
 class Editor(Protocol):
-    def session_update(self, session_id: str, update: dict[str, Any]) -> None:
+    def session_update(self, session_id: str, update: SessionUpdate) -> None:
         """Send a ``session/update`` notification."""
 
     def status(self, kind: str, busy: bool, message: str) -> None:

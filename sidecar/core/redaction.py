@@ -15,6 +15,8 @@ import sys
 import threading
 from typing import Any
 
+from sidecar.contract.updates import SessionUpdate
+
 REDACTED_KEY = "[REDACTED_API_KEY]"
 
 # Anthropic (sk-ant-...), OpenAI (sk-..., sk-proj-...) and compatible servers' keys. The
@@ -236,7 +238,7 @@ class RedactingEditor:
     def __init__(self, inner: Any) -> None:
         self._inner = inner
 
-    def session_update(self, session_id: str, update: dict[str, Any]) -> None:
+    def session_update(self, session_id: str, update: SessionUpdate) -> None:
         self._inner.session_update(session_id, redact_value(update))
 
     def status(self, kind: str, busy: bool, message: str) -> None:

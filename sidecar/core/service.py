@@ -1,4 +1,8 @@
-"""The session service: every request a transport receives lands on one method here."""
+"""The session service: every request a transport receives lands on one method here.
+
+Public methods take the contract's params (decoded and checked by the transport's dispatch)
+and return its results; ``sidecar.routes`` says which method serves which wire method.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping, cast
 
 from sidecar.core.ports import (
     Adapters,
@@ -19,13 +23,54 @@ from sidecar.core.ports import (
     TranscriptStore,
     WorkspaceWatcher,
 )
-from sidecar.core.errors import InvalidParams, SessionBusy, SessionNotFound
+from sidecar.contract.errors import (
+    CompactionFailed,
+    InvalidParams,
+    ProviderNotConfigured,
+    SessionBusy,
+    SessionNotFound,
+)
+from sidecar.contract.params import (
+    CompactParams,
+    DocumentChangeParams,
+    DocumentCloseParams,
+    DocumentOpenParams,
+    FilesChangedParams,
+    HistoryListParams,
+    ListSessionsParams,
+    LoadSessionParams,
+    NewSessionParams,
+    NoParams,
+    PromptParams,
+    SessionParams,
+    SetModelParams,
+)
+from sidecar.contract.results import (
+    Compacted,
+    ContextView,
+    Empty,
+    Gauge,
+    HistoryList,
+    HistoryUndone,
+    ModelSet,
+    PromptResult,
+    SessionList,
+    SessionOpened,
+    SessionSummary,
+    StopReason,
+)
+from sidecar.contract.updates import (
+    Command,
+    CompactionTrigger,
+    agent_message_chunk,
+    available_commands_update,
+)
+from sidecar.contract.uris import uri_to_path
 from sidecar.credentials import ProcessEnvironment, hold_configured
 from sidecar.core.messages import Block, new_uuid
 from sidecar.core.context_view import render_context
 from sidecar.core.history_replay import replay_history
 from sidecar.core.normalize import normalize_for_api
-from sidecar.core.prompt_blocks import prompt_blocks
 from sidecar.core.session import Session, SessionInfo
 from sidecar.core.settings import Settings, storage_dir
 from sidecar.core.storage_health import StorageHealth
@@ -34,7 +79,7 @@ from sidecar.core.session_ids import is_valid_session_id
 
 log = logging.getLogger(__name__)
 
-SLASH_COMMANDS = [
+SLASH_COMMANDS: list[Command] = [
     {"name": "compact", "description": "Summarize the conversation to free context (optional instructions)"},
     {"name": "context", "description": "Show what fills the context window"},
     {"name": "clear", "description": "Start over with an empty context (the transcript is kept)"},
@@ -166,8 +211,6 @@ class SessionService:
 
     def check_provider(self, settings: Settings) -> None:
         """Raise ProviderNotConfigured early, and say so on the status bar."""
-        from sidecar.core.errors import ProviderNotConfigured
-
         try:
             self.provider_factory()(settings)
         except ProviderNotConfigured as exc:
@@ -206,41 +249,53 @@ class SessionService:
         self.watchers[cwd] = watcher
         asyncio.ensure_future(watcher.start())
 
-    def feed_client_changes(self, paths: set[Path]) -> None:
-        """Changes the editor reports (workspace/didChangeWatchedFiles) join the same stream."""
-        for watcher in self.watchers.values():
-            watcher.feed(list(paths))
+    # ----- what the editor reports ---------------------------------------------------
 
-    def get(self, session_id: Any) -> Session:
-        if not isinstance(session_id, str) or not session_id:
-            raise InvalidParams("sessionId is required and must be a string")
+    def document_opened(self, p: DocumentOpenParams) -> None:
+        """The editor holds ``text`` for the file now: where a session read other text, its
+        read is stale (the same text, such as the echo of the sidecar's own edit, is not)."""
+        self._buffer_changed(p.path, p.text)
+
+    def document_changed(self, p: DocumentChangeParams) -> None:
+        """An edit in the editor; without the whole text (a ranged edit) it always counts."""
+        self._buffer_changed(p.path, p.whole_text)
+
+    def document_closed(self, p: DocumentCloseParams) -> None:
+        """Nothing a session holds depends on the open buffer: the next read takes the text
+        from the disk and compares its digest with the one recorded."""
+
+    def files_changed(self, p: FilesChangedParams) -> None:
+        """Changes the editor's file watcher reports join the watchers' own stream."""
+        for watcher in self.watchers.values():
+            watcher.feed(list(p.paths))
+
+    def _buffer_changed(self, path: Path, text: str | None) -> None:
+        for session in self.sessions.values():
+            session.file_state.mark_stale(path, text)
+
+    # ----- sessions -------------------------------------------------------------------
+
+    def get(self, session_id: str) -> Session:
         session = self.sessions.get(session_id)
         if session is None:
             raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
         return session
 
-    def new_session(self, cwd: Any, model: Any = None, provider: Any = None, title: Any = None) -> dict[str, Any]:
-        if not isinstance(cwd, str) or not cwd:
-            raise InvalidParams("cwd is required and must be an absolute path string")
-        if not os.path.isabs(cwd):
-            raise InvalidParams("cwd must be an absolute path")
-        for name, value in (("model", model), ("provider", provider), ("title", title)):
-            if value is not None and not isinstance(value, str):
-                raise InvalidParams(f"{name} must be a string")
+    def new_session(self, p: NewSessionParams) -> SessionOpened:
         settings = dataclasses.replace(
-            self.settings, model=model or self.settings.model, provider=provider or self.settings.provider
+            self.settings, model=p.model or self.settings.model,
+            provider=p.provider or self.settings.provider,
         )
-        info = SessionInfo(session_id=new_uuid(), cwd=cwd, model=settings.model,
-                           provider=settings.provider, title=title)
+        info = SessionInfo(session_id=new_uuid(), cwd=p.cwd, model=settings.model,
+                           provider=settings.provider, title=p.title)
         session = self._make_session(info, settings)
         session.rebuild_ledger()
         self._announce(session)
         return {"sessionId": session.id, "model": info.model, "provider": info.provider,
-                "gauge": session.gauge(bump=False)}
+                "gauge": _gauge(session)}
 
     def _announce(self, session: Session) -> None:
-        session.update({"sessionUpdate": "available_commands_update",
-                        "availableCommands": SLASH_COMMANDS})
+        session.update(available_commands_update(SLASH_COMMANDS))
         session.send_usage_update()
         try:
             self.provider_factory()(session.settings_for_call())
@@ -248,15 +303,12 @@ class SessionService:
         except Exception as exc:  # say it on the status bar; the prompt will answer -33002
             self.editor.status("error", False, getattr(exc, "message", str(exc)))
 
-    async def load_session(self, session_id: Any, cwd: Any = None) -> dict[str, Any]:
+    async def load_session(self, p: LoadSessionParams) -> SessionOpened:
         """Open a stored session by id, or a transcript file by path. ``cwd`` is the
         workspace the client named: it becomes the session's folder when the transcript
         names none it can use, because tools must never fall back to wherever the sidecar
         happened to be started."""
-        if not isinstance(session_id, str) or not session_id:
-            raise InvalidParams("sessionId is required and must be a string")
-        if cwd is not None and not _usable_cwd(cwd):
-            raise InvalidParams("cwd must be an absolute path string", data={"field": "cwd"})
+        session_id, cwd = p.session_id, p.cwd
         self._remember_loop()
         if session_id in self.sessions:
             session = self.sessions[session_id]
@@ -308,12 +360,13 @@ class SessionService:
         replay_history(session)
         self._announce(session)
         return {"sessionId": session.id, "model": session.info.model,
-                "provider": session.info.provider, "gauge": session.gauge(bump=False)}
+                "provider": session.info.provider, "gauge": _gauge(session)}
 
-    def list_sessions(self, cwd: Any = None) -> dict[str, Any]:
-        if cwd is not None and not isinstance(cwd, str):
-            raise InvalidParams("cwd must be a string")
-        found = {s["sessionId"]: s for s in (x.to_json() for x in self.archive().list(cwd))}
+    async def list_sessions(self, p: ListSessionsParams) -> SessionList:
+        cwd = p.cwd
+        # Listing reads the heads and tails of transcript files: off the event loop.
+        stored = await asyncio.to_thread(lambda: [x.to_json() for x in self.archive().list(cwd)])
+        found = {s["sessionId"]: cast(SessionSummary, s) for s in stored}
         out = list(found.values())
         for session in self.sessions.values():
             if session.id in found or (cwd and session.info.cwd != cwd):
@@ -327,31 +380,32 @@ class SessionService:
         out.sort(key=lambda s: s.get("updatedAt") or "", reverse=True)
         return {"sessions": out}
 
-    async def close_session(self, session_id: Any) -> dict[str, Any]:
-        session = self.get(session_id)
-        await self.cancel(session.id, wait=True)
+    async def close_session(self, p: SessionParams) -> Empty:
+        await self._close(self.get(p.session_id))
+        return {}
+
+    async def _close(self, session: Session) -> None:
+        await self._cancel(session.id, wait=True)
         session.persist_state()
         await session.close_provider()
         self.sessions.pop(session.id, None)
         self.writer().close_session(session.id, session.info.cwd)
-        return {}
 
-    async def delete_session(self, session_id: Any) -> dict[str, Any]:
-        if isinstance(session_id, str) and session_id in self.sessions:
-            await self.close_session(session_id)
-        if not isinstance(session_id, str) or not session_id:
-            raise InvalidParams("sessionId is required and must be a string")
+    async def delete_session(self, p: SessionParams) -> Empty:
+        session_id = p.session_id
+        if session_id in self.sessions:
+            await self._close(self.sessions[session_id])
         if not await asyncio.to_thread(self.archive().delete, session_id):
             raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
         return {}
 
     # ----- turns --------------------------------------------------------------------
 
-    async def prompt(self, session_id: Any, prompt: Any) -> dict[str, Any]:
-        session = self.get(session_id)
+    async def prompt(self, p: PromptParams) -> PromptResult:
+        session = self.get(p.session_id)
         # A key pasted into the prompt goes no further: not to history, model or transcript.
         hold_configured(session.settings, self.environ)
-        blocks = redact_value(prompt_blocks(prompt))
+        blocks: list[Block] = redact_value(p.prompt)
         if session.busy:
             raise SessionBusy("A turn is already running in this session; cancel it or wait",
                               data={"sessionId": session.id})
@@ -366,13 +420,13 @@ class SessionService:
             if text.startswith("/"):
                 handled = await self._slash(session, text)
                 if handled is not None:
-                    return {"stopReason": handled, "gauge": session.gauge(bump=False)}
+                    return {"stopReason": handled, "gauge": _gauge(session)}
             blocks = await self._expand_resources(session, blocks)
             self.check_provider(session.settings_for_call())
             await self._sdk_ready()
             self.editor.status("normal", True, "Thinking…")
-            stop = await session.run_turn(blocks)
-            return {"stopReason": stop, "gauge": session.gauge(bump=False)}
+            stop = cast(StopReason, await session.run_turn(blocks))
+            return {"stopReason": stop, "gauge": _gauge(session)}
         finally:
             session.busy = False
             self.editor.status("normal", False, f"{session.info.provider} · {session.info.model}")
@@ -391,10 +445,8 @@ class SessionService:
         for block in blocks:
             if block.get("type") == "resource_link":
                 from sidecar.core.tool_context import SessionToolContext
-                from urllib.parse import unquote, urlparse
 
-                uri = str(block.get("uri", ""))
-                path = unquote(urlparse(uri).path) if uri.startswith("file:") else uri
+                path = str(uri_to_path(str(block.get("uri", ""))))
                 tool = next((t for t in session.tools if t.name == "Read"), None)
                 if tool is None:
                     continue
@@ -412,34 +464,35 @@ class SessionService:
                 out.append(block)
         return out
 
-    async def _slash(self, session: Session, text: str) -> str | None:
+    async def _slash(self, session: Session, text: str) -> StopReason | None:
         name, _, arg = text[1:].partition(" ")
         arg = arg.strip()
         if name == "compact":
-            await self.compact(session.id, arg or None, trigger="manual")
+            await self._compact(session, arg or None, trigger="manual")
             return "end_turn"
         if name == "context":
-            view = await self.context_view(session.id)
-            session.update({"sessionUpdate": "agent_message_chunk", "messageId": new_uuid(),
-                            "content": {"type": "text", "text": render_context(view)}})
+            view = await self._context_view(session)
+            session.update(agent_message_chunk(render_context(cast(dict[str, Any], view)), new_uuid()))
             return "end_turn"
         if name == "clear":
             session.clear()
-            session.update({"sessionUpdate": "agent_message_chunk", "messageId": new_uuid(),
-                            "content": {"type": "text", "text": "Context cleared."}})
+            session.update(agent_message_chunk("Context cleared.", new_uuid()))
             session.send_usage_update()
             return "end_turn"
         if name == "model":
             if not arg:
                 raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-4-5")
-            self.set_model(session.id, arg, None)
-            session.update({"sessionUpdate": "agent_message_chunk", "messageId": new_uuid(),
-                            "content": {"type": "text", "text": f"Model set to {arg}."}})
+            self._set_model(session, arg, None)
+            session.update(agent_message_chunk(f"Model set to {arg}.", new_uuid()))
             return "end_turn"
         return None
 
-    async def cancel(self, session_id: Any, wait: bool = False) -> None:
-        session = self.sessions.get(session_id) if isinstance(session_id, str) else None
+    async def cancel(self, p: SessionParams) -> None:
+        """``session/cancel``: a running turn ends with stopReason "cancelled"."""
+        await self._cancel(p.session_id)
+
+    async def _cancel(self, session_id: str, wait: bool = False) -> None:
+        session = self.sessions.get(session_id)
         if session is None:
             return
         session.cancel_event.set()
@@ -451,46 +504,47 @@ class SessionService:
                     break
                 await asyncio.sleep(0.05)
 
-    def set_model(self, session_id: Any, model: Any, provider: Any) -> dict[str, Any]:
-        session = self.get(session_id)
-        if not isinstance(model, str) or not model:
-            raise InvalidParams("model is required and must be a string")
-        if provider is not None and not isinstance(provider, str):
-            raise InvalidParams("provider must be a string")
+    def set_model(self, p: SetModelParams) -> ModelSet:
+        session = self.get(p.session_id)
+        self._set_model(session, p.model, p.provider)
+        return {"gauge": _gauge(session)}
+
+    def _set_model(self, session: Session, model: str, provider: str | None) -> None:
         session.set_model(model, provider, dataclasses.replace(
             session.settings, model=model, provider=provider or session.info.provider))
         session.rebuild_ledger()
         session.send_usage_update()
         session.persist_state()
-        return {"gauge": session.gauge(bump=False)}
 
-    def gauge(self, session_id: Any) -> dict[str, Any]:
-        return self.get(session_id).gauge(bump=False)
+    def gauge(self, p: SessionParams) -> Gauge:
+        return _gauge(self.get(p.session_id))
 
-    async def compact(self, session_id: Any, instructions: Any = None, *, trigger: str = "manual",
-                      work_done_token: Any = None) -> dict[str, Any]:
-        session = self.get(session_id)
-        if instructions is not None and not isinstance(instructions, str):
-            raise InvalidParams("instructions must be a string")
+    async def compact(self, p: CompactParams) -> Compacted:
+        return await self._compact(self.get(p.session_id), p.instructions, trigger="manual",
+                                   work_done_token=p.work_done_token)
+
+    async def _compact(self, session: Session, instructions: str | None, *,
+                       trigger: CompactionTrigger,
+                       work_done_token: str | int | None = None) -> Compacted:
         if not session.settings.manualCompact:
-            from sidecar.core.errors import CompactionFailed
-
             raise CompactionFailed(
                 "Compaction is turned off (DISABLE_COMPACT is set); use /clear to start over",
                 data={"tier": "full", "reason": "disabled"})
         assert session.tiers is not None
         await self._sdk_ready()
-        return await session.tiers.compact_now(trigger=trigger, instructions=instructions,
-                                                 work_done_token=work_done_token)
+        return cast(Compacted, await session.tiers.compact_now(
+            trigger=trigger, instructions=instructions, work_done_token=work_done_token))
 
-    async def context_view(self, session_id: Any) -> dict[str, Any]:
-        session = self.get(session_id)
+    async def context_view(self, p: SessionParams) -> ContextView:
+        return await self._context_view(self.get(p.session_id))
+
+    async def _context_view(self, session: Session) -> ContextView:
         prefix: dict[str, Any] = {"parts": session.prefix_parts(), "memoryFiles": []}
         if session.prefix_view is not None:
             prefix["memoryFiles"] = session.prefix_view.memory_files()
         messages = [m.to_json() for m in normalize_for_api(session.transcript.since_boundary(), session.tool_names())]
-        return {
-            "gauge": session.gauge(bump=False),
+        return cast(ContextView, {
+            "gauge": _gauge(session),
             "exact": await self._exact_count(session),
             "watcher": self.watchers[session.info.cwd].mode if session.info.cwd in self.watchers else "off",
             "prefix": prefix,
@@ -498,7 +552,7 @@ class SessionService:
             "messages": messages,
             "storage": self.storage_view(session.id),
             "lastCompaction": session.transcript.last_compaction(),
-        }
+        })
 
     async def _sdk_ready(self) -> None:
         if self.sdk_ready is not None:
@@ -526,27 +580,23 @@ class SessionService:
             [s.__dict__ for s in request.tools]) + _json.dumps([m.to_json() for m in request.messages])
         return {"tokens": len(enc.encode_ordinary(text)), "source": f"tiktoken:{enc.name}"}
 
-    async def history_list(self, limit: Any = None, project: Any = None) -> dict[str, Any]:
-        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
-            raise InvalidParams("limit must be a positive integer")
-        if project is not None and not isinstance(project, str):
-            raise InvalidParams("project must be a string")
+    async def history_list(self, p: HistoryListParams) -> HistoryList:
         history = self.history()
         entries = await asyncio.to_thread(
-            history.list, limit=limit or self.settings.history.maxItems, project=project)
-        return {"entries": [e.to_json() for e in entries]}
+            history.list, limit=p.limit or self.settings.history.maxItems, project=p.project)
+        return cast(HistoryList, {"entries": [e.to_json() for e in entries]})
 
-    async def history_undo(self) -> dict[str, Any]:
+    async def history_undo(self, p: NoParams) -> HistoryUndone:
         # Undo takes the history's file lock, which another process may hold for a while.
         removed = await asyncio.to_thread(self.history().undo)
-        return {"removed": removed.to_json() if removed is not None else None}
+        return cast(HistoryUndone, {"removed": removed.to_json() if removed is not None else None})
 
     async def shutdown(self) -> None:
         """Stop everything; succeeds whatever the disk does (failures are said, not raised)."""
         self._remember_loop()
         for session in list(self.sessions.values()):
             try:
-                await self.cancel(session.id)
+                await self._cancel(session.id)
                 session.persist_state()
                 await session.close_provider()
             except Exception as exc:
@@ -572,6 +622,11 @@ def _id_for_file(path: Path, requested: str) -> str:
         if is_valid_session_id(candidate):
             return candidate
     return new_uuid()
+
+
+def _gauge(session: Session) -> Gauge:
+    # build_gauge is typed loosely; the contract's Gauge is the shape it builds.
+    return cast(Gauge, session.gauge(bump=False))
 
 
 def _usable_cwd(value: Any) -> bool:

@@ -14,8 +14,10 @@ import json
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
+from sidecar.contract.results import Gauge
+from sidecar.contract.updates import SessionUpdate, usage_update
 from sidecar.core.catalog import api_model_id
 from sidecar.core.gauge import BreakerState, build_gauge
 from sidecar.core.messages import Block, Message, Usage
@@ -264,18 +266,10 @@ class Session:
 
     def send_usage_update(self) -> dict[str, Any]:
         gauge = self.gauge()
-        update: dict[str, Any] = {
-            "sessionUpdate": "usage_update",
-            "used": gauge["used"],
-            "size": gauge["size"],
-            "_meta": {"sidecar": gauge},
-        }
-        if gauge.get("cost"):
-            update["cost"] = gauge["cost"]
-        self.editor.session_update(self.id, update)
+        self.editor.session_update(self.id, usage_update(cast(Gauge, gauge)))
         return gauge
 
-    def update(self, payload: dict[str, Any]) -> None:
+    def update(self, payload: SessionUpdate) -> None:
         self.editor.session_update(self.id, payload)
 
     # ----- requests -----------------------------------------------------------------

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from sidecar.contract.updates import SessionUpdate
     from sidecar.core.file_state import FileReadState
     from sidecar.core.messages import Message
     from sidecar.core.ports import Editor, Tool
@@ -34,7 +35,7 @@ class ToolHost(Protocol):
     @property
     def id(self) -> str: ...
 
-    def update(self, payload: dict[str, Any]) -> None: ...
+    def update(self, payload: SessionUpdate) -> None: ...
 
     def append(self, message: Message) -> Message: ...
 

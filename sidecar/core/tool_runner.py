@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sidecar.contract.updates import tool_call, tool_call_update
 from sidecar.core.messages import Block, Message, json_object, tool_result_block
 from sidecar.core.tool_context import SessionToolContext, ToolHost
 from sidecar.core.redaction import redact_api_keys, redact_value
@@ -55,23 +56,17 @@ async def run_tool_calls(session: ToolHost, tool_uses: list[Block], message_id: 
             results.append(tool_result_block(tid, INTERRUPTED_TOOL, is_error=True))
             continue
         title = tool.title(shown_input, ctx.roots) if tool else str(use.get("name"))
-        session.update({
-            "sessionUpdate": "tool_call", "toolCallId": tid, "title": title,
-            "kind": tool.kind if tool else "other", "status": "pending", "rawInput": shown_input,
-            "locations": tool.locations(raw_input, ctx.roots) if tool else [],
-        })
+        session.update(tool_call(tid, title, tool.kind if tool else "other", "pending", shown_input,
+                                 tool.locations(raw_input, ctx.roots) if tool else []))
         if tool is None:
             run = ToolRun(f"Unknown tool {use.get('name')!r}; available: {', '.join(sorted(by_name))}", True)
         else:
-            session.update({"sessionUpdate": "tool_call_update", "toolCallId": tid, "status": "in_progress"})
+            session.update(tool_call_update(tid, "in_progress"))
             ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind, "rawInput": shown_input}
             run = _redacted(await _run_one(session, tool, raw_input, ctx))
         results.append(tool_result_block(tid, run.content, is_error=run.is_error))
-        session.update({
-            "sessionUpdate": "tool_call_update", "toolCallId": tid,
-            "status": "failed" if run.is_error else "completed",
-            "content": run.update_content(), "rawOutput": run.raw_output,
-        })
+        session.update(tool_call_update(tid, "failed" if run.is_error else "completed",
+                                        content=run.update_content(), raw_output=run.raw_output))
     session.append(Message(kind="user", content=results, extra={"sourceToolMessageId": message_id}))
 
 

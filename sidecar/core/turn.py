@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sidecar.core.catalog import cost_usd
 from sidecar.core.coalesce import ChunkCoalescer
-from sidecar.core.errors import ContextWindowExceeded, ProviderFailed
+from sidecar.contract.errors import ContextWindowExceeded, ProviderFailed
+from sidecar.contract.updates import agent_message_chunk, agent_thought_chunk, session_info_update
 from sidecar.core.messages import INTERRUPTED_MARK, Block, Message, new_uuid
 from sidecar.core.ports import (
     Completed,
@@ -85,7 +86,7 @@ class TurnRunner:
         if s.info.title is None:
             text = " ".join(b.get("text", "") for b in prompt if b.get("type") == "text").strip()
             s.info.title = (text[:80] or "New session")
-            s.update({"sessionUpdate": "session_info_update", "title": s.info.title})
+            s.update(session_info_update(title=s.info.title))
         s.append(Message(kind="user", content=prompt))
         s.take_prefix_changes()
         s.send_usage_update()
@@ -139,9 +140,8 @@ class TurnRunner:
         partial: dict[str, list[str]] = {"text": [], "thinking": []}
 
         def emit(kind: str, text: str) -> None:
-            name = "agent_message_chunk" if kind == "text" else "agent_thought_chunk"
-            s.update({"sessionUpdate": name, "content": {"type": "text", "text": text},
-                      "messageId": message_id})
+            chunk = agent_message_chunk if kind == "text" else agent_thought_chunk
+            s.update(chunk(text, message_id))
 
         coalescer = ChunkCoalescer(emit)
         retry = s.settings.retry

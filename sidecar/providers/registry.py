@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from sidecar.core.catalog import ModelInfo, lookup
-from sidecar.core.errors import ProviderNotConfigured
+from sidecar.contract.errors import ProviderNotConfigured
 from sidecar.core.settings import SECTION, Settings
 from sidecar.credentials import DEFAULT_KEY_ENV, read_key
 from sidecar.providers.anthropic_messages import AnthropicProvider

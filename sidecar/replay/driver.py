@@ -16,7 +16,9 @@ import time
 from pathlib import Path
 
 from sidecar.composition import default_adapters
-from sidecar.core.errors import SidecarError
+from sidecar.contract.decoding import decode
+from sidecar.contract.errors import SidecarError
+from sidecar.contract.params import NewSessionParams, PromptParams
 from sidecar.core.messages import Block, Usage
 from sidecar.core.service import SessionService
 from sidecar.core.session import Session
@@ -128,7 +130,7 @@ async def replay_script(
         # Each context-management event also says where in the recording it fired.
         service.tier_observers.append(
             lambda event: event.update(where(), used=sessions[0].ledger.used()))
-        opened = service.new_session(work, model=model, provider="anthropic")
+        opened = service.new_session(NewSessionParams(cwd=work, model=model, provider="anthropic"))
         session = service.get(opened["sessionId"])
         sessions.append(session)
         session.clock = player.clock
@@ -137,7 +139,10 @@ async def replay_script(
             editor.turn = index
             player.start_turn(index)
             try:
-                await service.prompt(session.id, _prompt_blocks(turn))
+                # Decoded as the wire's would be: a recorded block the protocol refuses is
+                # that turn's error, as it would be for a client.
+                await service.prompt(decode(PromptParams, {"sessionId": session.id,
+                                                           "prompt": _prompt_blocks(turn)}))
             except SidecarError as exc:
                 result.errors.append({"turn": index, "code": exc.code, "message": exc.message})
             unplayed += player.leftover()

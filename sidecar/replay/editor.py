@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 
 @dataclass
@@ -28,7 +28,7 @@ class ReplayEditor:
     compactions: list[dict[str, Any]] = field(default_factory=list)
     messages: list[tuple[str, str]] = field(default_factory=list)
 
-    def session_update(self, session_id: str, update: dict[str, Any]) -> None:
+    def session_update(self, session_id: str, update: Mapping[str, Any]) -> None:
         kind = str(update.get("sessionUpdate"))
         self.updates[kind] += 1
         if kind == "usage_update":

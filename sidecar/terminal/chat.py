@@ -16,6 +16,7 @@ from typing import Any
 
 from sidecar.core.messages import json_object
 from sidecar import __version__
+from sidecar.contract import methods as m
 from sidecar.terminal.client import ProtocolMismatch, SidecarClient
 from sidecar.terminal.jsonrpc import RpcError
 from sidecar.terminal.line_input import LineReader
@@ -142,7 +143,7 @@ class Chat:
             self.screen.line(style.paint("  Ctrl-C cancels a running turn; Ctrl-D exits.", "grey"))
             return True
         if name == "sessions":
-            result = await self.client.request("session/list", {"cwd": str(self.client.cwd.resolve())})
+            result = await self.client.request(m.SESSION_LIST, {"cwd": str(self.client.cwd.resolve())})
             sessions = result.get("sessions", []) if isinstance(result, dict) else []
             if not sessions:
                 self.screen.line("  no saved sessions for this folder")

@@ -46,6 +46,7 @@ sys.modules["msvcrt"] = msvcrt
 from pathlib import Path
 from sidecar import host
 from sidecar.composition import default_adapters
+from sidecar.contract.params import HistoryListParams, NewSessionParams, PromptParams
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings
 from sidecar.credentials import take_environment
@@ -81,10 +82,10 @@ async def main():
         editor = Editor()
         svc = SessionService(editor, settings, adapters=default_adapters(), environ={"PORTABLE_KEY": "portable-key-1",
                                                         "CONTEXT_SIDECAR_NO_WATCH": "1"})
-        sid = svc.new_session(str(ws))["sessionId"]
-        result = await svc.prompt(sid, [{"type": "text", "text": "go"}])
+        sid = svc.new_session(NewSessionParams(cwd=str(ws)))["sessionId"]
+        result = await svc.prompt(PromptParams(session_id=sid, prompt=[{"type": "text", "text": "go"}]))
         svc.history().flush()
-        listed = await svc.history_list()
+        listed = await svc.history_list(HistoryListParams())
         await svc.shutdown()
         done = {u["toolCallId"]: u for u in editor.updates
                 if u.get("sessionUpdate") == "tool_call_update" and u.get("status") in ("completed", "failed")}

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Awaitable, Callable
 
 from sidecar.core.compaction.forked_call import forked_text_call, summary_answer_tokens
+from sidecar.contract.results import CompactionBackend
 from sidecar.core.compaction.prompts import PTL_MARKER, compact_prompt, format_summary
 from sidecar.core.messages import Block, Message, user_text
 from sidecar.core.ports import ProviderError
@@ -40,7 +41,7 @@ class FullResult:
     ptl_retries: int = 0
     # "server" when the provider summarized (its blocks then lead the new context), else
     # "local": our own forked summary call.
-    backend: str = "local"
+    backend: CompactionBackend = "local"
     server_blocks: list[Block] = field(default_factory=list)
     # Why the server's compaction was not used, when it was tried.
     fallback_reason: str | None = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 if TYPE_CHECKING:
+    from sidecar.contract.updates import SessionUpdate
     from sidecar.core.file_state import FileReadState
     from sidecar.core.messages import Message
     from sidecar.core.ports import Editor, ModelRequest, Provider, Tool
@@ -45,7 +46,7 @@ class CompactionHost(Protocol):
     def commit(self, records: list[Message]) -> None:
         """Append a compaction's records and start the context over from them."""
 
-    def update(self, payload: dict[str, Any]) -> None:
+    def update(self, payload: SessionUpdate) -> None:
         """A ``session/update`` to the editor."""
 
     def send_usage_update(self) -> dict[str, Any]: ...

@@ -26,7 +26,9 @@ from sidecar.core.compaction.microcompact import (
 )
 from sidecar.core.compaction.prompts import server_summary_note, summary_message_text
 from sidecar.core.compaction.session_memory import SessionMemory, plan_memory_compaction
-from sidecar.core.errors import CompactionFailed, ContextWindowExceeded
+from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded
+from sidecar.contract.results import CompactionBackend, CompactionTier
+from sidecar.contract.updates import CompactionTrigger, compaction_update
 from sidecar.core.gauge import BreakerState
 from sidecar.core.messages import Block, Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
@@ -39,9 +41,9 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Compacted:
-    tier: str  # session_memory or full
-    backend: str  # local (our summary) or server (the provider's)
+class CompactOutcome:
+    tier: CompactionTier
+    backend: CompactionBackend  # local (our summary) or server (the provider's)
     tokens_after: int
     summary: str
     fallback_reason: str | None = None  # why the provider's compaction was not used
@@ -163,21 +165,21 @@ class ContextTiers:
 
     # ----- compaction ----------------------------------------------------------------
 
-    async def compact_now(self, *, trigger: str, instructions: str | None = None,
+    async def compact_now(self, *, trigger: CompactionTrigger, instructions: str | None = None,
                           work_done_token: Any = None, force_full: bool = False) -> dict[str, Any]:
         host = self.host
         compaction_id = f"cmp_{new_uuid()[:12]}"
         before = host.ledger.used()
-        base = {"sessionUpdate": "compaction_update", "compactionId": compaction_id, "trigger": trigger}
         memory_first = (trigger == "auto" and not force_full
                         and host.settings.sessionMemory.enabled)
-        host.update({**base, "status": "in_progress",
-                     "tier": "session_memory" if memory_first else "full", "tokensBefore": before})
+        host.update(compaction_update(
+            compaction_id, trigger=trigger, status="in_progress",
+            tier="session_memory" if memory_first else "full", tokens_before=before))
         host.editor.status("normal", True, "Compacting the conversation…")
         progress: dict[str, str | None] = {"token": None}
         client_token = work_done_token if isinstance(work_done_token, str) else None
 
-        async def run() -> Compacted:
+        async def run() -> CompactOutcome:
             progress["token"] = await host.editor.progress(client_token, "begin", "Compacting",
                                                               f"{before:,} tokens")
             return await self._compact(trigger, instructions, force_full, progress["token"])
@@ -188,7 +190,8 @@ class ContextTiers:
             done = await self._task
             tier, after, summary = done.tier, done.tokens_after, done.summary
         except asyncio.CancelledError:
-            host.update({**base, "status": "cancelled", "tier": "full", "tokensBefore": before})
+            host.update(compaction_update(compaction_id, trigger=trigger, status="cancelled",
+                                          tier="full", tokens_before=before))
             await host.editor.progress(progress["token"], "end", "Compacting", "cancelled")
             host.editor.status("normal", False, "Compaction cancelled")
             current = asyncio.current_task()
@@ -201,8 +204,8 @@ class ContextTiers:
             if trigger == "auto":
                 self.breaker.record_failure()
             self._log_event("failed", reason=reason, trigger=trigger)
-            host.update({**base, "status": "failed", "tier": "full", "tokensBefore": before,
-                            "error": reason})
+            host.update(compaction_update(compaction_id, trigger=trigger, status="failed",
+                                          tier="full", tokens_before=before, error=reason))
             await host.editor.progress(progress["token"], "end", "Compacting", f"failed: {reason}")
             msg = f"Compaction failed, nothing was changed: {reason}"
             if self.breaker.open and trigger == "auto":
@@ -217,8 +220,9 @@ class ContextTiers:
         self.compacted_since_anchor = True
         self._log_event(tier, trigger=trigger, tokensBefore=before, tokensAfter=after,
                         backend=done.backend)
-        host.update({**base, "status": "completed", "tier": tier, "tokensBefore": before,
-                     "tokensAfter": after, "summary": summary, "backend": done.backend})
+        host.update(compaction_update(compaction_id, trigger=trigger, status="completed",
+                                      tier=tier, tokens_before=before, tokens_after=after,
+                                      summary=summary, backend=done.backend))
         if done.fallback_reason:
             host.editor.show_message(
                 "info", f"The provider did not compact the conversation ({done.fallback_reason}); "
@@ -231,7 +235,7 @@ class ContextTiers:
                 "tokensBefore": before, "tokensAfter": after, "backend": done.backend}
 
     async def _compact(self, trigger: str, instructions: str | None, force_full: bool,
-                       token: str | None) -> Compacted:
+                       token: str | None) -> CompactOutcome:
         host = self.host
         # "Did it shrink" compares the rebuilt context's estimate with the context now, as
         # our estimate or as the gauge shows it (the provider's count), whichever is larger:
@@ -247,7 +251,7 @@ class ContextTiers:
                 limit = host.thresholds.auto_compact_at or host.thresholds.blocking_at
                 if after < before and after < limit:
                     self._commit(records)
-                    return Compacted("session_memory", "local", host.ledger.used(), summary)
+                    return CompactOutcome("session_memory", "local", host.ledger.used(), summary)
                 log.info("session memory compaction would leave %s tokens; using full", after)
         await host.editor.progress(token, "report", "Compacting", "summarizing the conversation")
         result = await full_compact(host, trigger, instructions)
@@ -265,7 +269,7 @@ class ContextTiers:
         if after >= before:
             raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context ({before:,})")
         self._commit(records)
-        return Compacted("full", result.backend, host.ledger.used(), result.summary,
+        return CompactOutcome("full", result.backend, host.ledger.used(), result.summary,
                          result.fallback_reason)
 
     def _new_context(self, tier: str, trigger: str, before: int, summary: str, tail: list[Message],

@@ -45,6 +45,12 @@ from sidecar.core.request_labels import (
     EPOCH_HEADER,
     SESSION_HEADER,
 )
+from sidecar.contract.params import (
+    CompactParams,
+    NewSessionParams,
+    PromptParams,
+    SessionParams,
+)
 from sidecar.core.service import SessionService
 from sidecar.core.session import Session
 from sidecar.core.settings import (
@@ -520,7 +526,13 @@ class Engine:
 
     async def prompt(self, text: str | list[Block]) -> dict[str, Any]:
         blocks = [{"type": "text", "text": text}] if isinstance(text, str) else text
-        return await self.service.prompt(self.session.id, blocks)
+        return dict(await self.service.prompt(PromptParams(session_id=self.session.id, prompt=blocks)))
+
+    async def compact(self, instructions: str | None = None) -> dict[str, Any]:
+        return dict(await self.service.compact(CompactParams(session_id=self.session.id, instructions=instructions)))
+
+    async def cancel(self) -> None:
+        await self.service.cancel(SessionParams(session_id=self.session.id))
 
     def main_requests(self) -> list[ModelRequest]:
         return self.provider.requests_of("main")
@@ -611,7 +623,7 @@ def build_engine(tmp_path: Path, *, provider: ScriptedProvider | None = None,
     )
     service = SessionService(editor, settings, adapters=adapters,
                              environ={"CLAUDE_CODE_SKIP_PROMPT_HISTORY": "1"})
-    opened = service.new_session(str(workspace))
+    opened = service.new_session(NewSessionParams(cwd=str(workspace)))
     session = service.get(opened["sessionId"])
     clock = FakeClock()
     session.clock = clock

@@ -31,7 +31,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.errors import CompactionFailed, ContextWindowExceeded, ProviderFailed
+from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded, ProviderFailed
 from sidecar.core.messages import Message
 from sidecar.core.ports import ProviderError
 from sidecar.core.settings import (

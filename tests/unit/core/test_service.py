@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.errors import InvalidParams
+from sidecar.contract.errors import InvalidParams
+from sidecar.contract.params import HistoryListParams, LoadSessionParams, NewSessionParams, SessionParams
 from sidecar.core.messages import user_text
 from sidecar.composition import default_adapters
 from sidecar.core.service import SessionService
@@ -73,12 +74,12 @@ async def test_no_usable_cwd_needs_the_clients_workspace(
     path.write_bytes(content)
     svc, _ = service(tmp_path / "store")
     with pytest.raises(InvalidParams) as err:
-        await svc.load_session(str(path))
+        await svc.load_session(LoadSessionParams(session_id=str(path)))
     assert err.value.code == -32602 and err.value.data["field"] == "cwd"
     assert "cwd" in err.value.message and not svc.sessions
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    answer = await svc.load_session(str(path), cwd=str(workspace))
+    answer = await svc.load_session(LoadSessionParams(session_id=str(path), cwd=str(workspace)))
     session = svc.sessions[answer["sessionId"]]
     assert session.info.cwd == str(workspace)
     from sidecar.core.tool_context import SessionToolContext
@@ -94,12 +95,12 @@ async def test_unsafe_session_ids_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "evil.jsonl"
     path.write_text(json.dumps(record) + "\n")
     with pytest.raises(InvalidParams) as err:
-        await svc.load_session(str(path))
+        await svc.load_session(LoadSessionParams(session_id=str(path)))
     assert err.value.code == -32602 and err.value.data["field"] == "sessionId"
     assert "sessionId" in err.value.message and not svc.sessions
     for bad in ("../../etc/passwd", "a/b", "x" * 300, ".hidden", "nul\x00byte"):
         with pytest.raises(InvalidParams) as err:
-            await svc.load_session(bad)
+            await svc.load_session(LoadSessionParams(session_id=bad))
         assert err.value.data["field"] == "sessionId"
     await svc.shutdown()
 
@@ -115,10 +116,10 @@ async def test_context_reports_skipped_lines_and_values(tmp_path: Path) -> None:
              "[" * 20_000 + "]" * 20_000]
     path = tmp_path / "s-1.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    answer = await svc.load_session(str(path))
+    answer = await svc.load_session(LoadSessionParams(session_id=str(path)))
     assert answer["sessionId"] == "s-1"
     assert any("unparseable" in text for _, text in editor.messages)
-    view = await svc.context_view("s-1")
+    view = await svc.context_view(SessionParams(session_id="s-1"))
     assert view["storage"] == {"skippedTranscriptLines": 2, "skippedTranscriptValues": 1,
                                "skippedHistoryLines": 0, "skippedHistoryValues": 0,
                                "pendingWrites": 0, "lastWriteError": None}
@@ -134,7 +135,7 @@ async def test_failing_disk_is_reported_and_shutdown_still_succeeds(tmp_path: Pa
     svc, editor = service(blocker / "store")
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    sid = svc.new_session(str(workspace))["sessionId"]
+    sid = svc.new_session(NewSessionParams(cwd=str(workspace)))["sessionId"]
     session = svc.sessions[sid]
     session.append(user_text("a turn the disk did not take"))
     svc._record_history(session, [{"type": "text", "text": "a prompt the disk did not take"}])
@@ -143,7 +144,7 @@ async def test_failing_disk_is_reported_and_shutdown_still_succeeds(tmp_path: Pa
     assert any("transcript" in t and "Not a directory" in t for t in errors)
     assert any("prompt history" in t for t in errors)
     assert any(kind == "error" and "not saved" in text for kind, _, text in editor.statuses)
-    view = await svc.context_view(sid)
+    view = await svc.context_view(SessionParams(session_id=sid))
     assert view["storage"]["pendingWrites"] == 2
     assert "Not a directory" in view["storage"]["lastWriteError"]
     await svc.shutdown()  # must not raise
@@ -158,12 +159,12 @@ async def test_history_list_survives_a_broken_history_file(tmp_path: Path) -> No
         b'{"display":"fine","timestamp":1}\n{"display":"inf","timestamp":1e999}\n'
         + b"[" * 30_000 + b"]" * 30_000 + b"\n")
     svc, _ = service(store)
-    listed = await svc.history_list()
+    listed = await svc.history_list(HistoryListParams())
     assert [e["display"] for e in listed["entries"]] == ["inf", "fine"]
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    sid = svc.new_session(str(workspace))["sessionId"]
-    storage = (await svc.context_view(sid))["storage"]
+    sid = svc.new_session(NewSessionParams(cwd=str(workspace)))["sessionId"]
+    storage = (await svc.context_view(SessionParams(session_id=sid)))["storage"]
     assert storage["skippedHistoryLines"] == 1 and storage["skippedHistoryValues"] == 1
     svc.history().add(HistoryEntry("x"))
     await svc.shutdown()

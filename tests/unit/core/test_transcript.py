@@ -120,7 +120,7 @@ async def test_a_compaction_reaches_the_store_as_one_write(tmp_path: Path) -> No
     engine.session.transcript.store = store
     await tool_turns(engine, 2)
 
-    await engine.service.compact(engine.session.id)
+    await engine.compact()
 
     compaction = store.writes[-1]
     assert [m.kind for m in compaction][:2] == ["system", "user"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.errors import ProviderFailed
+from sidecar.contract.errors import ProviderFailed
 from sidecar.core.messages import INTERRUPTED_MARK
 from sidecar.core.normalize import MEDIA_REMOVED
 from sidecar.core.ports import ProviderError
@@ -108,7 +108,7 @@ async def test_cancel_midway_keeps_the_partial_answer_marked(tmp_path: Path) -> 
 
     turn = asyncio.ensure_future(engine.prompt("explain"))
     await asyncio.wait_for(engine.provider.hung.wait(), 5)
-    await engine.service.cancel(engine.session.id)
+    await engine.cancel()
     answer = await asyncio.wait_for(turn, 5)
 
     assert answer["stopReason"] == "cancelled"

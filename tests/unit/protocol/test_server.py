@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.errors import SessionNotFound
+from sidecar.contract.errors import SessionNotFound
 from sidecar.protocol.server import build_server
 
 

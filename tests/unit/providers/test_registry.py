@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.errors import ProviderNotConfigured
+from sidecar.contract.errors import ProviderNotConfigured
 from sidecar.core.messages import Usage
 from sidecar.core.settings import Settings
 from sidecar.providers.anthropic_messages import AnthropicProvider

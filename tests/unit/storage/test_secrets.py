@@ -97,7 +97,7 @@ def test_logs_errors_and_notifications(tmp_path: Path) -> None:
         logger.removeHandler(handler)
     assert SHORT_KEY not in stream.getvalue() and REDACTED_KEY in stream.getvalue()
 
-    from sidecar.core.errors import ProviderFailed
+    from sidecar.contract.errors import ProviderFailed
 
     error = redact_exception(ProviderFailed(f"The provider failed: invalid key {SHORT_KEY}",
                                             data={"message": f"x {SHORT_KEY}", "status": 401}))

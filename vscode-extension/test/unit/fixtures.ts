@@ -1,4 +1,4 @@
-// Gauge payloads shaped as PROTOCOL.md's Gauge section describes them.
+// Gauge payloads shaped as docs/protocol.md's Gauge section describes them.
 import type { Gauge } from "../../src/shared/protocol";
 
 export function gauge(overrides: Partial<Gauge> = {}): Gauge {

@@ -13,7 +13,7 @@ import pytest
 
 from sidecar.core.compaction.full import MAX_PTL_RETRIES, read_regular_file
 from sidecar.core.compaction.prompts import PTL_MARKER
-from sidecar.core.errors import CompactionFailed
+from sidecar.contract.errors import CompactionFailed
 from sidecar.core.ports import ProviderError
 from tests.unit.core.engine_builders import (
     SUMMARY_TEXT,
@@ -41,7 +41,7 @@ async def test_recent_unchanged_files_are_reinjected_after_the_summary(tmp_path:
     await engine.prompt("read the files")
     changed.write_text("edited outside since it was read", encoding="utf-8")
 
-    await engine.service.compact(engine.session.id)
+    await engine.compact()
 
     records = engine.session.transcript.records
     boundary = next(i for i, m in enumerate(records) if m.subtype == "compact_boundary")
@@ -62,7 +62,7 @@ async def test_recent_unchanged_files_are_reinjected_after_the_summary(tmp_path:
     assert sent.index(SUMMARY_TEXT) < sent.index(small.read_text())  # after the summary
 
     # A second compaction summarizes the conversation, not the files injected after the first.
-    await engine.service.compact(engine.session.id)
+    await engine.compact()
     second = engine.provider.requests_of("summary")[-1]
     assert small.read_text() not in texts(second)
     engine.assert_clean()
@@ -97,7 +97,7 @@ async def test_a_summary_too_long_for_the_model_drops_the_oldest_groups_and_retr
     await tool_turns(engine, 5)
     engine.provider.summary.append(Reply(error=too_long(5_000)))
 
-    result = await engine.service.compact(engine.session.id)
+    result = await engine.compact()
 
     assert result["tier"] == "full"
     first, second = engine.provider.requests_of("summary")
@@ -120,7 +120,7 @@ async def test_the_prompt_too_long_retry_gives_up_and_changes_nothing(tmp_path: 
     engine.provider.summary.extend([Reply(error=too_long(500)) for _ in range(MAX_PTL_RETRIES + 1)])
 
     with pytest.raises(CompactionFailed) as failed:
-        await engine.service.compact(engine.session.id)
+        await engine.compact()
 
     assert "prompt is too long" in failed.value.data["reason"]
     summaries = engine.provider.requests_of("summary")
@@ -136,7 +136,7 @@ async def test_images_and_hook_output_in_the_summary_request(tmp_path: Path) -> 
     await engine.prompt([{"type": "text", "text": "look at this"},
                          {"type": "image", "mimeType": "image/png", "data": image}])
 
-    await engine.service.compact(engine.session.id, "keep the build status")
+    await engine.compact("keep the build status")
 
     [summary] = engine.provider.requests_of("summary")
     blocks = [b for m in summary.messages for b in m.content]
@@ -155,7 +155,7 @@ async def test_a_history_that_fits_the_window_is_summarized_whole(tmp_path: Path
     # The whole history, the compact prompt and the answer fit with 10,000 tokens to spare.
     assert engine.session.ledger.used() + 2_000 + 4_000 < engine.session.thresholds.size - 10_000
 
-    await engine.service.compact(engine.session.id)
+    await engine.compact()
 
     [summary] = engine.provider.requests_of("summary")
     assert summary.max_tokens == 4_000

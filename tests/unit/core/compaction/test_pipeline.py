@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sidecar.core.compaction.prompts import compact_prompt
-from sidecar.core.errors import CompactionFailed, ContextWindowExceeded
+from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded
 from sidecar.core.messages import CLEARED_TOOL_RESULT
 from sidecar.core.ports import ModelRequest, ProviderError
 from sidecar.core.settings import ApiContextManagement, AutoCompact
@@ -142,7 +142,7 @@ async def test_server_side_context_management_rides_on_every_call(tmp_path: Path
                                  Reply("Done.", applied_edits=[edit])])
 
     await engine.prompt("list")
-    await engine.service.compact(engine.session.id)  # a forked call carries it too
+    await engine.compact()  # a forked call carries it too
 
     expected = {"edits": [{"type": "clear_tool_uses_20250919",
                            "trigger": {"type": "input_tokens", "value": 180_000},
@@ -276,7 +276,7 @@ async def test_the_breaker_opens_after_three_failed_auto_compactions(tmp_path: P
     engine.assert_clean()
 
     # A manual compaction still works, and a success closes the breaker again.
-    await engine.service.compact(engine.session.id)
+    await engine.compact()
     assert engine.session.gauge(bump=False)["autoCompact"]["circuitBreaker"] == "closed"
 
 
@@ -285,7 +285,7 @@ async def test_manual_compaction_turned_off_refuses_and_asks_nothing(tmp_path: P
     await tool_turns(engine, 1)
 
     with pytest.raises(CompactionFailed) as direct:
-        await engine.service.compact(engine.session.id)
+        await engine.compact()
     with pytest.raises(CompactionFailed) as slash:
         await engine.prompt("/compact keep the numbers")
 
@@ -325,7 +325,7 @@ async def test_a_compaction_that_would_not_shrink_changes_nothing(tmp_path: Path
     engine.provider.summary.append(Reply(f"<summary>{'very long summary ' * 2_000}</summary>"))
 
     with pytest.raises(CompactionFailed) as failed:
-        await engine.service.compact(engine.session.id)
+        await engine.compact()
 
     assert "does not shrink" in failed.value.data["reason"]
     assert engine.session.transcript.records == records
