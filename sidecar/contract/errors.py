@@ -33,10 +33,6 @@ class InvalidParams(SidecarError):
     code = INVALID_PARAMS
 
 
-class RequestCancelled(SidecarError):
-    code = REQUEST_CANCELLED
-
-
 class SessionNotFound(SidecarError):
     code = -33001
 
@@ -65,7 +61,6 @@ class SessionBusy(SidecarError):
 # ProviderError: the Python name is taken by the provider layer's own exception.
 ERRORS: dict[str, type[SidecarError]] = {
     "InvalidParams": InvalidParams,
-    "RequestCancelled": RequestCancelled,
     "SessionNotFound": SessionNotFound,
     "ProviderNotConfigured": ProviderNotConfigured,
     "ContextWindowExceeded": ContextWindowExceeded,
@@ -74,13 +69,16 @@ ERRORS: dict[str, type[SidecarError]] = {
     "SessionBusy": SessionBusy,
 }
 
-# Every code a client can be answered with: the errors above and the JSON-RPC and LSP codes
-# for messages that are not valid requests (docs/protocol.md, "Reading the wire").
+# Every code a client can be answered with: the errors above, the JSON-RPC and LSP codes for
+# messages that are not valid requests (docs/protocol.md, "Reading the wire"), and LSP's
+# answer to a request the client cancelled (the transports send it; nothing raises it).
 CODES: dict[str, int] = {
     "ParseError": PARSE_ERROR,
     "InvalidRequest": INVALID_REQUEST,
     "MethodNotFound": METHOD_NOT_FOUND,
     "InternalError": INTERNAL_ERROR,
     "ServerNotInitialized": SERVER_NOT_INITIALIZED,
+    "InvalidParams": INVALID_PARAMS,
+    "RequestCancelled": REQUEST_CANCELLED,
     **{name: cls.code for name, cls in ERRORS.items()},
 }

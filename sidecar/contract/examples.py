@@ -20,13 +20,13 @@ from sidecar.contract.errors import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
+    REQUEST_CANCELLED,
     SERVER_NOT_INITIALIZED,
     CompactionFailed,
     ContextWindowExceeded,
     InvalidParams,
     ProviderFailed,
     ProviderNotConfigured,
-    RequestCancelled,
     SessionBusy,
     SessionNotFound,
     SidecarError,
@@ -271,7 +271,6 @@ def errors() -> list[ErrorExample]:
     """One answer for every code of ``CODES``, in its order."""
     raised: list[tuple[str, SidecarError]] = [
         ("InvalidParams", _decoded_error(NewSessionParams, {"cwd": "relative/dir"})),
-        ("RequestCancelled", RequestCancelled("Request cancelled")),
         ("SessionNotFound", SessionNotFound("Unknown session 'nope'", data={"sessionId": "nope"})),
         ("ProviderNotConfigured", ProviderNotConfigured(
             "no API key for provider anthropic: the environment variable ANTHROPIC_API_KEY is "
@@ -294,6 +293,7 @@ def errors() -> list[ErrorExample]:
         ErrorExample("InternalError", INTERNAL_ERROR, "the answer could not be encoded"),
         ErrorExample("ServerNotInitialized", SERVER_NOT_INITIALIZED,
                      "the server is not initialized: send initialize first"),
+        ErrorExample("RequestCancelled", REQUEST_CANCELLED, "Request 1 was cancelled"),
     ]
     for name, error in raised:
         if not isinstance(error, ERRORS[name]):
