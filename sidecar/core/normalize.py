@@ -216,6 +216,10 @@ def _post_passes(pairs: list[tuple[ApiMessage, str | None]]) -> list[ApiMessage]
         content = list(msgs[-1].content)
         while content and content[-1].get("type") in ("thinking", "redacted_thinking"):
             content.pop()
+        # So is final assistant text ending in whitespace (it reads as a prefill).
+        if content and content[-1].get("type") == "text":
+            text = str(content[-1].get("text", "")).rstrip()
+            content[-1] = {**content[-1], "text": text or NO_CONTENT}
         msgs[-1] = ApiMessage("assistant", content or [{"type": "text", "text": NO_CONTENT}])
     msgs = [m for m in msgs if not (m.role == "assistant" and _is_whitespace_only(m.content)
                                      and m.content)]

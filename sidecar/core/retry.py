@@ -1,4 +1,4 @@
-"""Bounded retries of a streamed model call.
+"""Bounded retries of a model call, streamed or not.
 
 The SDK clients run with ``max_retries=0``; this module is the only place a call is
 repeated, so a retry can be shown to the user (``on_retry``) and a partial answer from a
@@ -11,7 +11,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sidecar.core.ports import ModelRequest, Provider, ProviderError, StreamEvent
 
@@ -112,3 +112,29 @@ async def stream_with_retry(
             close = getattr(stream, "aclose", None)
             if close is not None:
                 await close()
+
+
+T = TypeVar("T")
+
+
+async def call_with_retry(
+    call: Callable[[], Awaitable[T]],
+    *,
+    max_retries: int,
+    base_delay: float,
+    max_delay: float,
+    sleep: Sleep = asyncio.sleep,
+    rng: Callable[[], float] = random.random,
+) -> T:
+    """``await call()``, retrying retryable failures as ``stream_with_retry`` does (a call
+    that streams nothing, such as a provider's compaction)."""
+    attempt = 0
+    while True:
+        try:
+            return await call()
+        except ProviderError as error:
+            if not should_retry(error) or attempt >= max_retries:
+                raise
+            attempt += 1
+            await sleep(backoff_delay(attempt, error, base_delay=base_delay,
+                                      max_delay=max_delay, rng=rng))

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from sidecar.core.request_labels import CALL_HEADER
+
 Block = dict[str, Any]
 Provider = Literal["anthropic", "openai"]
 
@@ -20,6 +22,7 @@ FAULT_KINDS = frozenset(
         "rate_limit",
         "overloaded",
         "server_error",
+        "invalid_request",
         "prompt_too_long",
         "cut_stream",
         "malformed_event",
@@ -168,6 +171,12 @@ class RecordedRequest:
         }
 
     @property
+    def call(self) -> str | None:
+        """The kind of call the sidecar labelled this request (main, summary, memory, count);
+        None for a client that does not label its requests."""
+        return next((v for k, v in self.headers.items() if k.lower() == CALL_HEADER), None)
+
+    @property
     def last_user_text(self) -> str:
         return last_user_text(self.body, self.provider)
 
@@ -214,12 +223,16 @@ def default_reply(request: RecordedRequest) -> Reply:
                 if first_user:
                     break
         topic = " ".join(first_user.split()[:12]) or "(no user text)"
+        # As a model would: the scratchpad and tags only when the prompt asks for them.
+        compaction = request.body.get("compaction")
+        asked = str(compaction.get("instructions") or "") if isinstance(compaction, dict) else text
+        analysis = ("<analysis>\n"
+                    f"Reviewed {count} messages in order.\n"
+                    "</analysis>\n") if "<analysis>" in asked else ""
+        tagged = "<summary>" in asked
         return Reply.text(
-            "<analysis>\n"
-            f"Reviewed {count} messages in order.\n"
-            "</analysis>\n"
-            "<summary>\n"
-            f"1. Primary Request and Intent: {topic}\n"
+            analysis + ("<summary>\n" if tagged else "")
+            + f"1. Primary Request and Intent: {topic}\n"
             f"2. Key Technical Concepts: conversation of {count} messages.\n"
             "3. Files and Code Sections: none recorded.\n"
             "4. Errors and fixes: none.\n"
@@ -227,8 +240,8 @@ def default_reply(request: RecordedRequest) -> Reply:
             "6. All user messages: summarized above.\n"
             "7. Pending Tasks: none.\n"
             f"8. Current Work: summarized {count} messages.\n"
-            "9. Optional Next Step: continue with the latest request.\n"
-            "</summary>"
+            "9. Optional Next Step: continue with the latest request."
+            + ("\n</summary>" if tagged else "")
         )
     snippet = " ".join(text.split())
     if len(snippet) > 200:

@@ -406,6 +406,11 @@ class FakeLLMServer:
             request.status = 500
             ex.send_json(500, anthropic_wire.error_body(500, "Internal server error"))
             return
+        if kind == "invalid_request":
+            request.status = 400
+            ex.send_json(400, anthropic_wire.error_body(
+                400, str(fault.get("message") or "invalid request")))
+            return
         if kind == "prompt_too_long":
             tokens = int(fault.get("tokens", max(request.input_tokens, self.context_window + 1)))
             self._anthropic_too_long(

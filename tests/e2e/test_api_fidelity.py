@@ -30,7 +30,7 @@ def first_message(req: Any) -> str:
 
 
 def main_requests(llm: Any) -> list[Any]:
-    return [r for r in llm.requests if r.headers.get("x-context-sidecar-call") == "main"]
+    return [r for r in llm.requests if r.call == "main"]
 
 
 async def open_session(llm: Any, tmp_path: Path, workspace: Path, provider: str = "anthropic",
@@ -139,7 +139,7 @@ async def test_disable_compact_turns_manual_compaction_off(
         assert gauge["autoCompact"]["enabled"] is False and gauge["compactions"] == {}
     finally:
         await stop_client(client)
-    assert not any("<summary>" in json.dumps(r.body) for r in llm.requests)
+    assert not any(r.call == "summary" for r in llm.requests)
 
 
 async def test_a_reading_session_in_a_small_window_keeps_its_rules(
@@ -153,7 +153,7 @@ async def test_a_reading_session_in_a_small_window_keeps_its_rules(
         (workspace / f"m{i}.py").write_text(body)
 
     def respond(req: Any) -> Any:
-        if "<summary>" in json.dumps(req.body["messages"][-1]):
+        if req.call in ("summary", "memory"):
             return default_reply(req)
         last = req.body["messages"][-1]["content"]
         if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in last):

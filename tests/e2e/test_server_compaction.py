@@ -44,6 +44,8 @@ async def test_the_provider_compacts_and_its_block_leads_later_requests(
     body = compaction_request.body
     assert body["compaction"]["type"] == "summarize"
     assert "keep file names" in body["compaction"]["instructions"]
+    # Its answer is signed and resent verbatim: nothing in it may be meant for discarding.
+    assert "<analysis>" not in body["compaction"]["instructions"]
     assert "compact-2026-09-04" in compaction_request.headers["anthropic-beta"]
     assert "context_management" not in body
     assert NOTES[:40] in json.dumps(body["messages"])
@@ -64,9 +66,9 @@ async def test_a_refused_server_compaction_falls_back_to_our_summary(
     client, rec, sid = await open_session(llm, tmp_path, workspace)
     try:
         await prompt(client, sid, NOTES)
-        # The provider fails the compaction on every attempt (the first and two retries).
-        for _ in range(3):
-            llm.queue(Reply(fault={"fault": "server_error"}))
+        # The provider turns the compaction down (a 400: it is not offered for this model).
+        llm.queue(Reply(fault={"fault": "invalid_request",
+                               "message": "compaction is not supported for this model"}))
         res = await call(client, "sidecar/compact", {"sessionId": sid})
         said = [m.message if hasattr(m, "message") else m["message"] for m in client.messages]
     finally:
@@ -76,3 +78,25 @@ async def test_a_refused_server_compaction_falls_back_to_our_summary(
     assert "compaction" not in summary_request.body
     assert "<summary>" in json.dumps(summary_request.body["messages"][-1])
     assert any("did not compact" in m and "summarized it instead" in m for m in said)
+
+
+async def test_a_failing_provider_fails_the_compaction_without_a_second_summary(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client, rec, sid = await open_session(llm, tmp_path, workspace)
+    try:
+        await prompt(client, sid, NOTES)
+        # Failing as it would on any call (the first try and two retries): our own summary,
+        # from the same provider, would only fail again.
+        for _ in range(3):
+            llm.queue(Reply(fault={"fault": "server_error"}))
+        sent = len(llm.requests)
+        try:
+            await call(client, "sidecar/compact", {"sessionId": sid})
+            raise AssertionError("the compaction succeeded")
+        except Exception as err:  # noqa: BLE001 - the JSON-RPC error is what is checked
+            assert getattr(err, "code", None) == -33005
+    finally:
+        await stop_client(client)
+    tried = llm.requests[sent:]
+    assert len(tried) == 3 and all("compaction" in r.body for r in tried)
+    assert [u["status"] for u in rec.of("compaction_update")] == ["in_progress", "failed"]

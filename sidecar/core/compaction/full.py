@@ -20,9 +20,15 @@ from typing import TYPE_CHECKING, Awaitable, Callable
 
 from sidecar.core.compaction.forked_call import forked_text_call, summary_answer_tokens
 from sidecar.contract.results import CompactionBackend
-from sidecar.core.compaction.prompts import PTL_MARKER, compact_prompt, format_summary
+from sidecar.core.compaction.prompts import (
+    PTL_MARKER,
+    compact_prompt,
+    format_summary,
+    server_compaction_instructions,
+)
 from sidecar.core.messages import Block, Message, user_text
 from sidecar.core.ports import ProviderError
+from sidecar.core.retry import call_with_retry
 from sidecar.core.tokens import message_tokens
 
 if TYPE_CHECKING:
@@ -147,6 +153,8 @@ async def full_compact(session: CompactionHost, trigger: str, instructions: str 
             return FullResult(summary=summary, attachments=await reinjected_files(session),
                               ptl_retries=retries, backend="server", server_blocks=blocks)
         except ProviderError as err:
+            if not refused_compaction(err):
+                raise  # the provider is failing (5xx, 429, a timeout): so would our summary
             # The provider refused (or produced nothing): our own summarizer still can.
             fallback = err.message
             log.info("server-side compaction refused (%s); summarizing locally", err.message)
@@ -160,6 +168,16 @@ async def full_compact(session: CompactionHost, trigger: str, instructions: str 
         raise ValueError("the summarizer returned an empty summary")
     return FullResult(summary=summary, attachments=await reinjected_files(session),
                       ptl_retries=retries, fallback_reason=fallback)
+
+
+def refused_compaction(err: ProviderError) -> bool:
+    """Whether the provider turned the compaction itself down (a 4xx other than a rate limit,
+    or an answer without a summary), rather than failing as it would any call."""
+    if err.prompt_too_long or err.retryable:
+        return False
+    if err.status is None:
+        return err.type == "api_error"  # answered, but with no compaction in it
+    return 400 <= err.status < 500 and err.status != 429
 
 
 def uses_server_compaction(session: CompactionHost) -> bool:
@@ -177,8 +195,12 @@ async def server_compaction(session: CompactionHost, records: list[Message],
     instructions; what it returns leads every later request."""
     request = session.build_request(records, call="summary")
     provider = session.provider_for(session.settings.compactModel)
-    done = await provider.compact(request, compact_prompt(instructions))
-    return done.blocks, done.summary or SUMMARY_HELD_BY_PROVIDER
+    retry = session.settings.retry
+    done = await call_with_retry(
+        lambda: provider.compact(request, server_compaction_instructions(instructions)),
+        max_retries=retry.maxRetries, base_delay=retry.baseDelayMs / 1000,
+        max_delay=retry.maxDelayMs / 1000)
+    return done.blocks, format_summary(done.summary) if done.summary else SUMMARY_HELD_BY_PROVIDER
 
 
 Summarize = Callable[[list[Message]], Awaitable[tuple[list[Block], str]]]

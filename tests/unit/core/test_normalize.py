@@ -352,6 +352,20 @@ def test_trailing_thinking_is_stripped_from_the_final_assistant_only() -> None:
     assert [b["type"] for b in api[-1].content] == ["thinking", "text"]
 
 
+def test_trailing_whitespace_is_trimmed_from_the_final_assistant_only() -> None:
+    # A request ending on an answer (a server-side compaction of a finished turn) must not
+    # end in whitespace: the Messages API refuses it as a prefill would be.
+    api = normalize_for_api([
+        user(text("q")),
+        assistant(text("first answer.  "), mid="A"),
+        user(text("more")),
+        assistant(text("A long answer. "), mid="B"),
+    ])
+    assert_well_formed(api)
+    assert api[1].content == [text("first answer.  ")]
+    assert api[-1].content == [text("A long answer.")]
+
+
 def test_thinking_only_response_is_dropped() -> None:
     api = normalize_for_api([
         user(text("q")),

@@ -137,7 +137,8 @@ def test_default_responder_echoes_or_summarizes(srv: FakeLLMServer) -> None:
         "messages": [
             {"role": "user", "content": "build the parser"},
             {"role": "assistant", "content": "done"},
-            {"role": "user", "content": [{"type": "text", "text": "Write a <summary> of it all."}]},
+            {"role": "user", "content": [{"type": "text", "text":
+                "Think in <analysis> tags, then write a <summary> of it all."}]},
         ],
     }
     _, _, raw = call(srv, "/v1/messages", body, KEY)
@@ -148,6 +149,11 @@ def test_default_responder_echoes_or_summarizes(srv: FakeLLMServer) -> None:
         and text.endswith("</summary>")
     )
     assert "3 messages" in text and "build the parser" in text
+    # As a model would, it adds only the tags it was asked for.
+    body["messages"][-1]["content"][0]["text"] = "Reply with the notes inside <summary> tags."
+    _, _, raw = call(srv, "/v1/messages", body, KEY)
+    text = json.loads(raw)["content"][0]["text"]
+    assert text.startswith("<summary>") and "<analysis>" not in text
 
 
 def test_responder_is_used_when_the_queue_is_empty(srv: FakeLLMServer) -> None:
