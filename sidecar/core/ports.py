@@ -150,15 +150,18 @@ class ServerCompaction:
     """A compaction the provider made itself: what later requests send first, in place of
     the messages it summarizes.
 
-    ``blocks`` are in our block form with ``type: "compaction"`` and the provider's opaque
-    fields kept verbatim (Anthropic's signed ``content``; OpenAI's ``encrypted_content``);
-    ``summary`` is readable text when the provider returns it (Anthropic does, OpenAI's is
-    encrypted), for the user and for the transcript.
+    ``blocks`` are in our block form, the ``type: "compaction"`` one with the provider's
+    opaque fields kept verbatim (Anthropic's signed ``content``; OpenAI's
+    ``encrypted_content``); ``role`` is the message they are sent in: Anthropic's block
+    alone, as the assistant's; OpenAI's the user messages it kept, then its compaction
+    item, as the user's. ``summary`` is readable text when the provider returns it
+    (Anthropic does, OpenAI's is encrypted), for the user and for the transcript.
     """
 
     blocks: list[Block]
     summary: str | None
     usage: Usage
+    role: Literal["assistant", "user"] = "assistant"
 
 
 @dataclass(frozen=True)

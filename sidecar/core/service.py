@@ -562,7 +562,9 @@ class SessionService:
         """The next request counted exactly: the provider's count-tokens endpoint where it
         has one, else tiktoken over the request's text; None when neither is available."""
         await self._sdk_ready()
-        request = session.build_request()
+        # Labelled a count: it is no turn of the conversation, so the prefix rules of the
+        # conversation's own requests do not apply to it.
+        request = session.build_request(call="count")
         try:
             counted = await asyncio.wait_for(session.provider().count_tokens(request), 10)
             if counted is not None:

@@ -277,6 +277,10 @@ class Session:
     def tool_names(self) -> set[str]:
         return {t.name for t in self.tools}
 
+    def leading_context(self) -> list[Block]:
+        user_ctx = self.prefix_view.user_context() if self.prefix_view else None
+        return list(user_ctx.content) if user_ctx is not None else []
+
     def build_request(self, records: list[Message] | None = None, *,
                       call: CallKind = "main") -> ModelRequest:
         recs = list(records if records is not None else self.transcript.model_view())
@@ -285,9 +289,9 @@ class Session:
         messages = normalize_for_api(recs, self.tool_names())
         # The project's rules and the date lead the first user message of every request,
         # after a compaction or /clear too (they are no record, so no boundary drops them).
-        user_ctx = view.user_context() if view else None
-        if user_ctx is not None:
-            messages = with_leading_context(messages, user_ctx.content)
+        leading = self.leading_context()
+        if leading:
+            messages = with_leading_context(messages, leading)
         window = resolve_window(self.info.model, self.info.provider, self.settings)
         model, long_context = api_model_id(self.info.model)
         thinking = self.settings.thinking

@@ -1,4 +1,5 @@
-"""A scripted, stdlib-only fake of the Anthropic Messages and OpenAI Chat Completions APIs.
+"""A scripted, stdlib-only fake of the Anthropic Messages, OpenAI Chat Completions and OpenAI
+Responses APIs (``/v1/responses``, ``/v1/responses/compact``, ``/v1/responses/input_tokens``).
 
 Used in-process by tests (``FakeLLMServer``) and as a separate process by Node and Neovim
 tests (``python -m sidecar.fake_llm``). Counts tokens with tiktoken and simulates

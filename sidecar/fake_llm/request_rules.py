@@ -5,9 +5,14 @@ its 400 (``param`` is the dotted location; the OpenAI wire also returns it as ``
 Sources: the Messages API docs (prompt caching: at most four breakpoints; tool use:
 results directly after their calls, results first in the user message; extended thinking:
 signatures passed back unchanged, ``budget_tokens`` of at least 1,024 and below
-``max_tokens``; context editing: behind its beta header) and the Chat Completions docs
+``max_tokens``; context editing: behind its beta header), the Chat Completions docs
 (tool messages answer a preceding ``tool_calls``; ``stream_options`` only when streaming;
-reasoning models take ``max_completion_tokens``).
+reasoning models take ``max_completion_tokens``) and the Responses docs (function calls
+and their outputs paired by ``call_id``, each call answered before the next message;
+``max_output_tokens`` of at least 16; reasoning passed back by its encrypted content when
+nothing is stored, followed by the output it led to; encrypted content unchanged;
+assistant messages hold output parts, the others input parts; no reasoning settings for
+models that do not reason).
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ import re
 from typing import Any, Iterator
 
 from .cache import MAX_BREAKPOINTS
+from .encrypted_content import minted_here, unseal
+from .responses_input import input_items, message_role, parts
+from .responses_wire import ENCRYPTED_REASONING
 
 Problem = tuple[str, str]
 
@@ -29,6 +37,11 @@ _MODEL_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@-]*$")
 _ANTHROPIC_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 _OPENAI_TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 _OPENAI_REASONING_MODEL = re.compile(r"^(o\d|gpt-5)")
+# Models that do not reason: the Responses API refuses reasoning settings for them.
+_OPENAI_NON_REASONING_MODEL = re.compile(r"^(gpt-4|gpt-3\.5|chatgpt-4o)")
+MIN_OUTPUT_TOKENS = 16
+_OUTPUT_PARTS = ("output_text", "refusal")
+_INPUT_PARTS = ("input_text", "input_image", "input_file")
 
 
 def thinking_signature(text: str) -> str:
@@ -342,3 +355,109 @@ def openai_problems(body: dict[str, Any], headers: dict[str, str]) -> Iterator[P
             "An assistant message with 'tool_calls' must be followed by tool messages responding "
             "to each 'tool_call_id'. The following tool_call_ids did not have response "
             f"messages: {', '.join(open_calls)}")
+
+
+def responses_problems(body: dict[str, Any], *, endpoint: str = "create") -> Iterator[Problem]:
+    """Every documented Responses API rule the body breaks; ``endpoint`` is ``create``,
+    ``compact`` or ``input_tokens`` (the last two take the same input, fewer settings)."""
+    yield from _model(body)
+    if endpoint == "create":
+        if body.get("stream_options") is not None and not body.get("stream"):
+            yield "stream_options", ("The 'stream_options' parameter is only allowed when "
+                                     "'stream' is enabled.")
+        limit = body.get("max_output_tokens")
+        if isinstance(limit, int) and limit < MIN_OUTPUT_TOKENS:
+            yield "max_output_tokens", (
+                "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= "
+                f"{MIN_OUTPUT_TOKENS}, but got {limit} instead.")
+    if _OPENAI_NON_REASONING_MODEL.match(str(body.get("model", ""))):
+        if _dict(body.get("reasoning")).get("effort") is not None:
+            yield "reasoning.effort", ("Unsupported parameter: 'reasoning.effort' is not "
+                                       "supported with this model.")
+        if ENCRYPTED_REASONING in _list(body.get("include")):
+            yield "include", "Encrypted content is not supported with this model."
+    for i, tool in enumerate(_list(body.get("tools"))):
+        name = tool.get("name") if isinstance(tool, dict) and tool.get("type") == "function" \
+            else None
+        if isinstance(name, str) and not _OPENAI_TOOL_NAME.match(name):
+            yield f"tools[{i}].name", (
+                f"Invalid 'tools[{i}].name': string does not match pattern. Expected a string "
+                "that matches the pattern '^[a-zA-Z0-9_-]+$'.")
+    # Nothing the fake answers is stored, so reasoning can only come back encrypted.
+    stored = endpoint == "create" and body.get("store") is not False
+    yield from _responses_items(input_items(body), stored)
+
+
+def _responses_items(items: list[dict[str, Any]], stored: bool) -> Iterator[Problem]:
+    calls: dict[str, int] = {}
+    open_calls: list[str] = []
+    for i, item in enumerate(items):
+        where = f"input[{i}]"
+        kind = item.get("type", "message" if "role" in item else None)
+        if kind == "function_call":
+            call_id = str(item.get("call_id"))
+            if call_id in calls:
+                yield f"{where}.call_id", (
+                    f"Invalid 'input[{i}].call_id': {call_id!r} is already the call_id of "
+                    f"input[{calls[call_id]}]. Each function call needs its own call_id.")
+            calls[call_id] = i
+            open_calls.append(call_id)
+        elif kind == "function_call_output":
+            call_id = str(item.get("call_id"))
+            if call_id in open_calls:
+                open_calls.remove(call_id)
+            else:
+                yield where, f"No tool call found for function call output with call_id {call_id}."
+        elif kind == "message":
+            if open_calls:
+                yield where, f"No tool output found for function call {open_calls[0]}."
+                open_calls = []
+            yield from _message_parts(item, where)
+        elif kind == "reasoning":
+            yield from _reasoning_item(items, i, stored)
+        elif kind == "compaction":
+            yield from _sealed(item, where, "compaction")
+    if open_calls:
+        yield f"input[{len(items) - 1}]", f"No tool output found for function call {open_calls[0]}."
+
+
+def _message_parts(item: dict[str, Any], where: str) -> Iterator[Problem]:
+    if not isinstance(item.get("content"), list):
+        return
+    allowed = _OUTPUT_PARTS if message_role(item) == "assistant" else _INPUT_PARTS
+    for j, part in enumerate(parts(item.get("content"))):
+        kind = str(part.get("type"))
+        if kind not in allowed:
+            names = ", ".join(f"'{a}'" for a in allowed[:-1]) + f" and '{allowed[-1]}'"
+            yield f"{where}.content[{j}]", (f"Invalid value: '{kind}'. Supported values are: "
+                                            f"{names}.")
+
+
+def _reasoning_item(items: list[dict[str, Any]], i: int, stored: bool) -> Iterator[Problem]:
+    item = items[i]
+    item_id = str(item.get("id"))
+    if not item.get("encrypted_content"):
+        tail = "" if stored else (" Items are not persisted when `store` is set to false. Try "
+                                  "again with `store` set to true, or remove this item from "
+                                  "your input.")
+        yield f"input[{i}]", f"Item with id '{item_id}' not found.{tail}"
+        return
+    yield from _sealed(item, f"input[{i}]", "reasoning")
+    follower = items[i + 1] if i + 1 < len(items) else {}
+    kind = follower.get("type", "message" if "role" in follower else None)
+    if not (kind in ("function_call", "reasoning")
+            or (kind == "message" and message_role(follower) == "assistant")):
+        yield f"input[{i}]", (f"Item '{item_id}' of type 'reasoning' was provided without its "
+                              "required following item.")
+
+
+def _sealed(item: dict[str, Any], where: str, kind: str) -> Iterator[Problem]:
+    """Encrypted content the fake minted must come back unchanged, and as the same kind;
+    a real service's cannot be checked here."""
+    value = item.get("encrypted_content")
+    if not minted_here(value):
+        return
+    payload = unseal(value)
+    if payload is None or payload.get("kind") != kind:
+        yield f"{where}.encrypted_content", (
+            f"The encrypted content for item {where} could not be verified.")

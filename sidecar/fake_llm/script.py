@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from sidecar.core.request_labels import CALL_HEADER
+from .responses_input import content_text, input_items, message_role
 
 Block = dict[str, Any]
 Provider = Literal["anthropic", "openai"]
@@ -184,7 +185,7 @@ class RecordedRequest:
 Responder = Callable[[RecordedRequest], Reply | dict[str, Any] | str]
 
 
-def _text_of(content: Any) -> str:
+def _anthropic_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
@@ -196,9 +197,23 @@ def _text_of(content: Any) -> str:
     return "\n".join(parts)
 
 
+def _conversation(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The request's messages; on the Responses wire, its message items (which carry a role)."""
+    if "input" in body and "messages" not in body:
+        return [item for item in input_items(body) if message_role(item) is not None]
+    return [m for m in body.get("messages") or [] if isinstance(m, dict)]
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, list) and any(
+            isinstance(p, dict) and p.get("type") in ("input_text", "output_text") for p in content):
+        return content_text(content)
+    return _anthropic_text(content)
+
+
 def last_user_text(body: dict[str, Any], provider: Provider) -> str:
     """The text of the newest user message that carries text (tool results alone do not count)."""
-    for message in reversed(body.get("messages") or []):
+    for message in reversed(_conversation(body)):
         if not isinstance(message, dict) or message.get("role") != "user":
             continue
         text = _text_of(message.get("content"))
@@ -212,7 +227,7 @@ def default_reply(request: RecordedRequest) -> Reply:
 
     Deterministic so that tests and the demo can assert on it without scripting every turn.
     """
-    messages = request.body.get("messages") or []
+    messages = _conversation(request.body)
     count = len(messages)
     text = request.last_user_text
     if "<summary>" in text or isinstance(request.body.get("compaction"), dict):

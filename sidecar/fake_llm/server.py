@@ -1,4 +1,5 @@
-"""The fake LLM server: real HTTP on 127.0.0.1 speaking the Anthropic and OpenAI wires.
+"""The fake LLM server: real HTTP on 127.0.0.1 speaking the Anthropic Messages, OpenAI Chat
+Completions and OpenAI Responses wires.
 
 Stdlib only (``http.server``, one thread per connection); replies come from a FIFO queue,
 then an optional responder, then a deterministic default.
@@ -13,7 +14,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any, Self
 
-from . import anthropic_wire, openai_wire
+from . import anthropic_wire, openai_wire, responses_wire
 from .cache import AnthropicPromptCache, CacheUsage, Clock, OpenAIPrefixCache
 from .context_edits import ContextEditError, apply_context_edits
 from .invariants import InvariantChecker, Violation
@@ -21,12 +22,14 @@ from .counting import (
     anthropic_units,
     openai_units,
     output_tokens,
+    responses_units,
     total_tokens,
     warm_up_in_background,
 )
+from .responses_compact import compacted_json
 from .script import Provider, RecordedRequest, Reply, Responder, default_reply
 from .transport import Exchange, Handler, HTTPServer
-from .validation import judge_anthropic, judge_openai
+from .validation import RESPONSES_ENDPOINTS, judge_anthropic, judge_openai, judge_responses
 
 DEFAULT_CONTEXT_WINDOW = 200_000
 DEFAULT_HANG_SECONDS = 30.0
@@ -219,6 +222,12 @@ class FakeLLMServer:
             self._anthropic_count(ex)
         elif path == "/v1/chat/completions":
             self._openai_chat(ex)
+        elif path == "/v1/responses":
+            self._openai_responses(ex)
+        elif path == "/v1/responses/compact":
+            self._openai_compact(ex)
+        elif path == "/v1/responses/input_tokens":
+            self._openai_input_tokens(ex)
         else:
             ex.send_json(404, anthropic_wire.error_body(404, f"Not found: {method} {path}"))
 
@@ -306,8 +315,12 @@ class FakeLLMServer:
                 ex.send_json(400, openai_wire.error_body(message, "invalid_request_error", None))
             return request, None
         if self.strict:
-            refusal = (judge_anthropic(ex.path, body, request.headers) if provider == "anthropic"
-                       else judge_openai(body, request.headers))
+            if provider == "anthropic":
+                refusal = judge_anthropic(ex.path, body, request.headers)
+            elif ex.path in RESPONSES_ENDPOINTS:
+                refusal = judge_responses(ex.path, body)
+            else:
+                refusal = judge_openai(body, request.headers)
             if refusal is not None:
                 request.status = 400
                 request.refusal = refusal.message
@@ -476,39 +489,7 @@ class FakeLLMServer:
         model = reply.model or str(body.get("model") or "gpt-fake")
         fault = reply.fault or {}
         kind = fault.get("fault")
-        if kind is not None:
-            request.fault = str(kind)
-        if kind == "rate_limit":
-            retry_after = fault.get("retry_after", 1)
-            request.status = 429
-            ex.send_json(
-                429,
-                openai_wire.rate_limit_body(model, float(retry_after)),
-                {
-                    "retry-after": f"{retry_after:g}",
-                    "x-request-id": anthropic_wire.new_request_id(),
-                },
-            )
-            return
-        if kind == "overloaded":
-            request.status = 503
-            ex.send_json(
-                503,
-                openai_wire.error_body(
-                    "The server is overloaded or not ready yet.", "server_error", None
-                ),
-            )
-            return
-        if kind == "server_error":
-            request.status = 500
-            ex.send_json(
-                500,
-                openai_wire.error_body(
-                    "The server had an error while processing your request. Sorry about that!",
-                    "server_error",
-                    None,
-                ),
-            )
+        if self._openai_status_fault(ex, request, fault, model):
             return
         if kind == "prompt_too_long":
             request.status = 400
@@ -539,6 +520,145 @@ class FakeLLMServer:
         self._single(
             ex, fault, openai_wire.completion_json(reply, model=model, usage=usage), headers
         )
+
+    def _openai_status_fault(
+        self, ex: Exchange, request: RecordedRequest, fault: dict[str, Any], model: str
+    ) -> bool:
+        """Answer a scripted HTTP error as both OpenAI wires do; True when one was answered."""
+        kind = fault.get("fault")
+        if kind is not None:
+            request.fault = str(kind)
+        if kind == "rate_limit":
+            retry_after = fault.get("retry_after", 1)
+            request.status = 429
+            ex.send_json(
+                429,
+                openai_wire.rate_limit_body(model, float(retry_after)),
+                {
+                    "retry-after": f"{retry_after:g}",
+                    "x-request-id": anthropic_wire.new_request_id(),
+                },
+            )
+            return True
+        if kind == "overloaded":
+            request.status = 503
+            ex.send_json(
+                503,
+                openai_wire.error_body(
+                    "The server is overloaded or not ready yet.", "server_error", None
+                ),
+            )
+            return True
+        if kind == "server_error":
+            request.status = 500
+            ex.send_json(
+                500,
+                openai_wire.error_body(
+                    "The server had an error while processing your request. Sorry about that!",
+                    "server_error",
+                    None,
+                ),
+            )
+            return True
+        return False
+
+    # ------------------------------------------------------------ OpenAI Responses
+
+    def _openai_responses(self, ex: Exchange) -> None:
+        request, body = self._begin(ex, "openai")
+        if body is None:
+            return
+        units = responses_units(body)
+        request.input_tokens = total_tokens(units)
+        self._observe(request)
+        model = str(body.get("model") or "gpt-fake")
+        if request.input_tokens > self.context_window:
+            self._responses_overflow(ex, request, body, model)
+            return
+        reply = self._reply_for(ex, request)
+        if reply is None:
+            return
+        model = reply.model or model
+        fault = reply.fault or {}
+        kind = fault.get("fault")
+        if self._openai_status_fault(ex, request, fault, model):
+            return
+        if kind == "prompt_too_long":
+            # The API's overflow message names no token counts, so neither can this one.
+            self._responses_overflow(ex, request, body, model)
+            return
+        if kind in _STREAM_FAULTS:
+            reply = self._content_for_fault(reply, request)
+
+        key = body.get("prompt_cache_key")
+        cached = self.openai_cache.apply(units, str(key) if key is not None else None)
+        reasoning = sum(
+            output_tokens([b]) for b in reply.content if b["type"] in ("thinking", "redacted_thinking")
+        )
+        usage = _responses_usage(
+            request.input_tokens, cached, output_tokens(reply.content), reasoning, reply.usage
+        )
+        request.usage = usage
+        headers = {"x-request-id": anthropic_wire.new_request_id()}
+        if body.get("stream"):
+            events = responses_wire.stream_events(reply, body, model=model, usage=usage)
+            payloads = [responses_wire.encode_event(name, data) for name, data in events]
+            broken = b'event: response.output_text.delta\ndata: {"type": "response.output_text.delta",\n\n'
+            self._stream(ex, reply, fault, payloads, broken, end=None, headers=headers)
+            return
+        shape = responses_wire.Shape.of(body)
+        status, reason = responses_wire.finished_status(reply)
+        answer = responses_wire.response_json(
+            body, response_id=responses_wire.new_id("resp"), created_at=int(time.time()),
+            model=model, status=status, output=responses_wire.output_items(reply, shape),
+            usage=usage, incomplete_reason=reason,
+        )
+        self._single(ex, fault, answer, headers)
+
+    def _responses_overflow(
+        self, ex: Exchange, request: RecordedRequest, body: dict[str, Any], model: str
+    ) -> None:
+        """Past the window: a 400 before anything, or, when streaming, an ``error`` event
+        after the response opened (as the API reports it)."""
+        request.fault = "prompt_too_long"
+        if not body.get("stream"):
+            request.status = 400
+            ex.send_json(400, responses_wire.context_overflow_body())
+            return
+        ex.start_stream({"x-request-id": anthropic_wire.new_request_id()})
+        for name, data in responses_wire.overflow_events(body, model=model):
+            ex.write_chunk(responses_wire.encode_event(name, data))
+        ex.end_stream()
+
+    def _openai_compact(self, ex: Exchange) -> None:
+        request, body = self._begin(ex, "openai")
+        if body is None:
+            return
+        units = responses_units(body)
+        request.input_tokens = total_tokens(units)
+        self._observe(request)
+        if request.input_tokens > self.context_window:
+            request.status = 400
+            request.fault = "prompt_too_long"
+            ex.send_json(400, responses_wire.context_overflow_body())
+            return
+        key = body.get("prompt_cache_key")
+        cached = self.openai_cache.apply(units, str(key) if key is not None else None)
+        usage = responses_wire.usage_json(request.input_tokens, cached, 0, 0)
+        answer, summary = compacted_json(body, input_tokens=request.input_tokens, usage=usage)
+        usage["output_tokens"] = output_tokens([{"type": "text", "text": summary}])
+        usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
+        request.usage = usage
+        ex.send_json(200, answer, {"x-request-id": anthropic_wire.new_request_id()})
+
+    def _openai_input_tokens(self, ex: Exchange) -> None:
+        request, body = self._begin(ex, "openai")
+        if body is None:
+            return
+        request.input_tokens = total_tokens(responses_units(body))
+        self._observe(request)
+        ex.send_json(200, {"object": "response.input_tokens", "input_tokens": request.input_tokens},
+                     {"x-request-id": anthropic_wire.new_request_id()})
 
     # ------------------------------------------------------------ delivery
 
@@ -652,3 +772,14 @@ def _openai_usage(
         )
         cached = int(override.get("cached_tokens", override.get("cache_read_input_tokens", cached)))
     return openai_wire.usage_json(prompt, completion, cached, reasoning)
+
+
+def _responses_usage(
+    prompt: int, cached: int, output: int, reasoning: int, override: dict[str, Any] | None
+) -> dict[str, Any]:
+    if override:
+        # Overrides may be written with any wire's names.
+        prompt = int(override.get("input_tokens", override.get("prompt_tokens", prompt)))
+        output = int(override.get("output_tokens", override.get("completion_tokens", output)))
+        cached = int(override.get("cached_tokens", override.get("cache_read_input_tokens", cached)))
+    return responses_wire.usage_json(prompt, cached, output, reasoning)

@@ -44,3 +44,23 @@ def judge_openai(body: dict[str, Any], headers: dict[str, str]) -> Refusal | Non
     if problem is not None:
         return Refusal(problem.location, f"Invalid value for '{problem.location}': {problem.message}")
     return _first(request_rules.openai_problems(body, headers))
+
+
+# The Responses endpoints by path, and the SDK params type each is judged by.
+RESPONSES_ENDPOINTS = {
+    "/v1/responses": "create",
+    "/v1/responses/compact": "compact",
+    "/v1/responses/input_tokens": "input_tokens",
+}
+
+
+def judge_responses(path: str, body: dict[str, Any]) -> Refusal | None:
+    endpoint = RESPONSES_ENDPOINTS.get(path, "create")
+    if endpoint == "create":
+        name = "openai.responses.stream" if body.get("stream") else "openai.responses"
+    else:
+        name = f"openai.responses.{endpoint}"
+    problem = request_schema.check(name, body)
+    if problem is not None:
+        return Refusal(problem.location, f"Invalid value for '{problem.location}': {problem.message}")
+    return _first(request_rules.responses_problems(body, endpoint=endpoint))

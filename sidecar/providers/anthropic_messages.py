@@ -78,6 +78,9 @@ def _wire_block(block: Block) -> Block | None:
     # rejected: the API verifies signatures on thinking it gets back.
     if kind == "thinking" and not block.get("signature"):
         return None
+    # So would another provider's compaction (OpenAI's, encrypted for OpenAI alone).
+    if kind == "compaction" and not (block.get("signature") or block.get("content")):
+        return None
     return _strip_cache_control(copy.deepcopy(block))
 
 

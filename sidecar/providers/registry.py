@@ -1,5 +1,8 @@
 """Building the configured provider, and what a response cost.
 
+``anthropic`` speaks the Messages API, ``openai`` the Responses API, ``openai-compatible``
+Chat Completions (the one wire Ollama, vLLM, llama.cpp server and OpenRouter share).
+
 The API key comes only from the environment variable named by ``apiKeyEnv`` (default
 ``ANTHROPIC_API_KEY`` or ``OPENAI_API_KEY``), read through ``sidecar.credentials`` so the
 value is held in memory, out of the environment children inherit, and redacted wherever
@@ -22,6 +25,7 @@ from sidecar.credentials import DEFAULT_KEY_ENV, read_key
 from sidecar.providers.anthropic_messages import AnthropicProvider
 from sidecar.core.ports import Provider
 from sidecar.providers.openai_chat import KEYLESS_PLACEHOLDER, OpenAIChatProvider
+from sidecar.providers.openai_responses import OpenAIResponsesProvider
 
 PROVIDERS = ("anthropic", "openai", "openai-compatible")
 # The variables the SDKs themselves read for the base URL.
@@ -106,11 +110,19 @@ def make_provider(settings: Settings, environ: Mapping[str, str]) -> Provider:
             model_info=model_info,
             default_timeout=timeout,
         )
+    # Both OpenAI wires take the base URL with its /v1, as the SDK does.
+    openai_base_url = base_url.rstrip("/") if base_url else None
+    if name == "openai":
+        # OpenAI itself: the Responses API, which serves its current models best.
+        return OpenAIResponsesProvider(
+            key, base_url=openai_base_url, model_info=model_info, default_timeout=timeout
+        )
+    # Every other server that speaks OpenAI's wire knows Chat Completions.
     return OpenAIChatProvider(
         key,
-        base_url=base_url.rstrip("/") if base_url else None,
+        base_url=openai_base_url,
         model_info=model_info,
-        name="openai" if name == "openai" else "openai-compatible",
+        name="openai-compatible",
         default_timeout=timeout,
     )
 

@@ -19,14 +19,23 @@ import pytest
 from pygls.exceptions import JsonRpcException
 
 from sidecar.fake_llm import Reply, default_reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    sent_conversation,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 RULE = "Every answer names the file it comes from."
 
 
 def first_message(req: Any) -> str:
-    """The first user message (OpenAI's first message is the system prompt)."""
-    return json.dumps(next(m for m in req.body["messages"] if m["role"] == "user"))
+    """The first user message (Chat Completions' first message is the system prompt, and
+    the Responses API's input holds items other than messages too)."""
+    return json.dumps(next(m for m in sent_conversation(req) if m.get("role") == "user"))
 
 
 def main_requests(llm: Any) -> list[Any]:
@@ -41,7 +50,7 @@ async def open_session(llm: Any, tmp_path: Path, workspace: Path, provider: str 
     return client, rec, sid
 
 
-@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+@pytest.mark.parametrize("provider", ["anthropic", "openai", "openai-compatible"])
 async def test_project_rules_survive_compaction_clear_load_and_model_switch(
         llm: Any, tmp_path: Path, workspace: Path, provider: str) -> None:
     (workspace / "CLAUDE.md").write_text(RULE + "\n")
@@ -52,7 +61,7 @@ async def test_project_rules_survive_compaction_clear_load_and_model_switch(
         assert RULE in first_message(llm.requests[-1])
         await call(client, "sidecar/compact", {"sessionId": sid})
         await prompt(client, sid, "after the compaction")
-        assert "continues an earlier conversation" in json.dumps(llm.requests[-1].body["messages"])
+        assert "continues an earlier conversation" in json.dumps(sent_conversation(llm.requests[-1]))
         assert RULE in first_message(llm.requests[-1])
         await prompt(client, sid, "/clear")
         await prompt(client, sid, "after clear")

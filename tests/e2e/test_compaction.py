@@ -12,7 +12,15 @@ import pytest_asyncio
 from pygls.exceptions import JsonRpcException
 
 from sidecar.fake_llm import Reply, default_reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    sent_conversation,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -290,7 +298,8 @@ async def test_openai_gets_the_same_edit_client_side(llm: Any, tmp_path: Path, w
     client.sid = res["sessionId"]
     try:
         await fill(client, llm, workspace, 4, kb=6)
-        sent = json.dumps(llm.requests[-1].body["messages"])
+        assert llm.requests[-1].path == "/v1/responses"
+        sent = json.dumps(sent_conversation(llm.requests[-1]))
         assert "[Old tool result content cleared]" in sent
         view = await call(client, "sidecar/context", {"sessionId": client.sid})
         assert "[Old tool result content cleared]" not in json.dumps(view["messages"])

@@ -10,16 +10,16 @@ not stale are re-injected within their budgets.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import stat
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
 from sidecar.core.compaction.forked_call import forked_text_call, summary_answer_tokens
-from sidecar.contract.results import CompactionBackend
 from sidecar.core.compaction.prompts import (
     PTL_MARKER,
     compact_prompt,
@@ -27,7 +27,7 @@ from sidecar.core.compaction.prompts import (
     server_compaction_instructions,
 )
 from sidecar.core.messages import Block, Message, user_text
-from sidecar.core.ports import ProviderError
+from sidecar.core.ports import ProviderError, ServerCompaction
 from sidecar.core.retry import call_with_retry
 from sidecar.core.tokens import message_tokens
 
@@ -45,10 +45,9 @@ class FullResult:
     summary: str
     attachments: list[Message] = field(default_factory=list)
     ptl_retries: int = 0
-    # "server" when the provider summarized (its blocks then lead the new context), else
-    # "local": our own forked summary call.
-    backend: CompactionBackend = "local"
-    server_blocks: list[Block] = field(default_factory=list)
+    # What the provider returned when it summarized (its blocks then lead the new context);
+    # None for our own forked summary call.
+    server: ServerCompaction | None = None
     # Why the server's compaction was not used, when it was tried.
     fallback_reason: str | None = None
 
@@ -137,21 +136,31 @@ def fit_to_window(records: list[Message], session: CompactionHost) -> tuple[list
     return records, dropped
 
 
-async def full_compact(session: CompactionHost, trigger: str, instructions: str | None) -> FullResult:
-    records = strip_for_summary(session.transcript.model_view())
-    records = [m for m in records if not (m.kind == "system")]
+async def with_hook_output(session: CompactionHost, trigger: str,
+                           instructions: str | None) -> str | None:
+    """The user's instructions for the summary, with what the pre-compact hooks printed."""
     hook_text = await asyncio.to_thread(run_hooks, session, trigger)
     if hook_text:
-        instructions = f"{instructions or ''}\n\nFrom the pre-compact hooks:\n{hook_text}".strip()
+        return f"{instructions or ''}\n\nFrom the pre-compact hooks:\n{hook_text}".strip()
+    return instructions
+
+
+async def full_compact(session: CompactionHost, instructions: str | None, *,
+                       server_ok: bool = True, fallback: str | None = None) -> FullResult:
+    """Summarize the conversation: by the provider where it may (``server_ok`` and the
+    settings), else, or when it refuses, by our own summary call (``fallback`` then says why
+    the provider's was not used)."""
+    records = strip_for_summary(session.transcript.model_view())
+    records = [m for m in records if not (m.kind == "system")]
     records, _ = fit_to_window(records, session)
     model = session.settings.compactModel
-    fallback: str | None = None
-    if uses_server_compaction(session):
+    if server_ok and uses_server_compaction(session):
         try:
-            blocks, summary, retries = await _with_ptl_retry(
+            server, retries = await _with_ptl_retry(
                 session, records, lambda recs: server_compaction(session, recs, instructions))
+            summary = format_summary(server.summary) if server.summary else SUMMARY_HELD_BY_PROVIDER
             return FullResult(summary=summary, attachments=await reinjected_files(session),
-                              ptl_retries=retries, backend="server", server_blocks=blocks)
+                              ptl_retries=retries, server=server)
         except ProviderError as err:
             if not refused_compaction(err):
                 raise  # the provider is failing (5xx, 429, a timeout): so would our summary
@@ -159,11 +168,11 @@ async def full_compact(session: CompactionHost, trigger: str, instructions: str 
             fallback = err.message
             log.info("server-side compaction refused (%s); summarizing locally", err.message)
 
-    async def local(recs: list[Message]) -> tuple[list[Block], str]:
+    async def local(recs: list[Message]) -> str:
         raw = await forked_text_call(session, recs, compact_prompt(instructions), model=model)
-        return [], format_summary(raw)
+        return format_summary(raw)
 
-    _, summary, retries = await _with_ptl_retry(session, records, local)
+    summary, retries = await _with_ptl_retry(session, records, local)
     if not summary.strip():
         raise ValueError("the summarizer returned an empty summary")
     return FullResult(summary=summary, attachments=await reinjected_files(session),
@@ -190,9 +199,12 @@ def uses_server_compaction(session: CompactionHost) -> bool:
 
 
 async def server_compaction(session: CompactionHost, records: list[Message],
-                            instructions: str | None) -> tuple[list[Block], str]:
-    """The provider summarizes the conversation itself, with our nine-section prompt as its
-    instructions; what it returns leads every later request."""
+                            instructions: str | None) -> ServerCompaction:
+    """The provider summarizes the conversation itself, with our nine sections as its
+    instructions; what it returns leads every later request.
+
+    A provider that keeps the user's messages (OpenAI's) keeps the project's rules and date
+    that led the first of them too: those lead every request anew, so that copy goes."""
     request = session.build_request(records, call="summary")
     provider = session.provider_for(session.settings.compactModel)
     retry = session.settings.retry
@@ -200,21 +212,24 @@ async def server_compaction(session: CompactionHost, records: list[Message],
         lambda: provider.compact(request, server_compaction_instructions(instructions)),
         max_retries=retry.maxRetries, base_delay=retry.baseDelayMs / 1000,
         max_delay=retry.maxDelayMs / 1000)
-    return done.blocks, format_summary(done.summary) if done.summary else SUMMARY_HELD_BY_PROVIDER
+    if done.role == "user":
+        leading = {b.get("text") for b in session.leading_context() if b.get("type") == "text"}
+        done = dataclasses.replace(done, blocks=[
+            b for b in done.blocks if not (b.get("type") == "text" and b.get("text") in leading)])
+    return done
 
 
-Summarize = Callable[[list[Message]], Awaitable[tuple[list[Block], str]]]
+S = TypeVar("S")
 
 
 async def _with_ptl_retry(session: CompactionHost, records: list[Message],
-                          summarize: Summarize) -> tuple[list[Block], str, int]:
+                          summarize: Callable[[list[Message]], Awaitable[S]]) -> tuple[S, int]:
     """Tier 5: when the summary request itself is too long, drop the oldest API-round groups
     (by the stated gap, else a fifth) and try again, up to three times."""
     retries = 0
     while True:
         try:
-            blocks, summary = await summarize(records)
-            return blocks, summary, retries
+            return await summarize(records), retries
         except ProviderError as err:
             if not err.prompt_too_long or retries >= MAX_PTL_RETRIES:
                 raise

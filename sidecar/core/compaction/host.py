@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 if TYPE_CHECKING:
     from sidecar.contract.updates import SessionUpdate
     from sidecar.core.file_state import FileReadState
-    from sidecar.core.messages import Message
+    from sidecar.core.messages import Block, Message
     from sidecar.core.ports import Editor, ModelRequest, Provider, Tool
     from sidecar.core.request_labels import CallKind, Cause
     from sidecar.core.settings import Settings
@@ -39,6 +39,9 @@ class CompactionHost(Protocol):
         """Tokens of a would-be context: the prefix plus these records."""
 
     def prefix_parts(self) -> dict[str, int]: ...
+
+    def leading_context(self) -> list[Block]:
+        """The blocks (project rules, date) that lead the first user message of every request."""
 
     def record_clearing(self, ids: list[str], kind: str) -> None:
         """Freeze a microcompact decision in the transcript."""

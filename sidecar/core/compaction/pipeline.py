@@ -17,7 +17,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from sidecar.core.compaction.breaker import CircuitBreaker
-from sidecar.core.compaction.full import api_round_groups, full_compact
+from sidecar.core.compaction.full import (
+    FullResult,
+    api_round_groups,
+    full_compact,
+    with_hook_output,
+)
 from sidecar.core.compaction.microcompact import (
     anthropic_context_management,
     client_side_context_edit,
@@ -30,12 +35,12 @@ from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded
 from sidecar.contract.results import CompactionBackend, CompactionTier
 from sidecar.contract.updates import CompactionTrigger, compaction_update
 from sidecar.core.gauge import BreakerState
-from sidecar.core.messages import Block, Message, new_uuid, user_text
+from sidecar.core.messages import Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost
-    from sidecar.core.ports import Completed, ModelRequest, ProviderError
+    from sidecar.core.ports import Completed, ModelRequest, ProviderError, ServerCompaction
 
 log = logging.getLogger(__name__)
 
@@ -254,27 +259,43 @@ class ContextTiers:
                     return CompactOutcome("session_memory", "local", host.ledger.used(), summary)
                 log.info("session memory compaction would leave %s tokens; using full", after)
         await host.editor.progress(token, "report", "Compacting", "summarizing the conversation")
-        result = await full_compact(host, trigger, instructions)
-        tail = pending_round(host)
-        records = self._new_context("full", trigger, before, result.summary, tail,
-                                    result.attachments, ptl_retries=result.ptl_retries,
-                                    server_blocks=result.server_blocks)
-        after = host.estimate(records)
-        if tail and after >= host.thresholds.blocking_at:
-            # The round in progress is too large to keep verbatim: the summary covers it.
-            records = self._new_context("full", trigger, before, result.summary, [],
-                                        result.attachments, ptl_retries=result.ptl_retries,
-                                        server_blocks=result.server_blocks)
-            after = host.estimate(records)
+        instructions = await with_hook_output(host, trigger, instructions)
+        result = await full_compact(host, instructions)
+        records, after = self._full_context(result, trigger, before)
+        if after >= before and result.server is not None:
+            # The provider's compaction keeps too much (OpenAI's keeps every user message):
+            # our own summary may still shrink it.
+            log.info("the provider's compaction would leave %s tokens of %s; summarizing locally",
+                     after, before)
+            result = await full_compact(host, instructions, server_ok=False,
+                                        fallback="its compaction would not shrink the context")
+            records, after = self._full_context(result, trigger, before)
         if after >= before:
             raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context ({before:,})")
         self._commit(records)
-        return CompactOutcome("full", result.backend, host.ledger.used(), result.summary,
-                         result.fallback_reason)
+        return CompactOutcome("full", "server" if result.server else "local", host.ledger.used(),
+                              result.summary, result.fallback_reason)
+
+    def _full_context(self, result: FullResult, trigger: str,
+                      before: int) -> tuple[list[Message], int]:
+        """The records a full compaction leaves, and their estimate. Mid-turn, the round in
+        progress stays verbatim unless that alone would reach the blocking limit."""
+        host = self.host
+        tail = pending_round(host)
+        records = self._new_context("full", trigger, before, result.summary, tail,
+                                    result.attachments, ptl_retries=result.ptl_retries,
+                                    server=result.server)
+        after = host.estimate(records)
+        if tail and after >= host.thresholds.blocking_at:
+            records = self._new_context("full", trigger, before, result.summary, [],
+                                        result.attachments, ptl_retries=result.ptl_retries,
+                                        server=result.server)
+            after = host.estimate(records)
+        return records, after
 
     def _new_context(self, tier: str, trigger: str, before: int, summary: str, tail: list[Message],
                      attachments: list[Message], ptl_retries: int = 0,
-                     server_blocks: list[Block] | None = None) -> list[Message]:
+                     server: ServerCompaction | None = None) -> list[Message]:
         host = self.host
         records = host.transcript.records
         last = records[-1].uuid if records else None
@@ -282,15 +303,15 @@ class ContextTiers:
                            content=[{"type": "text", "text": "Conversation compacted"}],
                            extra={"compactMetadata": {"trigger": trigger, "preTokens": before, "tier": tier,
                                                       "ptlRetries": ptl_retries,
-                                                      "backend": "server" if server_blocks else "local"},
+                                                      "backend": "server" if server else "local"},
                                   "logicalParentUuid": last})
         kept = [dataclasses.replace(m, uuid=new_uuid(), parent_uuid=None, usage=None,
                                     extra={**m.extra, "keptFrom": m.uuid}) for m in tail]
         path = str(host.transcript.path())
-        if server_blocks:
+        if server:
             # The provider's blocks lead every later request, as the API requires; what the
             # local summary message says around a summary follows them as a note.
-            summary_msg = Message(kind="assistant", content=list(server_blocks),
+            summary_msg = Message(kind=server.role, content=list(server.blocks),
                                   is_compact_summary=True, extra={"serverCompaction": True})
             note = Message(kind="attachment", attachment={"type": "compact_note"},
                            content=[{"type": "text", "text": server_summary_note(

@@ -31,8 +31,9 @@ def assistant(text: str) -> dict[str, Any]:
 
 
 def observe(checker: InvariantChecker, body: dict[str, Any], hdrs: dict[str, str] | None = None,
-            tokens: int = 10, refusal: str | None = None, provider: str = "anthropic") -> list[str]:
-    found = checker.observe(checker.checked, provider, "/v1/messages",
+            tokens: int = 10, refusal: str | None = None, provider: str = "anthropic",
+            path: str = "/v1/messages") -> list[str]:
+    found = checker.observe(checker.checked, provider, path,
                             headers() if hdrs is None else hdrs, body,
                             refusal=refusal, input_tokens=tokens)
     return [f"{v.rule}: {v.detail}" for v in found]
@@ -112,3 +113,40 @@ def test_openai_messages_may_grow_their_last_text() -> None:
         {"role": "system", "content": "sys"}, {"role": "user", "content": CONTEXT + "HI"},
         {"role": "assistant", "content": "ok"}]}
     assert observe(c, changed, provider="openai")[0].startswith("prefix: message block 1 changed")
+
+
+def responses(*items: dict[str, Any], instructions: str = "sys") -> dict[str, Any]:
+    return {"model": "gpt-5", "instructions": instructions, "store": False, "input": list(items)}
+
+
+def said(role: str, *texts: str) -> dict[str, Any]:
+    kind = "output_text" if role == "assistant" else "input_text"
+    return {"type": "message", "role": role,
+            "content": [{"type": kind, "text": t} for t in texts]}
+
+
+def observe_responses(checker: InvariantChecker, body: dict[str, Any],
+                      hdrs: dict[str, str] | None = None) -> list[str]:
+    return observe(checker, body, hdrs, provider="openai", path="/v1/responses")
+
+
+def test_responses_bodies_keep_the_same_rules() -> None:
+    c = InvariantChecker()
+    call = {"type": "function_call", "call_id": "c1", "name": "Read", "arguments": "{}"}
+    output = {"type": "function_call_output", "call_id": "c1", "output": "body"}
+    assert observe_responses(c, responses(said("user", CONTEXT, "hi"))) == []
+    # A part merged into the last user message, then a tool round, still extend the prefix.
+    assert observe_responses(c, responses(said("user", CONTEXT, "hi", "more"))) == []
+    assert observe_responses(c, responses(said("user", CONTEXT, "hi", "more"), call, output)) == []
+    changed = responses(said("user", CONTEXT, "hi", "MORE"), call, output)
+    assert observe_responses(c, changed)[0].startswith("prefix: message block 2 changed")
+    # The instructions are the system prompt.
+    moved = responses(said("user", CONTEXT, "hi", "MORE"), call, output, instructions="other")
+    assert observe_responses(c, moved)[0].startswith("prefix: the system prompt changed")
+    shrunk = responses(said("user", CONTEXT, "hi"), instructions="other")
+    assert observe_responses(c, shrunk)[0].startswith("prefix: the conversation shrank")
+    # The user context leads the first user message, whatever comes before it.
+    lost = responses(said("developer", CONTEXT), said("user", "no context"))
+    assert observe_responses(c, lost, headers(2, "compaction"))[0].startswith(
+        "user_context: the first block is not the user context")
+

@@ -331,3 +331,15 @@ def test_delta_for_an_unknown_block_is_malformed() -> None:
 def test_repr_never_shows_the_key() -> None:
     provider = AnthropicProvider("sk-ant-secret-value", base_url="http://127.0.0.1:1")
     assert "secret" not in repr(provider)
+
+
+def test_another_providers_encrypted_compaction_is_left_out_and_its_own_kept() -> None:
+    openai_summary = {"type": "compaction", "encrypted_content": "enc-for-openai", "id": "cmp_1"}
+    signed = {"type": "compaction", "content": "The user fixed the parser.", "signature": "csig_1"}
+    body = build_messages_body(request(messages=[
+        ApiMessage("user", [{"type": "text", "text": "first prompt"}, openai_summary,
+                            {"type": "text", "text": "go on"}])]))
+    assert [b["type"] for b in body["messages"][0]["content"]] == ["text", "text"]
+    body = build_messages_body(request(messages=[
+        ApiMessage("assistant", [signed]), ApiMessage("user", [{"type": "text", "text": "go on"}])]))
+    assert body["messages"][0]["content"] == [signed]

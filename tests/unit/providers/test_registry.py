@@ -14,6 +14,7 @@ from sidecar.core.messages import Usage
 from sidecar.core.settings import Settings
 from sidecar.providers.anthropic_messages import AnthropicProvider
 from sidecar.providers.openai_chat import OpenAIChatProvider
+from sidecar.providers.openai_responses import OpenAIResponsesProvider
 from sidecar.core.catalog import cost_usd
 from sidecar.providers.registry import is_local_url, make_provider
 
@@ -48,8 +49,29 @@ def test_custom_key_variable_and_output_limit_override() -> None:
         settings(provider="openai", model="gpt-4o", apiKeyEnv="MY_KEY", maxOutputTokens=2_000),
         {"MY_KEY": SECRET, "OPENAI_API_KEY": ""},
     )
-    assert isinstance(provider, OpenAIChatProvider) and provider.name == "openai"
+    assert isinstance(provider, OpenAIResponsesProvider) and provider.name == "openai"
     assert provider.model_info is not None and provider.model_info.max_output_tokens == 2_000
+
+
+def test_openai_speaks_the_responses_api_and_compatible_servers_chat_completions() -> None:
+    """OpenAI itself gets the Responses API (its base URL keeps /v1, as the SDK wants);
+    every other server speaking OpenAI's wire keeps Chat Completions."""
+    openai = make_provider(
+        settings(provider="openai", model="gpt-5", baseUrl="https://api.openai.com/v1/"),
+        {"OPENAI_API_KEY": SECRET},
+    )
+    assert isinstance(openai, OpenAIResponsesProvider) and not isinstance(openai, OpenAIChatProvider)
+    assert openai.base_url == "https://api.openai.com/v1"
+    assert (openai.server_compaction, openai.server_context_management) == (True, False)
+    assert SECRET not in repr(openai)
+    via_env = make_provider(settings(provider="openai", model="gpt-5"),
+                            {"OPENAI_API_KEY": SECRET, "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
+    assert isinstance(via_env, OpenAIResponsesProvider) and via_env.base_url == "http://127.0.0.1:9/v1"
+    compatible = make_provider(
+        settings(provider="openai-compatible", model="gpt-5", baseUrl="https://openrouter.ai/api/v1"),
+        {"OPENAI_API_KEY": SECRET},
+    )
+    assert isinstance(compatible, OpenAIChatProvider) and compatible.name == "openai-compatible"
 
 
 @pytest.mark.parametrize(
