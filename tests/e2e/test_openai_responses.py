@@ -105,6 +105,10 @@ async def test_a_prompt_too_long_compacts_and_retries(client: LanguageClient, ll
     compaction = rec.of("compaction_update")
     assert [u["status"] for u in compaction] == ["in_progress", "completed"]
     assert compaction[-1]["trigger"] == "auto"
+    # The compact endpoint keeps every user message, so it could not shrink a context that
+    # is one long prompt: our own summary did.
+    assert any(r.path == "/v1/responses/compact" for r in llm.requests)
+    assert compaction[-1]["backend"] == "local"
     retried = main_requests(llm)[-1]
     assert retried.index > overflowed.index and retried.status == 200
     # It starts from the summary, which took the prompt in.
