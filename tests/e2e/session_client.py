@@ -19,7 +19,7 @@ SERVER = [sys.executable, "-m", "sidecar", "serve", "--stdio"]
 
 def settings_for(provider: str, url: str, store: Path, **extra: Any) -> dict[str, Any]:
     base = {
-        "anthropic": {"provider": "anthropic", "model": "claude-sonnet-4-5", "baseUrl": url},
+        "anthropic": {"provider": "anthropic", "model": "claude-sonnet-5-5", "baseUrl": url},
         "openai": {"provider": "openai", "model": "gpt-4o", "baseUrl": url + "/v1"},
     }[provider]
     return {**base, "apiKeyEnv": KEY_ENV, "storageDir": str(store),
