@@ -86,6 +86,7 @@ GAUGE: Gauge = {
     "percentLeftUntilAutoCompact": 12.3,
     "level": "ok",
     "source": "provider",
+    "windowSource": "anthropic /v1/models",
     "estimator": "calibrated:2.61",
     "anchor": {"apiTokens": 140000, "estimatedSince": 2300, "messagesSince": 1},
     "breakdown": {"system": 3000, "tools": 12000, "memoryFiles": 1200, "messages": 90000,
@@ -160,6 +161,10 @@ def _context() -> ContextView:
                     "lastWriteError": None},
         "lastCompaction": {"tier": "full", "backend": "server", "trigger": "auto",
                            "tokensBefore": 151200},
+        "modelStatus": {"model": MODEL, "lifecycle": "retired", "replacement": "claude-sonnet-5-5",
+                        "retiresAt": "2026-11-30", "source": "anthropic /v1/models",
+                        "message": f"{MODEL} was retired on 2026-11-30: requests to it fail; "
+                                   "move to claude-sonnet-5-5."},
     }
 
 

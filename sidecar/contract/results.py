@@ -63,6 +63,7 @@ class Gauge(TypedDict):
     percentLeftUntilAutoCompact: float | None
     level: Level
     source: Literal["provider", "estimate"]
+    windowSource: str | None  # which rule decided the window (the provider's endpoint, a setting...)
     estimator: str
     anchor: Anchor
     breakdown: Breakdown
@@ -162,6 +163,17 @@ class LastCompaction(TypedDict):
     tokensBefore: int | None
 
 
+class ModelStatus(TypedDict):
+    """What is known of the session's model: retired, deprecated or active, and what to use."""
+
+    model: str
+    lifecycle: Literal["active", "deprecated", "retired"]
+    replacement: str | None
+    retiresAt: str | None
+    source: str | None
+    message: str | None
+
+
 class ContextView(TypedDict):
     """``sidecar/context``: the ``/context`` view."""
 
@@ -173,6 +185,7 @@ class ContextView(TypedDict):
     messages: list[dict[str, Any]]  # the next request's messages, as the provider gets them
     storage: StorageState
     lastCompaction: LastCompaction | None
+    modelStatus: ModelStatus
 
 
 class HistoryEntry(TypedDict):

@@ -164,6 +164,10 @@ class ServerCompaction:
     role: Literal["assistant", "user"] = "assistant"
 
 
+# Anthropic's words for where a model is in its life (``ModelInfo.lifecycle``).
+Lifecycle = Literal["active", "deprecated", "retired"]
+
+
 @dataclass(frozen=True)
 class ModelDescription:
     """What a provider's models endpoint says of one model."""
@@ -171,11 +175,15 @@ class ModelDescription:
     model: str
     context_window: int | None
     max_output_tokens: int | None
-    lifecycle: Literal["active", "deprecated", "retired"] = "active"
+    lifecycle: Lifecycle = "active"
     # Capability names the provider lists (thinking, effort, context_management, compaction...).
     capabilities: frozenset[str] = frozenset()
     replacement: str | None = None  # a current model to move to, when it says so
     source: str = ""  # which endpoint said it, e.g. "anthropic /v1/models", "vllm max_model_len"
+    retires_at: str | None = None  # ISO date of the scheduled (or past) retirement, if said
+    # False when the endpoint says nothing of lifecycles (vLLM, llama.cpp, Ollama,
+    # OpenRouter): ``lifecycle`` is then only the default, and the catalog's word stands.
+    lifecycle_known: bool = True
 
 
 class Provider(Protocol):

@@ -17,6 +17,7 @@ from typing import Any, Awaitable, Callable, Mapping, cast
 from sidecar.core.ports import (
     Adapters,
     Editor,
+    ModelDescription,
     PromptHistoryStore,
     Provider,
     SessionArchive,
@@ -70,6 +71,8 @@ from sidecar.credentials import ProcessEnvironment, hold_configured
 from sidecar.core.messages import Block, new_uuid
 from sidecar.core.context_view import render_context
 from sidecar.core.history_replay import replay_history
+from sidecar.core.model_registry import CACHE_FILE, ModelRegistry, endpoint_key
+from sidecar.core.model_status import ModelStatus, model_status, today_utc
 from sidecar.core.normalize import normalize_for_api
 from sidecar.core.session import Session, SessionInfo
 from sidecar.core.settings import Settings, storage_dir
@@ -78,6 +81,10 @@ from sidecar.core.redaction import RedactingEditor, redact_exception, redact_val
 from sidecar.core.session_ids import is_valid_session_id
 
 log = logging.getLogger(__name__)
+
+# How long one background look at a provider's models endpoint may take in all (the
+# adapters give each request a shorter timeout of their own).
+DESCRIBE_TIMEOUT_SECONDS = 30.0
 
 SLASH_COMMANDS: list[Command] = [
     {"name": "compact", "description": "Summarize the conversation to free context (optional instructions)"},
@@ -139,6 +146,13 @@ class SessionService:
         self.storage_health = StorageHealth(self._storage_notice)
         self._skipped: dict[str, tuple[int, int]] = {}  # session id -> (lines, values) at load
         self._loop: asyncio.AbstractEventLoop | None = None
+        # What the providers' models endpoints said (read and refreshed after a session
+        # opens, never before), the refreshes under way, and per session the lifecycle
+        # sentence last said, so a deprecated model is announced once, not on every turn.
+        self._models: ModelRegistry | None = None
+        self._model_refreshes: dict[str, asyncio.Task[None]] = {}
+        self._said: dict[str, str | None] = {}
+        self.today = today_utc
         hold_configured(settings, self.environ)
 
     # ----- configuration ------------------------------------------------------------
@@ -196,12 +210,14 @@ class SessionService:
         if self.storage_dir != old_dir:
             self._writer = None
             self._history = None
+            self._models = None
         for session in self.sessions.values():
             session.set_model(session.info.model, session.info.provider,
                               dataclasses.replace(settings, model=session.info.model,
                                                   provider=session.info.provider))
             session.rebuild_ledger()
             session.send_usage_update()
+            self._refresh_models_later(session.settings_for_call())
 
     def provider_factory(self) -> Callable[[Settings], Provider]:
         def make(settings: Settings) -> Provider:
@@ -228,6 +244,7 @@ class SessionService:
             info, settings, editor=self.editor, writer=self.writer(),
             prefix=self.adapters.prefix(Path(info.cwd), settings), file_state=FileReadState(),
             tools=self.adapters.tools(settings), provider_factory=self.provider_factory(),
+            describe=self.described,
         )
         session.tiers = ContextTiers(session)
         session.tiers.observers.extend(self.tier_observers)
@@ -299,9 +316,97 @@ class SessionService:
         session.send_usage_update()
         try:
             self.provider_factory()(session.settings_for_call())
-            self.editor.status("normal", False, f"{session.info.provider} · {session.info.model}")
         except Exception as exc:  # say it on the status bar; the prompt will answer -33002
             self.editor.status("error", False, getattr(exc, "message", str(exc)))
+        else:
+            self._said.pop(session.id, None)
+            self._say_model_status(session)
+        self._refresh_models_later(session.settings_for_call())
+
+    # ----- what the provider says of its models ---------------------------------------
+
+    def models(self) -> ModelRegistry:
+        """The registry of what the providers' models endpoints said (no I/O to make it)."""
+        if self._models is None:
+            self._models = ModelRegistry(self.storage_dir / CACHE_FILE)
+        return self._models
+
+    def described(self, settings: Settings) -> ModelDescription | None:
+        """What the endpoint ``settings`` point at said of ``settings.model``, from memory."""
+        return self.models().describe(endpoint_key(settings, self.environ), settings.model)
+
+    def model_status(self, session: Session) -> ModelStatus:
+        return model_status(session.info.model, session.info.provider, session.described(),
+                            self.today())
+
+    def _idle_status(self, session: Session) -> None:
+        """The status bar between turns: the provider and model, or why the model is not
+        current (the warning stays for as long as the model is in use)."""
+        sentence = self.model_status(session).message(self.today())
+        if sentence:
+            self.editor.status("warning", False, f"{session.info.provider} · {sentence}")
+        else:
+            self.editor.status("normal", False, f"{session.info.provider} · {session.info.model}")
+
+    def _say_model_status(self, session: Session) -> None:
+        """Say a deprecated or retired model when the session starts, switches model, or
+        the provider has just said so. A retired model also gets a message: its requests
+        will fail, and the user should know before the first prompt."""
+        status = self.model_status(session)
+        sentence = status.message(self.today())
+        if session.id in self._said and self._said[session.id] == sentence:
+            return
+        self._said[session.id] = sentence
+        if not session.busy:
+            self._idle_status(session)
+        if sentence and status.lifecycle == "retired":
+            self.editor.show_message("warning", sentence)
+
+    def _refresh_models_later(self, settings: Settings) -> None:
+        """Ask the session's provider about its models in a background task: the cache on
+        disk first, the endpoint only when the cache has nothing fresh for it."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        key = endpoint_key(settings, self.environ)
+        running = self._model_refreshes.get(key)
+        if running is not None and not running.done():
+            return
+        task = loop.create_task(self._refresh_models(key, settings))
+        self._model_refreshes[key] = task
+
+    async def _refresh_models(self, key: str, settings: Settings) -> None:
+        registry = self.models()
+        try:
+            await asyncio.to_thread(registry.load)
+            self._apply_models()
+            if not registry.needs_refresh(key):
+                return
+            registry.note_attempt(key)
+            await self._sdk_ready()
+            provider = self.provider_factory()(settings)
+            try:
+                described = await asyncio.wait_for(provider.describe_models(),
+                                                   DESCRIBE_TIMEOUT_SECONDS)
+            finally:
+                await provider.aclose()
+            if described:
+                await asyncio.to_thread(registry.store, key, described)
+                self._apply_models()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # no key, unreachable, a broken answer: the catalog stands
+            log.info("models of %s not refreshed: %s", key, redact_value(str(exc)))
+
+    def _apply_models(self) -> None:
+        """Sessions whose window changed get new thresholds and a usage_update; a model the
+        provider calls deprecated or retired is said."""
+        for session in list(self.sessions.values()):
+            if session.refresh_window():
+                session.send_usage_update()
+            if session.id in self._said:
+                self._say_model_status(session)
 
     async def load_session(self, p: LoadSessionParams) -> SessionOpened:
         """Open a stored session by id, or a transcript file by path. ``cwd`` is the
@@ -389,6 +494,7 @@ class SessionService:
         session.persist_state()
         await session.close_provider()
         self.sessions.pop(session.id, None)
+        self._said.pop(session.id, None)
         self.writer().close_session(session.id, session.info.cwd)
 
     async def delete_session(self, p: SessionParams) -> Empty:
@@ -429,7 +535,7 @@ class SessionService:
             return {"stopReason": stop, "gauge": _gauge(session)}
         finally:
             session.busy = False
-            self.editor.status("normal", False, f"{session.info.provider} · {session.info.model}")
+            self._idle_status(session)
 
     def _record_history(self, session: Session, blocks: list[Block]) -> None:
         if self.environ.get("CLAUDE_CODE_SKIP_PROMPT_HISTORY"):
@@ -481,7 +587,7 @@ class SessionService:
             return "end_turn"
         if name == "model":
             if not arg:
-                raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-4-5")
+                raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-5-5")
             self._set_model(session, arg, None)
             session.update(agent_message_chunk(f"Model set to {arg}.", new_uuid()))
             return "end_turn"
@@ -515,6 +621,9 @@ class SessionService:
         session.rebuild_ledger()
         session.send_usage_update()
         session.persist_state()
+        self._said.pop(session.id, None)
+        self._say_model_status(session)
+        self._refresh_models_later(session.settings_for_call())
 
     def gauge(self, p: SessionParams) -> Gauge:
         return _gauge(self.get(p.session_id))
@@ -552,6 +661,7 @@ class SessionService:
             "messages": messages,
             "storage": self.storage_view(session.id),
             "lastCompaction": session.transcript.last_compaction(),
+            "modelStatus": self.model_status(session).to_json(self.today()),
         })
 
     async def _sdk_ready(self) -> None:
@@ -596,6 +706,10 @@ class SessionService:
     async def shutdown(self) -> None:
         """Stop everything; succeeds whatever the disk does (failures are said, not raised)."""
         self._remember_loop()
+        refreshes = [t for t in self._model_refreshes.values() if not t.done()]
+        for task in refreshes:
+            task.cancel()
+        await asyncio.gather(*refreshes, return_exceptions=True)
         for session in list(self.sessions.values()):
             try:
                 await self._cancel(session.id)

@@ -28,12 +28,12 @@ from sidecar.core.settings import Settings
 from sidecar.core.tokens import TokenLedger, make_counter
 from sidecar.core.transcript import Transcript
 from sidecar.core.turn import TurnRunner
-from sidecar.core.window import Thresholds, compute_thresholds, resolve_window
+from sidecar.core.window import Thresholds, Window, compute_thresholds, resolve_window
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.pipeline import ContextTiers
     from sidecar.core.file_state import FileReadState
-    from sidecar.core.ports import Editor, Provider, Tool, TranscriptStore
+    from sidecar.core.ports import Editor, ModelDescription, Provider, Tool, TranscriptStore
     from sidecar.core.prefix import PrefixStore, PrefixView
 
 log = logging.getLogger(__name__)
@@ -61,6 +61,7 @@ class Session:
         file_state: FileReadState,
         tools: list[Tool],
         provider_factory: Callable[[Settings], Provider],
+        describe: Callable[[Settings], ModelDescription | None] = lambda settings: None,
     ) -> None:
         self.info = info
         self.settings = settings
@@ -71,8 +72,11 @@ class Session:
         self.tools = tools
         self._provider_factory = provider_factory
         self._provider: Provider | None = None
+        # What the provider's models endpoint said of a model (None: nothing yet).
+        self._describe = describe
         self.ledger = TokenLedger(make_counter(settings.tokens.estimator, info.model))
-        self.thresholds: Thresholds = self._thresholds()
+        self.window: Window = self.resolve_window()
+        self.thresholds: Thresholds = compute_thresholds(self.window, settings)
         self.seq = 0
         self.last_usage: Usage | None = None
         self.cost_usd: float | None = None
@@ -103,9 +107,21 @@ class Session:
     def updated_at(self) -> float:
         return self.transcript.updated_at
 
-    def _thresholds(self) -> Thresholds:
-        window = resolve_window(self.info.model, self.info.provider, self.settings)
-        return compute_thresholds(window, self.settings)
+    def described(self) -> ModelDescription | None:
+        """What the provider's models endpoint said of this session's model."""
+        return self._describe(self.settings_for_call())
+
+    def resolve_window(self) -> Window:
+        return resolve_window(self.info.model, self.info.provider, self.settings, self.described())
+
+    def refresh_window(self) -> bool:
+        """Resolve the window again (the provider said something new); True if it changed."""
+        window = self.resolve_window()
+        if window == self.window:
+            return False
+        self.window = window
+        self.thresholds = compute_thresholds(window, self.settings)
+        return True
 
     def rewrite(self, cause: Cause) -> None:
         """Note that ``cause`` changed what the next request repeats of the previous one."""
@@ -122,7 +138,8 @@ class Session:
             self.info.provider = provider
         self.settings = settings
         self._provider = None
-        self.thresholds = self._thresholds()
+        self.window = self.resolve_window()
+        self.thresholds = compute_thresholds(self.window, settings)
 
     def provider(self) -> Provider:
         if self._provider is None:
@@ -258,6 +275,7 @@ class Session:
             provider=self.info.provider,
             ledger=self.ledger,
             thresholds=self.thresholds,
+            window_source=self.window.source,
             breaker=self.breaker_state(),
             compactions=self.compactions,
             last_turn=self.last_usage,
@@ -292,7 +310,7 @@ class Session:
         leading = self.leading_context()
         if leading:
             messages = with_leading_context(messages, leading)
-        window = resolve_window(self.info.model, self.info.provider, self.settings)
+        window = self.resolve_window()
         model, long_context = api_model_id(self.info.model)
         thinking = self.settings.thinking
         return ModelRequest(

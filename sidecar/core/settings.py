@@ -98,7 +98,7 @@ class Thinking:
 @dataclass(frozen=True)
 class Settings:
     provider: str = "anthropic"
-    model: str = "claude-sonnet-4-5"
+    model: str = "claude-sonnet-5-5"
     baseUrl: str | None = None
     apiKeyEnv: str | None = None
     contextWindow: int | None = None
@@ -231,6 +231,19 @@ def storage_dir(settings: Settings) -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("context-sidecar"))
+
+
+# The variables the SDKs themselves read for the base URL, when the setting names none.
+BASE_URL_ENV = {
+    "anthropic": "ANTHROPIC_BASE_URL",
+    "openai": "OPENAI_BASE_URL",
+    "openai-compatible": "OPENAI_BASE_URL",
+}
+
+
+def resolve_base_url(settings: Settings, environ: Mapping[str, str]) -> str | None:
+    """The provider's base URL: the setting, else the SDK's environment variable."""
+    return settings.baseUrl or environ.get(BASE_URL_ENV.get(settings.provider, "")) or None
 
 
 def user_settings_path() -> Path:

@@ -3,7 +3,9 @@ Responses APIs (``/v1/responses``, ``/v1/responses/compact``, ``/v1/responses/in
 
 Used in-process by tests (``FakeLLMServer``) and as a separate process by Node and Neovim
 tests (``python -m sidecar.fake_llm``). Counts tokens with tiktoken and simulates
-both providers' prompt caches, so usage figures behave like the real services'.
+both providers' prompt caches, so usage figures behave like the real services'. Its models
+endpoints (``models_wire``) answer as Anthropic, OpenAI, vLLM, OpenRouter, llama.cpp server
+or Ollama do; ``POST /_fake/models`` (or ``configure_models``) sets what they list.
 """
 
 from .process import main

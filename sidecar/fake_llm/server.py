@@ -14,10 +14,11 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any, Self
 
-from . import anthropic_wire, openai_wire, responses_wire
+from . import anthropic_wire, models_wire, openai_wire, responses_wire
 from .cache import AnthropicPromptCache, CacheUsage, Clock, OpenAIPrefixCache
 from .context_edits import ContextEditError, apply_context_edits
 from .invariants import InvariantChecker, Violation
+from .models_wire import FakeModel
 from .counting import (
     anthropic_units,
     openai_units,
@@ -51,6 +52,8 @@ class FakeLLMServer:
         cache_min_tokens: int = 0,
         responder: Responder | None = None,
         strict: bool = True,
+        models: Iterable[FakeModel] | None = None,
+        models_flavor: str = "openai",
     ) -> None:
         self.context_window = context_window
         # Refuse what the real APIs refuse; off only for tests that must send such bodies.
@@ -70,6 +73,16 @@ class FakeLLMServer:
         self._thread: threading.Thread | None = None
         self.anthropic_cache = AnthropicPromptCache(self.now, min_tokens=cache_min_tokens)
         self.openai_cache = OpenAIPrefixCache(self.now)
+        # The models endpoints: the models listed (None: each wire's current lineup), which
+        # kind of OpenAI-wire server to be, a status to fail them with, a delay before they
+        # answer, and what was asked (apart from ``requests``, which holds model calls).
+        self._default_models = list(models) if models is not None else None
+        self._default_flavor = models_flavor
+        self.models: list[FakeModel] | None = self._default_models
+        self.models_flavor = models_flavor
+        self.models_fault: int | None = None
+        self.models_delay = 0.0
+        self.model_requests: list[str] = []
 
     # ------------------------------------------------------------ lifecycle
 
@@ -143,11 +156,17 @@ class FakeLLMServer:
             return len(self._replies)
 
     def reset(self) -> None:
-        """Forget queued replies, the responder, recorded requests and both prompt caches."""
+        """Forget queued replies, the responder, recorded requests, both prompt caches and
+        the models endpoints' configuration."""
         with self._lock:
             self._replies.clear()
             self.requests.clear()
             self.responder = None
+            self.model_requests.clear()
+        self.models = self._default_models
+        self.models_flavor = self._default_flavor
+        self.models_fault = None
+        self.models_delay = 0.0
         self.anthropic_cache.clear()
         self.openai_cache.clear()
         self.checker.reset()
@@ -213,6 +232,11 @@ class FakeLLMServer:
         if path.startswith("/_fake/"):
             self._control(ex, method, path)
             return
+        if (method == "GET" and (path == "/v1/models" or path.startswith("/v1/models/")
+                                 or path == "/props")) \
+                or (method == "POST" and path == "/api/show"):
+            self._models_endpoint(ex, method, path)
+            return
         if method != "POST":
             ex.send_json(404, anthropic_wire.error_body(404, f"Not found: {method} {path}"))
             return
@@ -253,6 +277,15 @@ class FakeLLMServer:
         elif path == "/_fake/reset" and method == "POST":
             self.reset()
             ex.send_json(200, {"ok": True})
+        elif path == "/_fake/models" and method == "POST":
+            try:
+                self.configure_models(ex.json_body() or {})
+            except (ValueError, TypeError) as err:
+                ex.send_json(400, {"error": str(err)})
+                return
+            ex.send_json(200, self._models_state())
+        elif path == "/_fake/models" and method == "GET":
+            ex.send_json(200, self._models_state())
         elif path == "/_fake/config" and method == "POST":
             body = ex.json_body() or {}
             if "context_window" in body:
@@ -352,6 +385,79 @@ class FakeLLMServer:
             )
             ex.send_json(500, body)
             return None
+
+    # ------------------------------------------------------------ models endpoints
+
+    def configure_models(self, body: dict[str, Any]) -> None:
+        """``models`` (a list of FakeModel fields, or null for the defaults), ``flavor``
+        (one of models_wire.FLAVORS), ``fault`` (an HTTP status, or null) and
+        ``delay_seconds``; keys left out keep their value."""
+        if not isinstance(body, dict):
+            raise ValueError("the models configuration is an object")
+        if "flavor" in body:
+            if body["flavor"] not in models_wire.FLAVORS:
+                raise ValueError(f"flavor must be one of {models_wire.FLAVORS}")
+            self.models_flavor = str(body["flavor"])
+        if "models" in body:
+            raw = body["models"]
+            self.models = None if raw is None else [FakeModel.from_json(m) for m in raw]
+        if "fault" in body:
+            self.models_fault = None if body["fault"] is None else int(body["fault"])
+        if "delay_seconds" in body:
+            self.models_delay = float(body["delay_seconds"])
+
+    def _models_state(self) -> dict[str, Any]:
+        with self._lock:
+            asked = list(self.model_requests)
+        return {"models": None if self.models is None else [m.to_json() for m in self.models],
+                "flavor": self.models_flavor, "fault": self.models_fault,
+                "delay_seconds": self.models_delay, "requests": asked}
+
+    def _models_endpoint(self, ex: Exchange, method: str, path: str) -> None:
+        anthropic = "anthropic-version" in ex.headers
+        with self._lock:
+            self.model_requests.append(f"{method} {path}")
+        self._sleep(self.models_delay)
+        if self.models_fault is not None:
+            body = (anthropic_wire.error_body(self.models_fault, "models endpoint unavailable")
+                    if anthropic else openai_wire.error_body(
+                        "models endpoint unavailable", "server_error", None))
+            ex.send_json(self.models_fault, body)
+            return
+        if path.startswith("/v1/models") and not ex.has_credentials():
+            ex.send_json(401, anthropic_wire.error_body(401, "x-api-key header is required")
+                         if anthropic else openai_wire.error_body(
+                             "You didn't provide an API key.", "invalid_request_error", None))
+            return
+        listed = self.models
+        if listed is None:
+            listed = list(models_wire.DEFAULT_ANTHROPIC_MODELS if anthropic
+                          else models_wire.DEFAULT_OPENAI_MODELS)
+        if anthropic and path == "/v1/models":
+            ex.send_json(200, models_wire.anthropic_page(listed, ex.query),
+                         {"request-id": anthropic_wire.new_request_id()})
+        elif anthropic and path.startswith("/v1/models/"):
+            wanted = path.removeprefix("/v1/models/")
+            found = next((m for m in listed if m.id == wanted), None)
+            if found is None:
+                ex.send_json(404, anthropic_wire.error_body(404, f"model: {wanted}"))
+            else:
+                ex.send_json(200, models_wire.model_info(found))
+        elif path == "/v1/models":
+            ex.send_json(200, models_wire.openai_models(listed, self.models_flavor))
+        elif path == "/props" and self.models_flavor == "llamacpp" and listed:
+            ex.send_json(200, models_wire.llamacpp_props(listed))
+        elif path == "/api/show" and self.models_flavor == "ollama":
+            body = ex.json_body()
+            name = body.get("model") if isinstance(body, dict) else None
+            found = next((m for m in listed if m.id == name), None)
+            if found is None:
+                ex.send_json(404, {"error": f"model '{name}' not found"})
+            else:
+                ex.send_json(200, models_wire.ollama_show(found))
+        else:
+            ex.send_json(404, openai_wire.error_body(f"Not found: {method} {path}",
+                                                     "invalid_request_error", None))
 
     # ------------------------------------------------------------ Anthropic
 

@@ -12,7 +12,7 @@ import socket
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 
 class ExchangeHost(Protocol):
@@ -83,7 +83,9 @@ class Exchange:
 
     def __init__(self, handler: Handler) -> None:
         self.handler = handler
-        self.path = urlsplit(handler.path).path.rstrip("/") or "/"
+        url = urlsplit(handler.path)
+        self.path = url.path.rstrip("/") or "/"
+        self.query = parse_qs(url.query)
         self.headers = {k.lower(): v for k, v in handler.headers.items()}
         length = int(self.headers.get("content-length") or 0)
         self.raw = handler.rfile.read(length) if length > 0 else b""

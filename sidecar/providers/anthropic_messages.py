@@ -41,6 +41,7 @@ from sidecar.core.ports import (
     ToolUseStart,
 )
 from sidecar.core.retry import RETRYABLE_TYPES
+from sidecar.providers.model_listing import list_anthropic_models
 from sidecar.providers.http_errors import (
     mid_stream,
     parse_retry_after,
@@ -334,7 +335,7 @@ class AnthropicProvider:
         return ServerCompaction(blocks=blocks, summary=str(summary), usage=state.completed().usage)
 
     async def describe_models(self) -> list[ModelDescription]:
-        return []
+        return await list_anthropic_models(self._sdk_client())
 
     async def count_tokens(self, request: ModelRequest) -> int | None:
         counted = dataclasses.replace(request, cache_latest_message=False)

@@ -45,6 +45,8 @@ from sidecar.core.ports import (
     ToolUseStart,
 )
 from sidecar.core.retry import RETRYABLE_TYPES
+from sidecar.core.model_status import today_utc
+from sidecar.providers.model_listing import list_openai_models
 from sidecar.providers.http_errors import (
     mid_stream,
     parse_retry_after,
@@ -517,7 +519,7 @@ class OpenAIChatProvider:
                             type="invalid_request_error")
 
     async def describe_models(self) -> list[ModelDescription]:
-        return []
+        return await list_openai_models(self._sdk_client(), self.name, self.base_url, today_utc())
 
     async def count_tokens(self, request: ModelRequest) -> int | None:
         # Chat Completions has no counting endpoint; the core counts with tiktoken.

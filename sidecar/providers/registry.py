@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from sidecar.core.catalog import ModelInfo, lookup
 from sidecar.contract.errors import ProviderNotConfigured
-from sidecar.core.settings import SECTION, Settings
+from sidecar.core.settings import BASE_URL_ENV, SECTION, Settings, resolve_base_url
 from sidecar.credentials import DEFAULT_KEY_ENV, read_key
 from sidecar.providers.anthropic_messages import AnthropicProvider
 from sidecar.core.ports import Provider
@@ -28,12 +28,6 @@ from sidecar.providers.openai_chat import KEYLESS_PLACEHOLDER, OpenAIChatProvide
 from sidecar.providers.openai_responses import OpenAIResponsesProvider
 
 PROVIDERS = ("anthropic", "openai", "openai-compatible")
-# The variables the SDKs themselves read for the base URL.
-BASE_URL_ENV = {
-    "anthropic": "ANTHROPIC_BASE_URL",
-    "openai": "OPENAI_BASE_URL",
-    "openai-compatible": "OPENAI_BASE_URL",
-}
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
 
 
@@ -53,10 +47,6 @@ def _anthropic_base_url(url: str | None) -> str | None:
         return None
     trimmed = url.rstrip("/")
     return trimmed.removesuffix("/v1")
-
-
-def resolve_base_url(settings: Settings, environ: Mapping[str, str]) -> str | None:
-    return settings.baseUrl or environ.get(BASE_URL_ENV.get(settings.provider, "")) or None
 
 
 def make_provider(settings: Settings, environ: Mapping[str, str]) -> Provider:

@@ -36,7 +36,7 @@ from sidecar.core.ports import tool_specs
 
 KEY_ENV = "CONTEXT_SIDECAR_REPLAY_KEY"
 WINDOW = 200_000
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = Settings().model  # for recordings that name no model
 # Recorded turns run to hundreds of calls; the engine's own cap must not cut them short.
 MAX_TURN_REQUESTS = 10_000
 

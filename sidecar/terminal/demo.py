@@ -41,7 +41,7 @@ _DROPPED_ENV = ("CONTEXT_SIDECAR_SETTINGS", "DISABLE_AUTO_COMPACT", "DISABLE_COM
 def demo_settings(base_url: str, storage: Path) -> dict[str, Any]:
     return {
         "provider": "anthropic",
-        "model": "claude-sonnet-4-5",
+        "model": "claude-sonnet-5-5",
         "baseUrl": base_url,
         "apiKeyEnv": KEY_ENV,
         "contextWindow": CONTEXT_WINDOW,

@@ -21,7 +21,7 @@ def settings_for(provider: str, url: str, store: Path, **extra: Any) -> dict[str
     """Settings for the fake at ``url``: ``openai`` speaks the Responses API there,
     ``openai-compatible`` Chat Completions."""
     base = {
-        "anthropic": {"provider": "anthropic", "model": "claude-sonnet-4-5", "baseUrl": url},
+        "anthropic": {"provider": "anthropic", "model": "claude-sonnet-5-5", "baseUrl": url},
         "openai": {"provider": "openai", "model": "gpt-4o", "baseUrl": url + "/v1"},
         "openai-compatible": {"provider": "openai-compatible", "model": "gpt-4o",
                               "baseUrl": url + "/v1"},

@@ -204,7 +204,7 @@ async def test_workspace_configuration_and_invalid_values_warn(llm: Any, tmp_pat
         assert any("autoCompact.bufferTokens" in m for m in messages())
         gauge = (await call(client, "session/new", {"cwd": str(workspace)}))["gauge"]
         # Invalid values fell back to the defaults; the valid ones (the fake's URL) apply.
-        assert gauge["size"] == 200_000 and gauge["autoCompactAt"] == 167_000
+        assert gauge["size"] == 1_000_000 and gauge["autoCompactAt"] == 967_000
         llm.queue(Reply.text("configured"))
         assert (await prompt(client, gauge["sessionId"], "hi"))["stopReason"] == "end_turn"
     finally:

@@ -77,7 +77,7 @@ async def main():
             {"type": "tool_use", "id": "b", "name": "Bash", "input": {"command": "echo started; sleep 3", "timeout": 700}},
         ]))
         srv.queue(Reply.text("done"))
-        settings = Settings(provider="anthropic", model="claude-sonnet-4-5", baseUrl=srv.url,
+        settings = Settings(provider="anthropic", model="claude-sonnet-5-5", baseUrl=srv.url,
                             apiKeyEnv="PORTABLE_KEY", storageDir=str(ws.parent / "store"))
         editor = Editor()
         svc = SessionService(editor, settings, adapters=default_adapters(), environ={"PORTABLE_KEY": "portable-key-1",

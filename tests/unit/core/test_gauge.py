@@ -26,15 +26,17 @@ OFF = BreakerState(enabled=False, open=False, consecutive_failures=0)
 
 
 def sonnet(settings: Settings = Settings()) -> Thresholds:
-    return compute_thresholds(resolve_window("claude-sonnet-4-5", "anthropic", settings), settings)
+    """The seed's worked example: a 200K window (Haiku 4.5 is the current 200K model)."""
+    return compute_thresholds(resolve_window("claude-haiku-4-5", "anthropic", settings), settings)
 
 
 def gauge(ledger: TokenLedger, thresholds: Thresholds | None = None, breaker: BreakerState = ON,
           **kw) -> dict:
     return build_gauge(
-        session_id="s1", seq=kw.pop("seq", 1), model="claude-sonnet-4-5", provider="anthropic",
+        session_id="s1", seq=kw.pop("seq", 1), model="claude-haiku-4-5", provider="anthropic",
         ledger=ledger, thresholds=thresholds or sonnet(), breaker=breaker,
-        compactions=kw.pop("compactions", {}), **kw,
+        compactions=kw.pop("compactions", {}), window_source=kw.pop("window_source", "model catalog"),
+        **kw,
     )
 
 
@@ -62,10 +64,11 @@ def test_fields_and_camel_case_keys() -> None:
     ledger.append(user(result("t1", "r" * 8_000)))
     g = gauge(ledger, seq=7, last_turn=Usage(3, 1_000, 48_897, 100), cost_usd=0.1234567,
               compactions={"full": 1})
-    assert PROTOCOL_FIELDS <= set(g) and set(g) - PROTOCOL_FIELDS <= {"estimator"}
+    assert PROTOCOL_FIELDS <= set(g) and set(g) - PROTOCOL_FIELDS <= {"estimator", "windowSource"}
     assert json.loads(json.dumps(g)) == g  # plain JSON, nothing exotic
     assert (g["sessionId"], g["seq"], g["model"], g["provider"]) == (
-        "s1", 7, "claude-sonnet-4-5", "anthropic")
+        "s1", 7, "claude-haiku-4-5", "anthropic")
+    assert g["windowSource"] == "model catalog"
     assert g["used"] == 50_000 + 2_000
     assert (g["size"], g["effectiveWindow"], g["autoCompactAt"]) == (200_000, 180_000, 167_000)
     assert (g["warningAt"], g["errorAt"], g["blockingAt"]) == (147_000, 147_000, 177_000)

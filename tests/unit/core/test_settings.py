@@ -20,7 +20,7 @@ from sidecar.core.settings import (
 
 def test_defaults_are_the_seeds_numbers() -> None:
     s = Settings()
-    assert (s.provider, s.model) == ("anthropic", "claude-sonnet-4-5")
+    assert (s.provider, s.model) == ("anthropic", "claude-sonnet-5-5")
     assert s.contextWindow is None and s.maxOutputTokens is None
     assert s.summaryReserveTokens == 20_000
     assert s.warningBufferTokens == s.errorBufferTokens == 20_000

@@ -34,15 +34,15 @@ def assert_ordered(t: Thresholds) -> None:
 # --------------------------------------------------------------------------- worked examples
 
 
-def test_200k_window_with_32k_output() -> None:
-    w = resolve_window("claude-sonnet-4-5", "anthropic", DEFAULTS)
-    assert (w.size, w.max_output_tokens) == (200_000, 32_000)
+def test_200k_window_with_64k_output() -> None:
+    w = resolve_window("claude-haiku-4-5", "anthropic", DEFAULTS)
+    assert (w.size, w.max_output_tokens, w.source) == (200_000, 64_000, "model catalog")
     t = compute_thresholds(w, DEFAULTS)
     assert as_tuple(t) == (200_000, 180_000, 167_000, 147_000, 147_000, 177_000)
 
 
 def test_200k_window_with_auto_compact_disabled() -> None:
-    t = thresholds("claude-sonnet-4-5", settings=AUTO_OFF)
+    t = thresholds("claude-haiku-4-5", settings=AUTO_OFF)
     assert t.auto_compact_at is None
     assert (t.warning_at, t.error_at, t.blocking_at) == (160_000, 160_000, 177_000)
     assert not t.should_auto_compact(199_999)
@@ -57,7 +57,7 @@ def test_one_million_suffix() -> None:
 
 def test_one_million_suffix_can_be_disabled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUDE_CODE_DISABLE_1M_CONTEXT", "1")
-    assert resolve_window("claude-opus-4-6[1m]", "anthropic", DEFAULTS).size == 200_000
+    assert resolve_window("claude-sonnet-4-5[1m]", "anthropic", DEFAULTS).size == 200_000
 
 
 def test_gpt_4o() -> None:
@@ -102,7 +102,7 @@ def test_max_context_tokens_env_wins_over_everything(monkeypatch: pytest.MonkeyP
     assert w.size == 150_000 and w.source == "CLAUDE_CODE_MAX_CONTEXT_TOKENS"
     for junk in ("0", "-5", "lots", ""):
         monkeypatch.setenv("CLAUDE_CODE_MAX_CONTEXT_TOKENS", junk)
-        assert resolve_window("claude-sonnet-4-5", "anthropic", DEFAULTS).size == 200_000
+        assert resolve_window("claude-haiku-4-5", "anthropic", DEFAULTS).size == 200_000
 
 
 def test_context_window_setting_beats_suffix_and_catalog() -> None:
@@ -112,18 +112,18 @@ def test_context_window_setting_beats_suffix_and_catalog() -> None:
 
 def test_max_output_setting_changes_the_reserve() -> None:
     settings = dataclasses.replace(DEFAULTS, maxOutputTokens=4_096)
-    t = thresholds("claude-sonnet-4-5", settings=settings)
+    t = thresholds("claude-haiku-4-5", settings=settings)
     assert (t.effective_window, t.auto_compact_at) == (195_904, 182_904)
 
 
 def test_auto_compact_window_env_can_only_lower(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUDE_CODE_AUTO_COMPACT_WINDOW", "100000")
-    t = thresholds("claude-sonnet-4-5")
+    t = thresholds("claude-haiku-4-5")
     assert t.size == 200_000  # the raw window stays the gauge's denominator
     assert (t.effective_window, t.auto_compact_at, t.warning_at, t.blocking_at) == (
         80_000, 67_000, 47_000, 77_000)
     monkeypatch.setenv("CLAUDE_CODE_AUTO_COMPACT_WINDOW", "500000")
-    assert as_tuple(thresholds("claude-sonnet-4-5"))[1:3] == (180_000, 167_000)
+    assert as_tuple(thresholds("claude-haiku-4-5"))[1:3] == (180_000, 167_000)
 
 
 @pytest.mark.parametrize("pct, expected", [("50", 90_000), ("100", 167_000), ("99.5", 167_000),
@@ -132,16 +132,16 @@ def test_autocompact_pct_override_can_only_lower(
     monkeypatch: pytest.MonkeyPatch, pct: str, expected: int
 ) -> None:
     monkeypatch.setenv("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", pct)
-    t = thresholds("claude-sonnet-4-5")
+    t = thresholds("claude-haiku-4-5")
     assert t.auto_compact_at == expected
     assert t.warning_at == expected - 20_000
 
 
 def test_blocking_limit_override(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE", "150000")
-    assert thresholds("claude-sonnet-4-5").blocking_at == 150_000
+    assert thresholds("claude-haiku-4-5").blocking_at == 150_000
     monkeypatch.setenv("CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE", "-1")
-    assert thresholds("claude-sonnet-4-5").blocking_at == 177_000
+    assert thresholds("claude-haiku-4-5").blocking_at == 177_000
 
 
 def test_buffer_settings_move_the_thresholds() -> None:
@@ -149,7 +149,7 @@ def test_buffer_settings_move_the_thresholds() -> None:
         DEFAULTS, autoCompact=AutoCompact(bufferTokens=30_000), warningBufferTokens=10_000,
         errorBufferTokens=5_000, blockingBufferTokens=1_000,
     )
-    t = thresholds("claude-sonnet-4-5", settings=settings)
+    t = thresholds("claude-haiku-4-5", settings=settings)
     assert as_tuple(t) == (200_000, 180_000, 150_000, 140_000, 145_000, 179_000)
 
 
@@ -197,7 +197,7 @@ def test_every_catalog_model_is_ordered() -> None:
 
 
 def test_level_boundaries() -> None:
-    t = thresholds("claude-sonnet-4-5")
+    t = thresholds("claude-haiku-4-5")
     assert t.level(0) == "ok"
     assert t.level(146_999) == "ok"
     assert t.level(147_000) == "error"  # warning and error coincide by default
@@ -209,7 +209,55 @@ def test_level_boundaries() -> None:
 
 def test_level_distinguishes_warning_from_error_when_buffers_differ() -> None:
     settings = dataclasses.replace(DEFAULTS, warningBufferTokens=30_000, errorBufferTokens=10_000)
-    t = thresholds("claude-sonnet-4-5", settings=settings)
+    t = thresholds("claude-haiku-4-5", settings=settings)
     assert (t.warning_at, t.error_at) == (137_000, 157_000)
     assert [t.level(n) for n in (136_999, 137_000, 156_999, 157_000, 177_000)] == [
         "ok", "warning", "warning", "error", "blocking"]
+
+
+# --------------------------------------------------------------------------- the provider's word
+
+
+def said(window: int | None, out: int | None = None, source: str = "anthropic /v1/models"):
+    from sidecar.core.ports import ModelDescription
+
+    return ModelDescription("claude-haiku-4-5", window, out, source=source)
+
+
+def test_the_models_endpoint_beats_the_catalog() -> None:
+    w = resolve_window("claude-haiku-4-5", "anthropic", DEFAULTS, said(300_000, 48_000))
+    assert (w.size, w.max_output_tokens, w.source) == (300_000, 48_000, "anthropic /v1/models")
+
+
+def test_overrides_beat_the_models_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = dataclasses.replace(DEFAULTS, contextWindow=90_000, maxOutputTokens=4_000)
+    w = resolve_window("claude-haiku-4-5", "anthropic", settings, said(300_000, 48_000))
+    assert (w.size, w.max_output_tokens, w.source) == (90_000, 4_000, "setting contextWindow")
+    monkeypatch.setenv("CLAUDE_CODE_MAX_CONTEXT_TOKENS", "150000")
+    w = resolve_window("claude-haiku-4-5", "anthropic", settings, said(300_000, 48_000))
+    assert (w.size, w.source) == (150_000, "CLAUDE_CODE_MAX_CONTEXT_TOKENS")
+
+
+def test_what_the_endpoint_leaves_out_comes_from_the_catalog() -> None:
+    w = resolve_window("claude-haiku-4-5", "anthropic", DEFAULTS, said(None, 48_000))
+    assert (w.size, w.max_output_tokens, w.source) == (200_000, 48_000, "model catalog")
+    w = resolve_window("claude-haiku-4-5", "anthropic", DEFAULTS, said(300_000, None))
+    assert (w.size, w.max_output_tokens) == (300_000, 64_000)
+    w = resolve_window("my-finetune", "openai-compatible", DEFAULTS, said(None, None))
+    assert (w.size, w.max_output_tokens, w.source) == (128_000, 32_000,
+                                                       "OpenAI-compatible fallback")
+
+
+def test_a_compatible_server_names_its_own_window() -> None:
+    w = resolve_window("qwen3-coder", "openai-compatible", DEFAULTS,
+                       said(32_768, None, "vllm max_model_len"))
+    assert (w.size, w.source) == (32_768, "vllm max_model_len")
+    t = compute_thresholds(w, DEFAULTS)
+    assert_ordered(t)
+
+
+def test_a_1m_name_is_not_cut_to_the_window_stated_without_the_beta() -> None:
+    w = resolve_window("claude-sonnet-4-5[1m]", "anthropic", DEFAULTS, said(200_000, 64_000))
+    assert (w.size, w.max_output_tokens, w.source) == (1_000_000, 64_000, "[1m] suffix")
+    w = resolve_window("claude-opus-4-6[1m]", "anthropic", DEFAULTS, said(1_000_000, 128_000))
+    assert (w.size, w.source) == (1_000_000, "anthropic /v1/models")

@@ -33,7 +33,7 @@ def test_anthropic_by_default_with_its_key_and_base_url_from_the_environment() -
     assert isinstance(provider, AnthropicProvider)
     assert provider.name == "anthropic"
     assert provider.base_url == "http://127.0.0.1:5"
-    assert provider.model_info is not None and provider.model_info.context_window == 200_000
+    assert provider.model_info is not None and provider.model_info.context_window == 1_000_000
 
 
 def test_settings_base_url_wins_and_a_v1_suffix_is_trimmed_for_anthropic() -> None:

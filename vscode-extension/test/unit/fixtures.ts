@@ -7,7 +7,7 @@ export function gauge(overrides: Partial<Gauge> = {}): Gauge {
   return {
     sessionId: "s-1",
     seq: 1,
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     provider: "anthropic",
     used,
     size,
