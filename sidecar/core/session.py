@@ -107,9 +107,10 @@ class Session:
     def updated_at(self) -> float:
         return self.transcript.updated_at
 
-    def described(self) -> ModelDescription | None:
-        """What the provider's models endpoint said of this session's model."""
-        return self._describe(self.settings_for_call())
+    def described(self, model: str | None = None) -> ModelDescription | None:
+        """What the provider's models endpoint said of this session's model (or another
+        model of its provider)."""
+        return self._describe(self.settings_for_call(model))
 
     def resolve_window(self) -> Window:
         return resolve_window(self.info.model, self.info.provider, self.settings, self.described())

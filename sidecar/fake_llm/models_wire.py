@@ -15,8 +15,11 @@ Anthropic answer; any other gets the configured flavor's.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, Iterable
+
+from .request_rules import COMPACTION_BETA
 
 FLAVORS = ("openai", "vllm", "openrouter", "llamacpp", "ollama")
 _LIFECYCLES = ("active", "deprecated", "retired")
@@ -36,6 +39,12 @@ class FakeModel:
     budget_thinking: bool = False
     arch: str = "llama"  # Ollama's general.architecture
     num_ctx: int | None = None  # Ollama: a num_ctx the model's parameters set
+
+    @property
+    def compacts(self) -> bool:
+        """Whether the model takes server-side compaction (the generation with adaptive
+        thinking does; the 4.5 family and older do not)."""
+        return self.adaptive_thinking
 
     @classmethod
     def from_json(cls, raw: Any) -> FakeModel:
@@ -111,10 +120,11 @@ def _supported(flag: bool) -> dict[str, bool]:
     return {"supported": flag}
 
 
-def model_info(m: FakeModel) -> dict[str, Any]:
-    """One model in the Anthropic SDK's ``ModelInfo`` shape."""
+def model_info(m: FakeModel, betas: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """One model in the Anthropic SDK's ``ModelInfo`` shape; asked with the compaction beta,
+    its capabilities also say whether it takes ``compaction`` (``BetaModelInfo``)."""
     thinking = m.adaptive_thinking or m.budget_thinking
-    return {
+    info = {
         "type": "model",
         "id": m.id,
         "display_name": m.id.replace("-", " ").title(),
@@ -133,7 +143,7 @@ def model_info(m: FakeModel) -> dict[str, Any]:
                 "supported": True,
                 "clear_thinking_20251015": _supported(thinking),
                 "clear_tool_uses_20250919": _supported(True),
-                "compact_20260112": _supported(m.adaptive_thinking),
+                "compact_20260112": _supported(m.compacts),
             },
             "effort": {"supported": m.adaptive_thinking, "low": _supported(m.adaptive_thinking),
                        "medium": _supported(m.adaptive_thinking),
@@ -153,6 +163,10 @@ def model_info(m: FakeModel) -> dict[str, Any]:
             }},
         },
     }
+    if COMPACTION_BETA in betas:
+        info["capabilities"]["compaction"] = {"supported": m.compacts,
+                                              "summarize": _supported(m.compacts)}
+    return info
 
 
 def _lifecycles(query: dict[str, list[str]]) -> tuple[str, ...]:
@@ -161,7 +175,8 @@ def _lifecycles(query: dict[str, list[str]]) -> tuple[str, ...]:
     return tuple(asked) if asked else ("active", "deprecated")
 
 
-def anthropic_page(models: list[FakeModel], query: dict[str, list[str]]) -> dict[str, Any]:
+def anthropic_page(models: list[FakeModel], query: dict[str, list[str]],
+                   betas: frozenset[str] = frozenset()) -> dict[str, Any]:
     """``GET /v1/models``: a page of ``ModelInfo`` with the cursor fields the SDK reads."""
     listed = [m for m in models if m.lifecycle in _lifecycles(query)]
     try:
@@ -180,7 +195,7 @@ def anthropic_page(models: list[FakeModel], query: dict[str, list[str]]) -> dict
         page = listed[start:start + limit]
         has_more = start + limit < len(listed)
     return {
-        "data": [model_info(m) for m in page],
+        "data": [model_info(m, betas) for m in page],
         "has_more": has_more,
         "first_id": page[0].id if page else None,
         "last_id": page[-1].id if page else None,
@@ -239,3 +254,13 @@ def ollama_show(m: FakeModel) -> dict[str, Any]:
                            f"{m.arch}.context_length": m.context_window,
                            f"{m.arch}.embedding_length": 4096},
             "capabilities": ["completion", "tools"]}
+
+
+def find(listed: Iterable[FakeModel], model: str) -> FakeModel | None:
+    """The listed model an id names: itself, or the dated snapshot an alias stands for
+    (``claude-haiku-4-5`` is ``claude-haiku-4-5-20251001``), as the API resolves it."""
+    models = list(listed)
+    exact = next((m for m in models if m.id == model), None)
+    if exact is not None:
+        return exact
+    return next((m for m in models if re.fullmatch(re.escape(model) + r"-\d{8}", m.id)), None)

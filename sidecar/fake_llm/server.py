@@ -27,6 +27,7 @@ from .counting import (
     total_tokens,
     warm_up_in_background,
 )
+from .request_rules import beta_flags
 from .responses_compact import compacted_json
 from .script import Provider, RecordedRequest, Reply, Responder, default_reply
 from .transport import Exchange, Handler, HTTPServer
@@ -429,12 +430,13 @@ class FakeLLMServer:
                          if anthropic else openai_wire.error_body(
                              "You didn't provide an API key.", "invalid_request_error", None))
             return
+        betas = frozenset(beta_flags(ex.headers))
         listed = self.models
         if listed is None:
             listed = list(models_wire.DEFAULT_ANTHROPIC_MODELS if anthropic
                           else models_wire.DEFAULT_OPENAI_MODELS)
         if anthropic and path == "/v1/models":
-            ex.send_json(200, models_wire.anthropic_page(listed, ex.query),
+            ex.send_json(200, models_wire.anthropic_page(listed, ex.query, betas),
                          {"request-id": anthropic_wire.new_request_id()})
         elif anthropic and path.startswith("/v1/models/"):
             wanted = path.removeprefix("/v1/models/")
@@ -442,7 +444,7 @@ class FakeLLMServer:
             if found is None:
                 ex.send_json(404, anthropic_wire.error_body(404, f"model: {wanted}"))
             else:
-                ex.send_json(200, models_wire.model_info(found))
+                ex.send_json(200, models_wire.model_info(found, betas))
         elif path == "/v1/models":
             ex.send_json(200, models_wire.openai_models(listed, self.models_flavor))
         elif path == "/props" and self.models_flavor == "llamacpp" and listed:
@@ -479,9 +481,25 @@ class FakeLLMServer:
             answer["context_management"] = {"original_input_tokens": outcome.original_input_tokens}
         ex.send_json(200, answer, {"request-id": anthropic_wire.new_request_id()})
 
+    def _unsupported_compaction(self, body: dict[str, Any]) -> str | None:
+        """The API's refusal of ``compaction`` for a model whose capabilities leave it out
+        (a model it does not list is judged elsewhere, as the real API would)."""
+        if "compaction" not in body:
+            return None
+        listed = self.models if self.models is not None else models_wire.DEFAULT_ANTHROPIC_MODELS
+        found = models_wire.find(listed, str(body.get("model")))
+        if found is None or found.compacts:
+            return None
+        return f"compaction: not supported for model `{body.get('model')}`"
+
     def _anthropic_messages(self, ex: Exchange) -> None:
         request, body = self._begin(ex, "anthropic")
         if body is None:
+            return
+        refusal = self._unsupported_compaction(body)
+        if refusal is not None:
+            request.status = 400
+            ex.send_json(400, anthropic_wire.error_body(400, refusal))
             return
         try:
             outcome = apply_context_edits(body)

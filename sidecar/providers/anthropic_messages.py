@@ -335,7 +335,7 @@ class AnthropicProvider:
         return ServerCompaction(blocks=blocks, summary=str(summary), usage=state.completed().usage)
 
     async def describe_models(self) -> list[ModelDescription]:
-        return await list_anthropic_models(self._sdk_client())
+        return await list_anthropic_models(self._sdk_client(), [COMPACTION_BETA])
 
     async def count_tokens(self, request: ModelRequest) -> int | None:
         counted = dataclasses.replace(request, cache_latest_message=False)

@@ -129,12 +129,14 @@ def describe_anthropic(models: Iterable[Any]) -> list[ModelDescription]:
     return out
 
 
-async def list_anthropic_models(client: Any) -> list[ModelDescription]:
-    """Ask an ``anthropic.AsyncAnthropic`` client; [] when the endpoint fails."""
+async def list_anthropic_models(client: Any, betas: list[str]) -> list[ModelDescription]:
+    """Ask an ``anthropic.AsyncAnthropic`` client; [] when the endpoint fails. The betas
+    asked for add their capabilities to each entry (compaction is listed only so)."""
     models: list[Any] = []
     try:
-        async for info in client.models.list(lifecycle=["active", "deprecated", "retired"],
-                                             limit=1000, timeout=REQUEST_TIMEOUT_SECONDS):
+        async for info in client.beta.models.list(
+                lifecycle=["active", "deprecated", "retired"], limit=1000, betas=betas,
+                timeout=REQUEST_TIMEOUT_SECONDS):
             models.append(info)
     except Exception as exc:  # a proxy without the endpoint, no network, a bad key
         log.info("anthropic /v1/models unavailable: %s", type(exc).__name__)

@@ -100,3 +100,26 @@ async def test_a_failing_provider_fails_the_compaction_without_a_second_summary(
     tried = llm.requests[sent:]
     assert len(tried) == 3 and all("compaction" in r.body for r in tried)
     assert [u["status"] for u in rec.of("compaction_update")] == ["in_progress", "failed"]
+
+
+async def test_a_model_listed_without_compaction_goes_straight_to_our_summary(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    """The models endpoint says which models take ``compaction``; for one that does not,
+    the sidecar does not spend a refused call finding out."""
+    llm.configure_models({"models": [
+        {"id": "claude-haiku-4-5-20251001", "context_window": 200_000, "max_output": 64_000,
+         "line": "haiku", "adaptive_thinking": False, "budget_thinking": True}]})
+    client, rec, sid = await open_session(llm, tmp_path, workspace, model="claude-haiku-4-5")
+    try:
+        # The listing has arrived once the window comes from it (the alias names the snapshot).
+        await rec.wait_for(lambda: any(
+            u["_meta"]["sidecar"].get("windowSource") == "anthropic /v1/models"
+            for u in rec.of("usage_update")))
+        await prompt(client, sid, NOTES)
+        sent = len(llm.requests)
+        res = await call(client, "sidecar/compact", {"sessionId": sid})
+    finally:
+        await stop_client(client)
+    assert res["status"] == "completed" and res["backend"] == "local"
+    assert not any("compaction" in r.body for r in llm.requests[sent:])
+    assert llm.model_requests == ["GET /v1/models"]

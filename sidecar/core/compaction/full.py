@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 MAX_PTL_RETRIES = 3
 # What the user sees of a summary the provider keeps encrypted.
+# The capability an Anthropic models endpoint lists for on-demand compaction.
+SERVER_COMPACTION_CAPABILITY = "compaction.summarize"
 SUMMARY_HELD_BY_PROVIDER = "(the provider holds this summary; it is not readable here)"
 
 
@@ -195,7 +197,15 @@ def uses_server_compaction(session: CompactionHost) -> bool:
     backend = session.settings.compactionBackend
     if backend == "local":
         return False
-    return session.provider_for(session.settings.compactModel).server_compaction
+    model = session.settings.compactModel
+    # A models endpoint that lists capabilities and leaves this one out has said no: asking
+    # anyway costs a refused call before our own summarizer runs. Without a list (OpenAI's
+    # endpoint has none, an endpoint not reached yet) the provider's word stands.
+    described = session.described(model)
+    if described is not None and described.capabilities and (
+            SERVER_COMPACTION_CAPABILITY not in described.capabilities):
+        return False
+    return session.provider_for(model).server_compaction
 
 
 async def server_compaction(session: CompactionHost, records: list[Message],

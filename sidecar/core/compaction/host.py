@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from sidecar.contract.updates import SessionUpdate
     from sidecar.core.file_state import FileReadState
     from sidecar.core.messages import Block, Message
-    from sidecar.core.ports import Editor, ModelRequest, Provider, Tool
+    from sidecar.core.ports import Editor, ModelDescription, ModelRequest, Provider, Tool
     from sidecar.core.request_labels import CallKind, Cause
     from sidecar.core.settings import Settings
     from sidecar.core.tokens import TokenLedger
@@ -61,6 +61,9 @@ class CompactionHost(Protocol):
 
     def rewrite(self, cause: Cause) -> None:
         """Note a named cause of a change to what the next request repeats."""
+
+    def described(self, model: str | None = None) -> ModelDescription | None:
+        """What the provider's models endpoint said of a model (the session's by default)."""
 
     def provider_for(self, model: str | None = None) -> Provider:
         """The session's provider, or one for another model of it (a cheaper summarizer)."""

@@ -68,3 +68,21 @@ def test_the_sdk_reads_the_block(stream: bool) -> None:
     assert block.type == "compaction" and block.content == "what happened so far"
     assert block.signature == compaction_signature("what happened so far")
     assert message.stop_reason == "compaction"
+
+
+def test_a_model_without_the_capability_is_refused_compaction() -> None:
+    """The models endpoint lists ``compaction.summarize`` per model; asking a model that
+    leaves it out (here the 4.5 generation, by its alias) is the API's 400."""
+    import anthropic
+
+    with FakeLLMServer() as srv:
+        client = anthropic.Anthropic(api_key="k", base_url=srv.url, max_retries=0)
+        listed = {m.id: m for m in client.beta.models.list(betas=["compact-2026-09-04"])}
+        assert listed["claude-haiku-4-5-20251001"].capabilities.compaction.supported is False
+        assert listed["claude-sonnet-4-6"].capabilities.compaction.summarize.supported is True
+        srv.queue(Reply.text("a summary"))
+        with pytest.raises(anthropic.BadRequestError, match="compaction: not supported"):
+            client.beta.messages.create(
+                model="claude-haiku-4-5", max_tokens=1024, betas=["compact-2026-09-04"],
+                messages=[{"role": "user", "content": "a long talk"}],
+                compaction={"type": "summarize"})
