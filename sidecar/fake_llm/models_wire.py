@@ -124,7 +124,7 @@ def model_info(m: FakeModel, betas: frozenset[str] = frozenset()) -> dict[str, A
     """One model in the Anthropic SDK's ``ModelInfo`` shape; asked with the compaction beta,
     its capabilities also say whether it takes ``compaction`` (``BetaModelInfo``)."""
     thinking = m.adaptive_thinking or m.budget_thinking
-    info = {
+    info: dict[str, Any] = {
         "type": "model",
         "id": m.id,
         "display_name": m.id.replace("-", " ").title(),
