@@ -7,6 +7,12 @@ export PYTHONUNBUFFERED=1
 status=0
 # Undefined names, unused imports and the like: cheap, and they hide real mistakes.
 .venv/bin/ruff check --select F sidecar tests || status=$?
+# Types across the package, and no dead code in it (hooks a framework calls by name are
+# listed in tests/dead_code_allowed.py, each with who calls it). camelCase names are the
+# wire's: fields of the contract's message shapes, which the clients read.
+.venv/bin/mypy sidecar || status=$?
+.venv/bin/vulture sidecar tests/dead_code_allowed.py --min-confidence 60 \
+  --ignore-names '*[a-z][A-Z]*' --ignore-decorators '@server.feature' || status=$?
 .venv/bin/python -m pytest -q -p no:cacheprovider tests || status=$?
 if [ "${SKIP_VSCODE:-}" != "1" ]; then
   PYTHON="$PWD/.venv/bin/python" bash vscode-extension/scripts/test.sh || status=$?

@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return serve(log_file=args.log_file, log_level=args.log_level)
     if args.command == "fake-llm":
-        from sidecar.providers.fake_llm import main as fake_main
+        from sidecar.fake_llm import main as fake_main
 
         fake_args = ["--port", str(args.port), *rest]
         if args.context_window:

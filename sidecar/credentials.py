@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sidecar import host
-from sidecar.storage.key_redaction import register_secret
+from sidecar.core.redaction import register_secret
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from typing import Any
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    from sidecar.providers.fake_llm.invariants import InvariantChecker
+    from sidecar.fake_llm.invariants import InvariantChecker
 
     if InvariantChecker.process_checked:
         terminalreporter.write_line(

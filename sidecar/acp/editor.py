@@ -33,16 +33,20 @@ from __future__ import annotations
 import logging
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping, cast
 
+from sidecar.acp import payloads
 from sidecar.acp.rpc import JsonRpcPeer, OutgoingCancelled, PeerClosed, RemoteError
-from sidecar.core.messages import new_uuid
+from sidecar.contract import methods as m
+from sidecar.contract.outbound import permission_params, session_update_params, status_params
+from sidecar.contract.updates import SessionUpdate, agent_message_chunk
+from sidecar.core.messages import json_object, new_uuid
 
 log = logging.getLogger(__name__)
 
 current_session: ContextVar[str | None] = ContextVar("acp_current_session", default=None)
 # Set by a request whose updates must follow its answer (see AcpServer._deferred).
-_deferred: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar("acp_deferred", default=None)
+_deferred: ContextVar[list[tuple[str, Mapping[str, Any]]] | None] = ContextVar("acp_deferred", default=None)
 
 # What a ``session/resume`` leaves out: the transcript replay, not the gauge or commands.
 REPLAY_KINDS = frozenset({"user_message_chunk", "agent_message_chunk", "agent_thought_chunk",
@@ -68,20 +72,19 @@ class AcpEditor:
         self.held_messages: list[str] = []
 
     def configure(self, client_capabilities: Any) -> None:
-        caps = client_capabilities if isinstance(client_capabilities, dict) else {}
-        fs = caps.get("fs") if isinstance(caps.get("fs"), dict) else {}
+        caps = json_object(client_capabilities)
+        fs = json_object(caps.get("fs"))
         self.can_read = bool(fs.get("readTextFile"))
         self.can_write = bool(fs.get("writeTextFile"))
-        meta = caps.get("_meta") if isinstance(caps.get("_meta"), dict) else {}
-        ours = meta.get("sidecar") if isinstance(meta.get("sidecar"), dict) else {}
-        session = caps.get("session") if isinstance(caps.get("session"), dict) else {}
+        ours = json_object(json_object(caps.get("_meta")).get("sidecar"))
+        session = json_object(caps.get("session"))
         self.compaction_updates = bool(ours.get("compactionUpdates")) or isinstance(session.get("compaction"), dict)
         self.status_notifications = bool(ours.get("status"))
         self.message_notifications = bool(ours.get("showMessage"))
 
     # ----- notifications ------------------------------------------------------------
 
-    def session_update(self, session_id: str, update: dict[str, Any]) -> None:
+    def session_update(self, session_id: str, update: Mapping[str, Any]) -> None:
         kind = update.get("sessionUpdate")
         if kind == "compaction_update" and not self.compaction_updates:
             return
@@ -95,22 +98,23 @@ class AcpEditor:
             return
         self.send_now(session_id, update)
 
-    def send_now(self, session_id: str, update: dict[str, Any]) -> None:
-        self._peer.notify("session/update", {"sessionId": session_id, "update": update})
+    def send_now(self, session_id: str, update: Mapping[str, Any]) -> None:
+        # ACP's spelling of an update (commands carry input hints) is still one of the kinds.
+        self._peer.notify(m.SESSION_UPDATE, session_update_params(session_id, cast(SessionUpdate, update)))
 
-    def defer(self, buffer: list[tuple[str, dict[str, Any]]]) -> None:
+    def defer(self, buffer: list[tuple[str, Mapping[str, Any]]]) -> None:
         """Hold this task's session updates in ``buffer`` (the caller sends them later)."""
         _deferred.set(buffer)
 
     def status(self, kind: str, busy: bool, message: str) -> None:
         log.log(logging.WARNING if kind in ("warning", "error") else logging.DEBUG, "status %s: %s", kind, message)
         if self.status_notifications:
-            self._peer.notify("_sidecar/didChangeStatus", {"kind": kind, "busy": busy, "message": message})
+            self._peer.notify(payloads.STATUS_NOTIFICATION, status_params(kind, busy, message))
 
     def show_message(self, level: str, text: str) -> None:
         log.log(_LOG_LEVELS.get(level, logging.INFO), "%s", text)
         if self.message_notifications:
-            self._peer.notify("_sidecar/showMessage", {"level": level, "message": text})
+            self._peer.notify(payloads.SHOW_MESSAGE_NOTIFICATION, {"level": level, "message": text})
             return
         if level not in _LOG_LEVELS:
             return
@@ -127,9 +131,7 @@ class AcpEditor:
             self._say(session_id, text)
 
     def _say(self, session_id: str, text: str) -> None:
-        self.session_update(session_id, {
-            "sessionUpdate": "agent_message_chunk", "messageId": new_uuid(),
-            "content": {"type": "text", "text": f"\u26a0 {text}\n\n"}})
+        self.session_update(session_id, agent_message_chunk(f"\u26a0 {text}\n\n", new_uuid()))
 
     async def progress(self, token: str | None, kind: str, title: str, message: str = "",
                        percentage: int | None = None) -> str | None:
@@ -142,10 +144,8 @@ class AcpEditor:
     ) -> str:
         try:
             result = await self._peer.request(
-                "session/request_permission",
-                {"sessionId": session_id, "toolCall": tool_call, "options": options},
-                tag=session_id,
-            )
+                m.SESSION_REQUEST_PERMISSION, permission_params(session_id, tool_call, options),
+                tag=session_id)
         except OutgoingCancelled:
             return "cancelled"
         except (RemoteError, PeerClosed) as exc:

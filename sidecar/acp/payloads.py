@@ -1,15 +1,51 @@
-"""ACP shapes of what the session service answers: standard fields at the root, ours under ``_meta.sidecar``."""
+"""ACP's spelling of the contract: method names, params and answers (standard fields at the
+root, ours under ``_meta.sidecar``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sidecar import PROTOCOL_VERSION, __version__
+from sidecar import __version__
+from sidecar.contract import methods as m
+from sidecar.contract.results import PromptResult, SessionOpened, SessionSummary
+from sidecar.contract.version import PROTOCOL_VERSION
+from sidecar.routes import REQUESTS
 
 ACP_PROTOCOL_VERSION = 1
 LIST_PAGE_SIZE = 100
-EXTRA_METHODS = ["_sidecar/gauge", "_sidecar/compact", "_sidecar/context", "_sidecar/history/list",
-                 "_sidecar/history/undo", "_sidecar/set_model"]
+
+
+def acp_method(method: str) -> str:
+    """The sidecar's own methods are ACP extensions, which start with an underscore."""
+    return "_" + method if method.startswith(m.OWN_PREFIX) else method
+
+
+# ACP's session/set_model names the model ``modelId``; this one takes the contract's params.
+SET_MODEL_EXTENSION = "_sidecar/set_model"
+EXTRA_METHODS = [acp_method(r.method) for r in REQUESTS if r.method.startswith(m.OWN_PREFIX)] + [
+    SET_MODEL_EXTENSION]
+# What ACP clients may notify; ACP has no watched-files notification.
+NOTIFICATIONS = (m.SESSION_CANCEL, m.DOCUMENT_DID_OPEN, m.DOCUMENT_DID_CHANGE, m.DOCUMENT_DID_CLOSE)
+STATUS_NOTIFICATION = acp_method(m.DID_CHANGE_STATUS)
+SHOW_MESSAGE_NOTIFICATION = "_sidecar/showMessage"
+
+
+def sidecar_meta(p: dict[str, Any]) -> dict[str, Any]:
+    meta = p.get("_meta")
+    ours = meta.get("sidecar") if isinstance(meta, dict) else None
+    return ours if isinstance(ours, dict) else {}
+
+
+def new_session_params(p: dict[str, Any]) -> dict[str, Any]:
+    """``session/new``: ``cwd`` at the root (``mcpServers`` is ignored), ours in ``_meta``."""
+    extra = sidecar_meta(p)
+    return {"cwd": p.get("cwd"), "model": extra.get("model"), "provider": extra.get("provider"),
+            "title": extra.get("title")}
+
+
+def set_model_params(p: dict[str, Any]) -> dict[str, Any]:
+    """ACP's ``session/set_model`` sends ``modelId``; ``model`` wins where both are sent."""
+    return p if "model" in p else {**p, "model": p.get("modelId")}
 
 
 def initialize_result(providers: list[str]) -> dict[str, Any]:
@@ -30,7 +66,7 @@ def initialize_result(providers: list[str]) -> dict[str, Any]:
     }
 
 
-def session_opened(answer: dict[str, Any], *, with_id: bool) -> dict[str, Any]:
+def session_opened(answer: SessionOpened, *, with_id: bool) -> dict[str, Any]:
     """``session/new`` carries ``sessionId`` at the root; load and resume only in ``_meta``."""
     meta = {"sidecar": {"sessionId": answer["sessionId"], "model": answer["model"],
                         "provider": answer["provider"], "gauge": answer["gauge"]}}
@@ -40,7 +76,7 @@ def session_opened(answer: dict[str, Any], *, with_id: bool) -> dict[str, Any]:
     return result
 
 
-def session_list(sessions: list[dict[str, Any]], cursor: Any) -> dict[str, Any]:
+def session_list(sessions: list[SessionSummary], cursor: Any) -> dict[str, Any]:
     """ACP ``SessionInfo`` entries, paged by an opaque offset cursor."""
     start = 0
     if isinstance(cursor, str) and cursor.isdigit():
@@ -53,15 +89,17 @@ def session_list(sessions: list[dict[str, Any]], cursor: Any) -> dict[str, Any]:
     return out
 
 
-def _session_info(summary: dict[str, Any]) -> dict[str, Any]:
+def _session_info(summary: SessionSummary) -> dict[str, Any]:
     info: dict[str, Any] = {"sessionId": summary["sessionId"], "cwd": summary["cwd"]}
     if summary.get("title"):
         info["title"] = summary["title"]
     if summary.get("updatedAt"):
         info["updatedAt"] = summary["updatedAt"]
-    info["_meta"] = {"sidecar": {k: summary.get(k) for k in ("model", "provider", "createdAt", "used", "size")}}
+    info["_meta"] = {"sidecar": {"model": summary.get("model"), "provider": summary.get("provider"),
+                                 "createdAt": summary.get("createdAt"), "used": summary.get("used"),
+                                 "size": summary.get("size")}}
     return info
 
 
-def prompt_result(answer: dict[str, Any]) -> dict[str, Any]:
+def prompt_result(answer: PromptResult) -> dict[str, Any]:
     return {"stopReason": answer["stopReason"], "_meta": {"sidecar": {"gauge": answer["gauge"]}}}

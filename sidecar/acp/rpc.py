@@ -18,13 +18,15 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from sidecar.acp.lines import LineDecoder, Overlong
-from sidecar.core.errors import SidecarError
-from sidecar.core.settings import Transport
-from sidecar.protocol.envelope import (
+from sidecar.contract.errors import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     REQUEST_CANCELLED,
+    SidecarError,
+)
+from sidecar.core.settings import Transport
+from sidecar.protocol.envelope import (
     Invalid,
     Notification,
     Request,

@@ -11,20 +11,32 @@ import asyncio
 import logging
 import os
 import sys
-from pathlib import Path
-from typing import Any, Awaitable, Callable
-from urllib.parse import unquote, urlparse
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Mapping
 
 from sidecar import __version__
 from sidecar.acp import payloads
 from sidecar.acp.editor import AcpEditor, current_session
 from sidecar.acp.rpc import JsonRpcPeer, MethodNotFound, after_answer
-from sidecar.providers.registry import PROVIDERS
-from sidecar.core.errors import InvalidParams, params_object
+from sidecar.composition import default_adapters
+from sidecar.contract import methods as m
+from sidecar.contract.decoding import INTEGER, decode, params_object, wire
+from sidecar.contract.errors import InvalidParams
+from sidecar.contract.params import (
+    DocumentChangeParams,
+    DocumentCloseParams,
+    DocumentOpenParams,
+    LoadSessionParams,
+    NewSessionParams,
+    SessionParams,
+)
+from sidecar.contract.results import PromptResult, SessionList, SessionOpened
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings, resolve_settings
-from sidecar.protocol.logging_setup import setup_logging
-from sidecar.protocol.warmup import SdkWarmUp
+from sidecar.logs import setup_logging
+from sidecar.providers.registry import PROVIDERS
+from sidecar.routes import NOTIFICATIONS, REQUESTS, ROUTES, Route, settle
+from sidecar.sdk_warmup import SdkWarmUp
 
 log = logging.getLogger(__name__)
 # The peer reads in chunks and bounds each line itself; this only caps what the pipe's
@@ -32,46 +44,48 @@ log = logging.getLogger(__name__)
 PIPE_BUFFER = 1024 * 1024
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
+# A route's call as ACP frames it: the decoded params and the raw ones, the answer in ACP's shape.
+Framing = Callable[[Route[Any], Any, dict[str, Any]], Awaitable[Any]]
 
 
-def _sidecar_meta(p: dict[str, Any]) -> dict[str, Any]:
-    meta = p.get("_meta")
-    ours = meta.get("sidecar") if isinstance(meta, dict) else None
-    return ours if isinstance(ours, dict) else {}
+@dataclass(frozen=True, kw_only=True)
+class InitializeParams:
+    """ACP's ``initialize``; the capabilities and client info are read leniently."""
 
-
-def _path_of(uri: Any) -> Path | None:
-    if not isinstance(uri, str) or not uri:
-        return None
-    return Path(unquote(urlparse(uri).path)) if uri.startswith("file:") else Path(uri)
+    protocol_version: int = wire(INTEGER, required=True)
 
 
 class AcpServer:
     def __init__(self, peer: JsonRpcPeer, environ: dict[str, str] | None = None) -> None:
         self.peer = peer
         self.editor = AcpEditor(peer)
-        self.service = SessionService(self.editor, Settings(), environ=environ)
+        self.service = SessionService(self.editor, Settings(), adapters=default_adapters(),
+                                      environ=environ)
         self._settings_cwd: str | None = None
         self.sdk = SdkWarmUp()
         self.service.sdk_ready = self.sdk.ready
         peer.max_bytes = lambda: self.service.settings.transport.maxMessageBytes
-        self.requests: dict[str, Handler] = {
+        # ACP's own methods, which no route serves.
+        self.own: dict[str, Handler] = {
             "initialize": self.initialize,
             "authenticate": self.authenticate,
-            "session/new": self.new_session,
-            "session/load": self.load_session,
             "session/resume": self.resume_session,
-            "session/list": self.list_sessions,
-            "session/close": self.close_session,
-            "session/delete": self.delete_session,
-            "session/prompt": self.prompt,
-            "session/set_model": self.set_model,
-            "_sidecar/set_model": self.set_model,
-            "_sidecar/gauge": self.gauge,
-            "_sidecar/compact": self.compact,
-            "_sidecar/context": self.context,
-            "_sidecar/history/list": self.history_list,
-            "_sidecar/history/undo": self.history_undo,
+        }
+        self.routes: dict[str, Route[Any]] = {payloads.acp_method(r.method): r for r in REQUESTS}
+        self.routes[payloads.SET_MODEL_EXTENSION] = ROUTES[m.SESSION_SET_MODEL]
+        self.notifications = {r.method: r for r in NOTIFICATIONS if r.method in payloads.NOTIFICATIONS}
+        # Where ACP differs from the plain call: params spelled its way, settings per
+        # workspace, updates held until the answer, the answer's shape.
+        self.framing: dict[str, Framing] = {
+            m.SESSION_NEW: self._new_session,
+            m.SESSION_LOAD: self._load_session,
+            m.SESSION_LIST: self._list_sessions,
+            m.SESSION_CLOSE: self._close_session,
+            m.SESSION_PROMPT: self._prompt,
+        }
+        self.params_in: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            m.SESSION_NEW: payloads.new_session_params,
+            m.SESSION_SET_MODEL: payloads.set_model_params,
         }
         peer.on_request = self.on_request
         peer.on_notification = self.on_notification
@@ -80,64 +94,73 @@ class AcpServer:
     # ----- dispatch -----------------------------------------------------------------
 
     async def on_request(self, method: str, params: Any) -> Any:
-        handler = self.requests.get(method)
-        if handler is None:
+        own = self.own.get(method)
+        route = self.routes.get(method)
+        if own is None and route is None:
             raise MethodNotFound(method)
         p = params_object(params)
         if isinstance(p.get("sessionId"), str):
             current_session.set(p["sessionId"])  # this request's task only
-        return await handler(p)
+        if own is not None:
+            return await own(p)
+        assert route is not None
+        shape = self.params_in.get(route.method)
+        typed = route.decode(shape(p) if shape else p)
+        framing = self.framing.get(route.method)
+        if framing is not None:
+            return await framing(route, typed, p)
+        return await settle(route.invoke(self.service, typed))
 
     async def on_notification(self, method: str, params: Any) -> None:
-        p = params if isinstance(params, dict) else {}
-        if method == "session/cancel":
-            await self._cancel(p.get("sessionId"))
-        elif method == "document/didOpen":
-            path = _path_of(p.get("uri"))
-            if path is not None and isinstance(p.get("text"), str):
-                self.editor.document_opened(path, p["text"])
-        elif method == "document/didChange":
-            self._document_changed(p)
-        elif method == "document/didClose":
-            path = _path_of(p.get("uri"))
-            if path is not None:
-                self.editor.document_closed(path)
-        else:
+        route = self.notifications.get(method)
+        if route is None:
             log.debug("ignored notification %s", method)
+            return
+        try:
+            typed = route.decode(params)
+        except InvalidParams as exc:
+            log.info("%s ignored: %s", method, exc.message)
+            return
+        if route.method == m.SESSION_CANCEL:
+            await self._cancel(typed)
+            return
+        self._keep_buffer(typed)
+        await settle(route.invoke(self.service, typed))
 
     def on_cancel(self, method: str, params: Any) -> bool:
         """``$/cancel_request``: a turn winds down and answers "cancelled"; the rest stop."""
-        if method == "session/prompt" and isinstance(params, dict):
-            asyncio.ensure_future(self._cancel(params.get("sessionId")))
+        if method == m.SESSION_PROMPT and isinstance(params, dict):
+            try:
+                typed = decode(SessionParams, params)
+            except InvalidParams:
+                return True
+            asyncio.ensure_future(self._cancel(typed))
             return True
         return False
 
-    async def _cancel(self, session_id: Any) -> None:
-        if not isinstance(session_id, str):
-            return
+    async def _cancel(self, p: SessionParams) -> None:
         # Withdraw our own pending questions first (a permission dialog), so the turn is
         # not left waiting on a client that already considers it over.
-        self.peer.cancel_outgoing(session_id)
-        await self.service.cancel(session_id)
+        self.peer.cancel_outgoing(p.session_id)
+        await self.service.cancel(p)
 
-    def _document_changed(self, p: dict[str, Any]) -> None:
-        path = _path_of(p.get("uri"))
-        changes = p.get("contentChanges")
-        if path is None or not isinstance(changes, list):
-            return
-        for session in self.service.sessions.values():
-            session.file_state.mark_stale(path)
-        last = changes[-1] if changes else None
-        whole = isinstance(last, dict) and last.get("range") is None and isinstance(last.get("text"), str)
-        if whole:
-            self.editor.document_opened(path, last["text"])
-        else:
-            # Ranged edits are not replayed here; the next read asks the client instead.
-            self.editor.document_closed(path)
+    def _keep_buffer(self, p: Any) -> None:
+        """The client's buffers, for file reads: ``document/did*`` keep the copy current."""
+        if isinstance(p, DocumentOpenParams):
+            self.editor.document_opened(p.path, p.text)
+        elif isinstance(p, DocumentChangeParams):
+            whole = p.whole_text
+            if whole is not None:
+                self.editor.document_opened(p.path, whole)
+            else:
+                # Ranged edits are not replayed here; the next read asks the client instead.
+                self.editor.document_closed(p.path)
+        elif isinstance(p, DocumentCloseParams):
+            self.editor.document_closed(p.path)
 
     # ----- settings -----------------------------------------------------------------
 
-    def _settings_for(self, cwd: Any) -> None:
+    def _settings_for(self, cwd: str | None) -> None:
         """Settings of the workspace a session opens in (file and environment layers)."""
         workspace = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
         if workspace == self._settings_cwd and self._settings_cwd is not None:
@@ -157,9 +180,7 @@ class AcpServer:
     # ----- lifecycle ----------------------------------------------------------------
 
     async def initialize(self, p: dict[str, Any]) -> Any:
-        version = p.get("protocolVersion")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise InvalidParams("protocolVersion is required and must be an integer")
+        version = decode(InitializeParams, p).protocol_version
         self.editor.configure(p.get("clientCapabilities"))
         self.sdk.start()
         self._settings_for(None)
@@ -172,13 +193,13 @@ class AcpServer:
     async def authenticate(self, p: dict[str, Any]) -> Any:
         return {}  # keys come from the environment; nothing to sign in to
 
-    def _deferred(self) -> list[tuple[str, dict[str, Any]]]:
+    def _deferred(self) -> list[tuple[str, Mapping[str, Any]]]:
         """Collect this request's session updates and send them after its answer.
 
         A client learns a new session's id from the ``session/new`` answer; updates about
         it that arrive first could be dropped as belonging to an unknown session.
         """
-        buffer: list[tuple[str, dict[str, Any]]] = []
+        buffer: list[tuple[str, Mapping[str, Any]]] = []
         self.editor.defer(buffer)
 
         def flush() -> None:
@@ -188,69 +209,41 @@ class AcpServer:
         after_answer(flush)
         return buffer
 
-    async def new_session(self, p: dict[str, Any]) -> Any:
-        extra = _sidecar_meta(p)
-        self._settings_for(p.get("cwd"))
+    async def _new_session(self, route: Route[Any], p: NewSessionParams, raw: dict[str, Any]) -> Any:
+        self._settings_for(p.cwd)
         self._deferred()
-        answer = self.service.new_session(p.get("cwd"), extra.get("model"), extra.get("provider"),
-                                          extra.get("title"))
+        answer: SessionOpened = await settle(route.invoke(self.service, p))
         current_session.set(answer["sessionId"])
         self.editor.flush_held_messages(answer["sessionId"])
         return payloads.session_opened(answer, with_id=True)
 
-    async def load_session(self, p: dict[str, Any]) -> Any:
-        self._settings_for(p.get("cwd"))
-        answer = await self.service.load_session(p.get("sessionId"), p.get("cwd"))
+    async def _load_session(self, route: Route[Any], p: LoadSessionParams, raw: dict[str, Any]) -> Any:
+        self._settings_for(p.cwd)
+        answer: SessionOpened = await settle(route.invoke(self.service, p))
         self.editor.flush_held_messages(answer["sessionId"])
         return payloads.session_opened(answer, with_id=False)
 
-    async def resume_session(self, p: dict[str, Any]) -> Any:
-        session_id = p.get("sessionId")
-        self._settings_for(p.get("cwd"))
-        if isinstance(session_id, str):
-            self.editor.muted.add(session_id)
+    async def resume_session(self, raw: dict[str, Any]) -> Any:
+        """A load without the transcript's replay."""
+        route = ROUTES[m.SESSION_LOAD]
+        p: LoadSessionParams = route.decode(raw)
+        self.editor.muted.add(p.session_id)
         try:
-            answer = await self.service.load_session(session_id, p.get("cwd"))
+            return await self._load_session(route, p, raw)
         finally:
-            if isinstance(session_id, str):
-                self.editor.muted.discard(session_id)
-        self.editor.flush_held_messages(answer["sessionId"])
-        return payloads.session_opened(answer, with_id=False)
+            self.editor.muted.discard(p.session_id)
 
-    async def list_sessions(self, p: dict[str, Any]) -> Any:
-        answer = await asyncio.to_thread(self.service.list_sessions, p.get("cwd"))
-        return payloads.session_list(answer["sessions"], p.get("cursor"))
+    async def _list_sessions(self, route: Route[Any], p: Any, raw: dict[str, Any]) -> Any:
+        answer: SessionList = await settle(route.invoke(self.service, p))
+        return payloads.session_list(answer["sessions"], raw.get("cursor"))
 
-    async def close_session(self, p: dict[str, Any]) -> Any:
-        self.peer.cancel_outgoing(str(p.get("sessionId")))
-        return await self.service.close_session(p.get("sessionId"))
+    async def _close_session(self, route: Route[Any], p: SessionParams, raw: dict[str, Any]) -> Any:
+        self.peer.cancel_outgoing(p.session_id)
+        return await settle(route.invoke(self.service, p))
 
-    async def delete_session(self, p: dict[str, Any]) -> Any:
-        return await self.service.delete_session(p.get("sessionId"))
-
-    # ----- turns and extras ---------------------------------------------------------
-
-    async def prompt(self, p: dict[str, Any]) -> Any:
-        return payloads.prompt_result(await self.service.prompt(p.get("sessionId"), p.get("prompt")))
-
-    async def set_model(self, p: dict[str, Any]) -> Any:
-        model = p.get("model", p.get("modelId"))
-        return self.service.set_model(p.get("sessionId"), model, p.get("provider"))
-
-    async def gauge(self, p: dict[str, Any]) -> Any:
-        return self.service.gauge(p.get("sessionId"))
-
-    async def compact(self, p: dict[str, Any]) -> Any:
-        return await self.service.compact(p.get("sessionId"), p.get("instructions"))
-
-    async def context(self, p: dict[str, Any]) -> Any:
-        return await self.service.context_view(p.get("sessionId"))
-
-    async def history_list(self, p: dict[str, Any]) -> Any:
-        return await self.service.history_list(p.get("limit"), p.get("project"))
-
-    async def history_undo(self, p: dict[str, Any]) -> Any:
-        return await self.service.history_undo()
+    async def _prompt(self, route: Route[Any], p: Any, raw: dict[str, Any]) -> Any:
+        answer: PromptResult = await settle(route.invoke(self.service, p))
+        return payloads.prompt_result(answer)
 
 
 async def _stdio() -> tuple[asyncio.StreamReader, Callable[[bytes], None]]:

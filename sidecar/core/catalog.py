@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sidecar.core.messages import Usage
+
 
 @dataclass(frozen=True, slots=True)
 class ModelInfo:
@@ -31,15 +33,35 @@ def _openai(window: int, out: int, inp: float | None = None, outp: float | None 
 
 
 # The capability registry (Anthropic) and the OpenAI-compatible table, by name prefix.
+# Ids are the SDKs' own (anthropic ``ModelParam``, openai ``ChatModel`` / ``ResponsesModel``);
+# windows, output limits and prices are the providers' published figures as of December
+# 2026, None where a price is not published. What a provider's models endpoint says wins
+# over this table (``sidecar.core.window``); this is the fallback when it says nothing.
 ANTHROPIC_MODELS: dict[str, ModelInfo] = {
-    "claude-opus-4-8": _anthropic(200_000, 64_000, 5.0, 25.0, True),
-    "claude-opus-4-7": _anthropic(200_000, 64_000, 5.0, 25.0, True),
-    "claude-opus-4-6": _anthropic(200_000, 64_000, 5.0, 25.0, True),
-    "claude-opus-4-5": _anthropic(200_000, 32_000, 5.0, 25.0),
+    "claude-fable-5-2": _anthropic(1_000_000, 128_000, 8.0, 40.0),
+    "claude-fable-5-1": _anthropic(1_000_000, 128_000, 10.0, 50.0),
+    "claude-fable-5": _anthropic(1_000_000, 128_000, 10.0, 50.0),
+    "claude-mythos-5-1": _anthropic(1_000_000, 128_000, 10.0, 50.0),
+    "claude-mythos": ModelInfo(1_000_000, 128_000),  # invitation only; prices unpublished
+    "claude-opus-5-5": _anthropic(1_000_000, 128_000, 4.0, 20.0),
+    "claude-opus-5": _anthropic(1_000_000, 128_000, 5.0, 25.0),
+    # The 4.6 generation lists a 1M window; a [1m] name still sends the context-1m beta
+    # that opened it, which the API accepts either way.
+    "claude-opus-4-8": _anthropic(1_000_000, 128_000, 5.0, 25.0, True),
+    "claude-opus-4-7": _anthropic(1_000_000, 128_000, 5.0, 25.0, True),
+    "claude-opus-4-6": _anthropic(1_000_000, 128_000, 5.0, 25.0, True),
+    "claude-opus-4-5": _anthropic(200_000, 64_000, 5.0, 25.0),
     "claude-opus-4-1": _anthropic(200_000, 32_000, 15.0, 75.0),
     "claude-opus-4": _anthropic(200_000, 32_000, 15.0, 75.0),
-    "claude-sonnet-4": _anthropic(200_000, 32_000, 3.0, 15.0, True),
-    "claude-haiku-4": _anthropic(200_000, 32_000, 1.0, 5.0),
+    "claude-sonnet-5-5": _anthropic(1_000_000, 128_000, 2.0, 10.0),
+    "claude-sonnet-5": _anthropic(1_000_000, 128_000, 2.0, 10.0),
+    "claude-sonnet-4-6": _anthropic(1_000_000, 64_000, 3.0, 15.0, True),
+    # 200K models that reach 1M with the context-1m beta (a ``[1m]`` name asks for it).
+    "claude-sonnet-4-5": _anthropic(200_000, 64_000, 3.0, 15.0, True),
+    "claude-sonnet-4": _anthropic(200_000, 64_000, 3.0, 15.0, True),
+    # Haiku 5.5 bills prompts over 100K tokens at a higher rate; this is the base rate.
+    "claude-haiku-5-5": _anthropic(1_000_000, 128_000, 0.1, 0.5),
+    "claude-haiku-4-5": _anthropic(200_000, 64_000, 1.0, 5.0),
     "claude-3-7-sonnet": _anthropic(200_000, 8_192, 3.0, 15.0),
     "claude-3-5-sonnet": _anthropic(200_000, 8_192, 3.0, 15.0),
     "claude-3-5-haiku": _anthropic(200_000, 8_192, 0.8, 4.0),
@@ -49,7 +71,18 @@ ANTHROPIC_MODELS: dict[str, ModelInfo] = {
 }
 
 OPENAI_COMPATIBLE_MODELS: dict[str, ModelInfo] = {
-    "gpt-5.4": _openai(1_050_000, 128_000),
+    "gpt-6.2-astra": _openai(1_050_000, 128_000, 8.0, 40.0),
+    "gpt-6-astra": _openai(1_050_000, 128_000, 10.0, 50.0, 1.0),
+    "gpt-6.2-sol": _openai(1_050_000, 128_000, 2.0, 10.0, 0.2),
+    "gpt-6.1-sol": _openai(1_050_000, 128_000, 2.0, 10.0, 0.2),
+    "gpt-6-sol": _openai(1_050_000, 128_000, 2.0, 10.0, 0.2),
+    "gpt-6": _openai(1_050_000, 128_000),
+    "gpt-5.6-luna": _openai(1_050_000, 128_000, 0.2, 1.2, 0.02),
+    "gpt-5.6-terra": _openai(1_050_000, 128_000, 2.0, 12.0),
+    "gpt-5.6": _openai(1_050_000, 128_000),
+    "gpt-5.5": _openai(1_050_000, 128_000, 5.0, 30.0),
+    "gpt-5.4": _openai(1_050_000, 128_000, 2.5, 15.0),
+    "gpt-5.2": _openai(400_000, 128_000, 1.75, 14.0, 0.175),
     "gpt-5": _openai(400_000, 128_000, 1.25, 10.0, 0.125),
     "gpt-4.1": _openai(1_047_576, 32_768, 2.0, 8.0, 0.5),
     "gpt-4o-mini": _openai(128_000, 16_384, 0.15, 0.6, 0.075),
@@ -113,3 +146,19 @@ def lookup(model: str, provider: str) -> ModelInfo | None:
         if found:
             return found
     return None
+
+
+def cost_usd(usage: Usage, model: str, provider: str) -> float | None:
+    """Dollars a response cost at catalog prices, or None when the model's prices are unknown."""
+    info = lookup(model, provider)
+    if info is None or info.input_price is None or info.output_price is None:
+        return None
+    write_price = info.cache_write_price if info.cache_write_price is not None else info.input_price
+    read_price = info.cache_read_price if info.cache_read_price is not None else info.input_price
+    total = (
+        usage.input_tokens * info.input_price
+        + usage.cache_creation_input_tokens * write_price
+        + usage.cache_read_input_tokens * read_price
+        + usage.output_tokens * info.output_price
+    )
+    return total / 1_000_000

@@ -12,6 +12,17 @@ def render_context(view: dict[str, Any]) -> str:
         f"source: {g['source']}, level: {g['level']}",
         f"Auto-compact at {g['autoCompactAt']:,}" if g.get("autoCompactAt") else "Auto-compact off",
     ]
+    if g.get("windowSource"):
+        lines.append(f"Window {g['size']:,} tokens, from {g['windowSource']}")
+    status = view.get("modelStatus") or {}
+    if status.get("message"):
+        said = f" (per {status['source']})" if status.get("source") else ""
+        lines.append(f"**Model** {status['message']}{said}")
+    last = view.get("lastCompaction")
+    if last:
+        who = "the provider" if last.get("backend") == "server" else "the sidecar"
+        lines.append(f"Last compaction: {last.get('tier')} ({last.get('trigger')}), "
+                     f"summarized by {who}")
     exact = view.get("exact")
     if exact:
         lines.append(f"The next request counted exactly: {exact['tokens']:,} tokens ({exact['source']})")

@@ -169,9 +169,6 @@ class FileReadState:
         entry.stub_ok = False
         return True
 
-    def forget(self, path: Path | str) -> None:
-        self._entries.pop(state_key(path), None)
-
     def forget_results(self, paths: Iterable[Path | str] | None = None) -> None:
         """Earlier Read results left the context (cleared or compacted): re-reads of these
         files (all when ``paths`` is None) must return content again."""

@@ -69,6 +69,7 @@ def build_gauge(
     thresholds: Thresholds,
     breaker: BreakerState,
     compactions: dict[str, int],
+    window_source: str = "",
     last_turn: Usage | None = None,
     cost_usd: float | None = None,
 ) -> dict[str, Any]:
@@ -86,6 +87,8 @@ def build_gauge(
         "provider": provider,
         "used": used,
         "size": size,
+        # Where the size came from: an override, the provider's models endpoint, the catalog.
+        "windowSource": window_source or None,
         "effectiveWindow": thresholds.effective_window,
         "autoCompactAt": auto_at,
         "warningAt": thresholds.warning_at,

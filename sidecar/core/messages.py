@@ -147,10 +147,6 @@ def user_text(text: str, **kw: Any) -> Message:
     return Message(kind="user", content=[{"type": "text", "text": text}], **kw)
 
 
-def assistant_blocks(content: list[Block], **kw: Any) -> Message:
-    return Message(kind="assistant", content=content, **kw)
-
-
 def tool_result_block(tool_use_id: str, content: str | list[Block], is_error: bool = False) -> Block:
     block: Block = {"type": "tool_result", "tool_use_id": tool_use_id, "content": content}
     if is_error:
@@ -167,3 +163,14 @@ class ApiMessage:
 
     def to_json(self) -> dict[str, Any]:
         return {"role": self.role, "content": self.content}
+
+
+def is_compact_boundary(message: Message) -> bool:
+    """A compaction's or a /clear's boundary: the model sees nothing before the last one."""
+    return message.kind == "system" and message.subtype == "compact_boundary"
+
+
+def json_object(value: Any) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty one (tool inputs, notification
+    params: anything the other side may have sent malformed)."""
+    return value if isinstance(value, dict) else {}

@@ -20,11 +20,13 @@ import re
 from typing import Iterable
 
 from sidecar.core.messages import (
+    CLEARED_TOOL_RESULT,
     MISSING_TOOL_RESULT,
     NO_CONTENT,
     ApiMessage,
     Block,
     Message,
+    is_compact_boundary,
 )
 
 MEDIA_ERROR = re.compile(
@@ -39,10 +41,28 @@ ORPHAN_REMOVED = "[tool results removed: their tool calls are no longer in the c
 def model_slice(messages: list[Message]) -> list[Message]:
     """Records from the last compact boundary on (the boundary itself is filtered later)."""
     for i in range(len(messages) - 1, -1, -1):
-        m = messages[i]
-        if m.kind == "system" and m.subtype == "compact_boundary":
+        if is_compact_boundary(messages[i]):
             return messages[i:]
     return messages
+
+
+def clear_results(records: list[Message], cleared: set[str]) -> list[Message]:
+    """Copies of the records with cleared results replaced by the marker."""
+    if not cleared:
+        return records
+    out: list[Message] = []
+    for m in records:
+        if any(b.get("type") == "tool_result" and b.get("tool_use_id") in cleared for b in m.content):
+            content = [
+                {**b, "content": CLEARED_TOOL_RESULT}
+                if b.get("type") == "tool_result" and b.get("tool_use_id") in cleared else b
+                for b in m.content
+            ]
+            out.append(m.with_content(content))
+        else:
+            out.append(m)
+    return out
+
 
 
 def render_attachment(message: Message) -> list[Block]:
@@ -196,6 +216,10 @@ def _post_passes(pairs: list[tuple[ApiMessage, str | None]]) -> list[ApiMessage]
         content = list(msgs[-1].content)
         while content and content[-1].get("type") in ("thinking", "redacted_thinking"):
             content.pop()
+        # So is final assistant text ending in whitespace (it reads as a prefill).
+        if content and content[-1].get("type") == "text":
+            text = str(content[-1].get("text", "")).rstrip()
+            content[-1] = {**content[-1], "text": text or NO_CONTENT}
         msgs[-1] = ApiMessage("assistant", content or [{"type": "text", "text": NO_CONTENT}])
     msgs = [m for m in msgs if not (m.role == "assistant" and _is_whitespace_only(m.content)
                                      and m.content)]
@@ -274,11 +298,19 @@ def ensure_tool_result_pairing(messages: list[ApiMessage]) -> list[ApiMessage]:
 
 
 def with_leading_context(messages: list[ApiMessage], blocks: list[Block]) -> list[ApiMessage]:
-    """``blocks`` first in the first user message (a new one when there is none)."""
+    """``blocks`` first in the first user message (a new one when there is none). Only a
+    provider's compaction may come before it: the API wants that block first of all."""
     lead = [copy.deepcopy(b) for b in blocks]
-    if messages and messages[0].role == "user":
-        return [ApiMessage("user", lead + list(messages[0].content)), *messages[1:]]
-    return [ApiMessage("user", lead), *messages]
+    start = 1 if messages and _leads_with_compaction(messages[0]) else 0
+    if len(messages) > start and messages[start].role == "user":
+        first = ApiMessage("user", lead + list(messages[start].content))
+        return [*messages[:start], first, *messages[start + 1:]]
+    return [*messages[:start], ApiMessage("user", lead), *messages[start:]]
+
+
+def _leads_with_compaction(message: ApiMessage) -> bool:
+    return message.role == "assistant" and bool(message.content) and \
+        message.content[0].get("type") == "compaction"
 
 
 def normalize_for_api(
@@ -289,6 +321,6 @@ def normalize_for_api(
     strip = _media_strip_set(records)
     api = _post_passes(_to_api_messages(records, available_tools, strip))
     api = ensure_tool_result_pairing(api)
-    if api and api[0].role == "assistant":
+    if api and api[0].role == "assistant" and not _leads_with_compaction(api[0]):
         api.insert(0, ApiMessage("user", [{"type": "text", "text": NO_CONTENT}]))
     return api

@@ -24,6 +24,7 @@ from typing import Any
 from sidecar.core.messages import Block, Message
 from sidecar.core.settings import Settings
 from sidecar.core.tokens import SeedBytes, TextCounter
+from sidecar.core.environment import env_flag
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +47,6 @@ CONTEXT_OUTRO = (
     "This context may or may not matter for the task at hand; act on it only when it is "
     "clearly relevant."
 )
-
-
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 # ----- git ------------------------------------------------------------------------------
@@ -123,7 +120,7 @@ def run_git(cwd: Path, commands: dict[str, list[str]],
             timeout: float = GIT_TIMEOUT_SECONDS) -> dict[str, str | None]:
     """Run git commands in parallel; a failing, missing or slow command gives None."""
     from sidecar import host
-    from sidecar.storage.key_redaction import redact_api_keys
+    from sidecar.core.redaction import redact_api_keys
 
     procs: dict[str, subprocess.Popen[bytes] | None] = {}
     env = _git_env()
@@ -430,7 +427,7 @@ class PrefixStore:
         """Every file whose change matters, existing or not; `.git/refs` is a directory."""
         memo = self._ensure()
         paths: list[Path] = []
-        if not _env_flag("CLAUDE_CODE_DISABLE_CLAUDE_MDS"):
+        if not env_flag("CLAUDE_CODE_DISABLE_CLAUDE_MDS"):
             paths.extend(memory_locations(self.cwd, self.home))
             paths.extend(f.path for f in memo.files)
             # Files a change brought in (a new @include) matter before the next rebuild.
@@ -462,13 +459,13 @@ class PrefixStore:
         git = git_snapshot(self.cwd, self._git_timeout) if repo is not None else None
         files = self._discover(repo)
         system: list[Block] = [{"type": "text", "text": base_prompt(self.cwd, self.settings)}]
-        if git is not None and not _env_flag("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS"):
+        if git is not None and not env_flag("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS"):
             system.append({"type": "text", "text": f"gitStatus: {git.render()}"})
         self._baseline = _Baseline({f.path: f for f in files}, git)
         return _Memo(system, self._render_user(files), files, repo, git)
 
     def _discover(self, repo: GitRepo | None) -> list[MemoryFile]:
-        if _env_flag("CLAUDE_CODE_DISABLE_CLAUDE_MDS"):
+        if env_flag("CLAUDE_CODE_DISABLE_CLAUDE_MDS"):
             return []
         roots = (self.cwd,) + ((repo.toplevel,) if repo is not None else ())
         return discover_memory_files(self.cwd, self.home, roots)
@@ -572,9 +569,3 @@ def prefix_for(cwd: Path, settings: Settings) -> PrefixStore:
         elif store.settings != settings:
             store.settings = settings
         return store
-
-
-def forget_prefix(cwd: Path) -> None:
-    """Drop a workspace's store (its folder was removed from the editor)."""
-    with _stores_lock:
-        _stores.pop(Path(os.path.abspath(cwd)), None)

@@ -1,4 +1,8 @@
-"""The session service: every request a transport receives lands on one method here."""
+"""The session service: every request a transport receives lands on one method here.
+
+Public methods take the contract's params (decoded and checked by the transport's dispatch)
+and return its results; ``sidecar.routes`` says which method serves which wire method.
+"""
 
 from __future__ import annotations
 
@@ -8,25 +12,81 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping, cast
 
-from sidecar.core.editor import Editor
-from sidecar.core.errors import InvalidParams, SessionBusy, SessionNotFound
+from sidecar.core.ports import (
+    Adapters,
+    Editor,
+    ModelDescription,
+    PromptHistoryStore,
+    Provider,
+    SessionArchive,
+    TranscriptStore,
+    WorkspaceWatcher,
+)
+from sidecar.contract.errors import (
+    CompactionFailed,
+    InvalidParams,
+    ProviderNotConfigured,
+    SessionBusy,
+    SessionNotFound,
+)
+from sidecar.contract.params import (
+    CompactParams,
+    DocumentChangeParams,
+    DocumentCloseParams,
+    DocumentOpenParams,
+    FilesChangedParams,
+    HistoryListParams,
+    ListSessionsParams,
+    LoadSessionParams,
+    NewSessionParams,
+    NoParams,
+    PromptParams,
+    SessionParams,
+    SetModelParams,
+)
+from sidecar.contract.results import (
+    Compacted,
+    ContextView,
+    Empty,
+    Gauge,
+    HistoryList,
+    HistoryUndone,
+    ModelSet,
+    PromptResult,
+    SessionList,
+    SessionOpened,
+    SessionSummary,
+    StopReason,
+)
+from sidecar.contract.updates import (
+    Command,
+    CompactionTrigger,
+    agent_message_chunk,
+    available_commands_update,
+)
+from sidecar.contract.uris import uri_to_path
 from sidecar.credentials import ProcessEnvironment, hold_configured
 from sidecar.core.messages import Block, new_uuid
 from sidecar.core.context_view import render_context
 from sidecar.core.history_replay import replay_history
+from sidecar.core.model_registry import CACHE_FILE, ModelRegistry, endpoint_key
+from sidecar.core.model_status import ModelStatus, model_status, today_utc
 from sidecar.core.normalize import normalize_for_api
-from sidecar.core.prompt_blocks import prompt_blocks
 from sidecar.core.session import Session, SessionInfo
 from sidecar.core.settings import Settings, storage_dir
-from sidecar.storage.health import StorageHealth
-from sidecar.storage.key_redaction import RedactingEditor, redact_exception, redact_value
-from sidecar.storage.paths import is_valid_session_id
+from sidecar.core.storage_health import StorageHealth
+from sidecar.core.redaction import RedactingEditor, redact_exception, redact_value
+from sidecar.core.session_ids import is_valid_session_id
 
 log = logging.getLogger(__name__)
 
-SLASH_COMMANDS = [
+# How long one background look at a provider's models endpoint may take in all (the
+# adapters give each request a shorter timeout of their own).
+DESCRIBE_TIMEOUT_SECONDS = 30.0
+
+SLASH_COMMANDS: list[Command] = [
     {"name": "compact", "description": "Summarize the conversation to free context (optional instructions)"},
     {"name": "context", "description": "Show what fills the context window"},
     {"name": "clear", "description": "Start over with an empty context (the transcript is kept)"},
@@ -68,20 +128,31 @@ def _redacting_errors(cls: type) -> type:
 
 @_redacting_errors
 class SessionService:
-    def __init__(self, editor: Editor, settings: Settings, *, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(self, editor: Editor, settings: Settings, *, adapters: Adapters,
+                 environ: Mapping[str, str] | None = None) -> None:
+        self.adapters = adapters
         # Whatever leaves through the editor is redacted of the keys the sidecar holds.
         self.editor: Editor = RedactingEditor(editor)  # type: ignore[assignment]
         self.settings = settings
         self.environ = environ if environ is not None else ProcessEnvironment()
         self.sessions: dict[str, Session] = {}
-        self._writer: Any = None
-        self._history: Any = None
-        self.watchers: dict[str, Any] = {}  # one per workspace folder
+        self._writer: TranscriptStore | None = None
+        self._history: PromptHistoryStore | None = None
+        self.watchers: dict[str, WorkspaceWatcher] = {}  # one per workspace folder
         # Set by the transport: waits, off the event loop, until the provider SDKs are imported.
         self.sdk_ready: Callable[[], Awaitable[None]] | None = None
+        # Told of every context-management event of every session (replay's report).
+        self.tier_observers: list[Callable[[dict[str, Any]], None]] = []
         self.storage_health = StorageHealth(self._storage_notice)
         self._skipped: dict[str, tuple[int, int]] = {}  # session id -> (lines, values) at load
         self._loop: asyncio.AbstractEventLoop | None = None
+        # What the providers' models endpoints said (read and refreshed after a session
+        # opens, never before), the refreshes under way, and per session the lifecycle
+        # sentence last said, so a deprecated model is announced once, not on every turn.
+        self._models: ModelRegistry | None = None
+        self._model_refreshes: dict[str, asyncio.Task[None]] = {}
+        self._said: dict[str, str | None] = {}
+        self.today = today_utc
         hold_configured(settings, self.environ)
 
     # ----- configuration ------------------------------------------------------------
@@ -90,23 +161,19 @@ class SessionService:
     def storage_dir(self) -> Path:
         return storage_dir(self.settings)
 
-    def writer(self) -> Any:
+    def writer(self) -> TranscriptStore:
         if self._writer is None:
-            from sidecar.storage.transcript import TranscriptWriter
-
-            self._writer = TranscriptWriter(self.storage_dir, health=self.storage_health)
+            self._writer = self.adapters.transcripts(self.storage_dir, self.storage_health)
         return self._writer
 
-    def history(self) -> Any:
+    def history(self) -> PromptHistoryStore:
         if self._history is None:
-            from sidecar.storage.history import PromptHistory
-
-            h = self.settings.history
-            self._history = PromptHistory(
-                self.storage_dir, max_items=h.maxItems, max_pasted_content_length=h.maxPastedContentLength,
-                health=self.storage_health,
-            )
+            self._history = self.adapters.history(self.storage_dir, self.settings,
+                                                  self.storage_health)
         return self._history
+
+    def archive(self) -> SessionArchive:
+        return self.adapters.archive(self.storage_dir)
 
     def _storage_notice(self, level: str, message: str, status: str) -> None:
         """Storage failures and recoveries, for the user. Writers may call from a worker
@@ -143,25 +210,23 @@ class SessionService:
         if self.storage_dir != old_dir:
             self._writer = None
             self._history = None
+            self._models = None
         for session in self.sessions.values():
             session.set_model(session.info.model, session.info.provider,
                               dataclasses.replace(settings, model=session.info.model,
                                                   provider=session.info.provider))
             session.rebuild_ledger()
             session.send_usage_update()
+            self._refresh_models_later(session.settings_for_call())
 
-    def provider_factory(self) -> Callable[[Settings], Any]:
-        def make(settings: Settings) -> Any:
-            from sidecar.providers.registry import make_provider
-
-            return make_provider(settings, self.environ)
+    def provider_factory(self) -> Callable[[Settings], Provider]:
+        def make(settings: Settings) -> Provider:
+            return self.adapters.provider(settings, self.environ)
 
         return make
 
     def check_provider(self, settings: Settings) -> None:
         """Raise ProviderNotConfigured early, and say so on the status bar."""
-        from sidecar.core.errors import ProviderNotConfigured
-
         try:
             self.provider_factory()(settings)
         except ProviderNotConfigured as exc:
@@ -171,96 +236,191 @@ class SessionService:
     # ----- sessions -----------------------------------------------------------------
 
     def _make_session(self, info: SessionInfo, settings: Settings) -> Session:
-        from sidecar.core.compaction.pipeline import ContextManager
+        from sidecar.core.compaction.pipeline import ContextTiers
         from sidecar.core.file_state import FileReadState
-        from sidecar.core.prefix import prefix_for
-        from sidecar.tools.registry import default_tools
 
         self._remember_loop()
         session = Session(
             info, settings, editor=self.editor, writer=self.writer(),
-            prefix=prefix_for(Path(info.cwd), settings), file_state=FileReadState(),
-            tools=default_tools(settings), provider_factory=self.provider_factory(),
+            prefix=self.adapters.prefix(Path(info.cwd), settings), file_state=FileReadState(),
+            tools=self.adapters.tools(settings), provider_factory=self.provider_factory(),
+            describe=self.described,
         )
-        session.context = ContextManager(session)
+        session.tiers = ContextTiers(session)
+        session.tiers.observers.extend(self.tier_observers)
         self.sessions[info.session_id] = session
         self._ensure_watcher(info.cwd, session.prefix)
         return session
 
     def _ensure_watcher(self, cwd: str, prefix: Any) -> None:
         """Watch the workspace's CLAUDE.md files and git state (one watcher per folder)."""
-        if cwd in self.watchers or prefix is None or self.environ.get("CONTEXT_SIDECAR_NO_WATCH"):
+        make = self.adapters.watcher
+        if cwd in self.watchers or prefix is None or make is None or \
+                self.environ.get("CONTEXT_SIDECAR_NO_WATCH"):
             return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
             return
-        from sidecar.watch.workspace import watch_workspace
-
-        watcher = watch_workspace(prefix)
+        watcher = make(prefix)
         self.watchers[cwd] = watcher
         asyncio.ensure_future(watcher.start())
 
-    def feed_client_changes(self, paths: set[Path]) -> None:
-        """Changes the editor reports (workspace/didChangeWatchedFiles) join the same stream."""
-        for watcher in self.watchers.values():
-            watcher.client.feed(list(paths))
+    # ----- what the editor reports ---------------------------------------------------
 
-    def get(self, session_id: Any) -> Session:
-        if not isinstance(session_id, str) or not session_id:
-            raise InvalidParams("sessionId is required and must be a string")
+    def document_opened(self, p: DocumentOpenParams) -> None:
+        """The editor holds ``text`` for the file now: where a session read other text, its
+        read is stale (the same text, such as the echo of the sidecar's own edit, is not)."""
+        self._buffer_changed(p.path, p.text)
+
+    def document_changed(self, p: DocumentChangeParams) -> None:
+        """An edit in the editor; without the whole text (a ranged edit) it always counts."""
+        self._buffer_changed(p.path, p.whole_text)
+
+    def document_closed(self, p: DocumentCloseParams) -> None:
+        """Nothing a session holds depends on the open buffer: the next read takes the text
+        from the disk and compares its digest with the one recorded."""
+
+    def files_changed(self, p: FilesChangedParams) -> None:
+        """Changes the editor's file watcher reports join the watchers' own stream."""
+        for watcher in self.watchers.values():
+            watcher.feed(list(p.paths))
+
+    def _buffer_changed(self, path: Path, text: str | None) -> None:
+        for session in self.sessions.values():
+            session.file_state.mark_stale(path, text)
+
+    # ----- sessions -------------------------------------------------------------------
+
+    def get(self, session_id: str) -> Session:
         session = self.sessions.get(session_id)
         if session is None:
             raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
         return session
 
-    def new_session(self, cwd: Any, model: Any = None, provider: Any = None, title: Any = None) -> dict[str, Any]:
-        if not isinstance(cwd, str) or not cwd:
-            raise InvalidParams("cwd is required and must be an absolute path string")
-        if not os.path.isabs(cwd):
-            raise InvalidParams("cwd must be an absolute path")
-        for name, value in (("model", model), ("provider", provider), ("title", title)):
-            if value is not None and not isinstance(value, str):
-                raise InvalidParams(f"{name} must be a string")
+    def new_session(self, p: NewSessionParams) -> SessionOpened:
         settings = dataclasses.replace(
-            self.settings, model=model or self.settings.model, provider=provider or self.settings.provider
+            self.settings, model=p.model or self.settings.model,
+            provider=p.provider or self.settings.provider,
         )
-        info = SessionInfo(session_id=new_uuid(), cwd=cwd, model=settings.model,
-                           provider=settings.provider, title=title)
+        info = SessionInfo(session_id=new_uuid(), cwd=p.cwd, model=settings.model,
+                           provider=settings.provider, title=p.title)
         session = self._make_session(info, settings)
         session.rebuild_ledger()
         self._announce(session)
         return {"sessionId": session.id, "model": info.model, "provider": info.provider,
-                "gauge": session.gauge(bump=False)}
+                "gauge": _gauge(session)}
 
     def _announce(self, session: Session) -> None:
-        session.update({"sessionUpdate": "available_commands_update",
-                        "availableCommands": SLASH_COMMANDS})
+        session.update(available_commands_update(SLASH_COMMANDS))
         session.send_usage_update()
         try:
             self.provider_factory()(session.settings_for_call())
-            self.editor.status("normal", False, f"{session.info.provider} · {session.info.model}")
         except Exception as exc:  # say it on the status bar; the prompt will answer -33002
             self.editor.status("error", False, getattr(exc, "message", str(exc)))
+        else:
+            self._said.pop(session.id, None)
+            self._say_model_status(session)
+        self._refresh_models_later(session.settings_for_call())
 
-    async def load_session(self, session_id: Any, cwd: Any = None) -> dict[str, Any]:
+    # ----- what the provider says of its models ---------------------------------------
+
+    def models(self) -> ModelRegistry:
+        """The registry of what the providers' models endpoints said (no I/O to make it)."""
+        if self._models is None:
+            self._models = ModelRegistry(self.storage_dir / CACHE_FILE)
+        return self._models
+
+    def described(self, settings: Settings) -> ModelDescription | None:
+        """What the endpoint ``settings`` point at said of ``settings.model``, from memory."""
+        return self.models().describe(endpoint_key(settings, self.environ), settings.model)
+
+    def model_status(self, session: Session) -> ModelStatus:
+        return model_status(session.info.model, session.info.provider, session.described(),
+                            self.today())
+
+    def _idle_status(self, session: Session) -> None:
+        """The status bar between turns: the provider and model, or why the model is not
+        current (the warning stays for as long as the model is in use)."""
+        sentence = self.model_status(session).message(self.today())
+        if sentence:
+            self.editor.status("warning", False, f"{session.info.provider} · {sentence}")
+        else:
+            self.editor.status("normal", False, f"{session.info.provider} · {session.info.model}")
+
+    def _say_model_status(self, session: Session) -> None:
+        """Say a deprecated or retired model when the session starts, switches model, or
+        the provider has just said so. A retired model also gets a message: its requests
+        will fail, and the user should know before the first prompt."""
+        status = self.model_status(session)
+        sentence = status.message(self.today())
+        if session.id in self._said and self._said[session.id] == sentence:
+            return
+        self._said[session.id] = sentence
+        if not session.busy:
+            self._idle_status(session)
+        if sentence and status.lifecycle == "retired":
+            self.editor.show_message("warning", sentence)
+
+    def _refresh_models_later(self, settings: Settings) -> None:
+        """Ask the session's provider about its models in a background task: the cache on
+        disk first, the endpoint only when the cache has nothing fresh for it."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        key = endpoint_key(settings, self.environ)
+        running = self._model_refreshes.get(key)
+        if running is not None and not running.done():
+            return
+        task = loop.create_task(self._refresh_models(key, settings))
+        self._model_refreshes[key] = task
+
+    async def _refresh_models(self, key: str, settings: Settings) -> None:
+        registry = self.models()
+        try:
+            await asyncio.to_thread(registry.load)
+            self._apply_models()
+            if not registry.needs_refresh(key):
+                return
+            registry.note_attempt(key)
+            await self._sdk_ready()
+            provider = self.provider_factory()(settings)
+            try:
+                described = await asyncio.wait_for(provider.describe_models(),
+                                                   DESCRIBE_TIMEOUT_SECONDS)
+            finally:
+                await provider.aclose()
+            if described:
+                await asyncio.to_thread(registry.store, key, described)
+                self._apply_models()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # no key, unreachable, a broken answer: the catalog stands
+            log.info("models of %s not refreshed: %s", key, redact_value(str(exc)))
+
+    def _apply_models(self) -> None:
+        """Sessions whose window changed get new thresholds and a usage_update; a model the
+        provider calls deprecated or retired is said."""
+        for session in list(self.sessions.values()):
+            if session.refresh_window():
+                session.send_usage_update()
+            if session.id in self._said:
+                self._say_model_status(session)
+
+    async def load_session(self, p: LoadSessionParams) -> SessionOpened:
         """Open a stored session by id, or a transcript file by path. ``cwd`` is the
         workspace the client named: it becomes the session's folder when the transcript
         names none it can use, because tools must never fall back to wherever the sidecar
         happened to be started."""
-        from sidecar.storage.session_index import find_session
-        from sidecar.storage.transcript_loader import load_transcript
-
-        if not isinstance(session_id, str) or not session_id:
-            raise InvalidParams("sessionId is required and must be a string")
-        if cwd is not None and not _usable_cwd(cwd):
-            raise InvalidParams("cwd must be an absolute path string", data={"field": "cwd"})
+        session_id, cwd = p.session_id, p.cwd
         self._remember_loop()
         if session_id in self.sessions:
             session = self.sessions[session_id]
         else:
             # Finding and reading a transcript is file I/O: off the event loop.
-            path = await asyncio.to_thread(find_session, self.storage_dir, session_id)
+            archive = self.archive()
+            path = await asyncio.to_thread(archive.find, session_id)
             # Only an absolute path: a relative one would resolve against the directory the
             # sidecar was launched from, which the client neither knows nor chose.
             if path is None and os.path.isabs(session_id) and os.path.isfile(session_id):
@@ -272,7 +432,7 @@ class SessionService:
             if path is None:
                 raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
             try:
-                loaded = await asyncio.to_thread(load_transcript, path)
+                loaded = await asyncio.to_thread(archive.read, path)
             except OSError as exc:
                 raise InvalidParams(f"cannot read the transcript {path}: {exc.strerror or exc}",
                                     data={"field": "sessionId"}) from exc
@@ -301,75 +461,57 @@ class SessionService:
             self._skipped[sid] = (loaded.torn_lines, loaded.skipped_values)
             if sid != session_id:
                 self.sessions[session_id] = session
-            for message in loaded.messages:
-                session.records.append(message)
-                meta = message.extra.get("microcompactMetadata") if message.subtype == "microcompact_boundary" else None
-                # Results an older version deleted with cache edits were never cleared here.
-                if isinstance(meta, dict) and meta.get("trigger") != "cache_edits":
-                    session.cleared_ids.update(str(i) for i in meta.get("compactedToolIds") or [])
-            session.rewrite("load")
-            session.rebuild_ledger()
-            for key in ("full", "session_memory"):
-                count = sum(1 for m in session.records if m.kind == "system"
-                            and m.subtype == "compact_boundary"
-                            and (m.extra.get("compactMetadata") or {}).get("tier", "full") == key)
-                if count:
-                    session.compactions[key] = count
+            session.restore(loaded.messages)
         replay_history(session)
         self._announce(session)
         return {"sessionId": session.id, "model": session.info.model,
-                "provider": session.info.provider, "gauge": session.gauge(bump=False)}
+                "provider": session.info.provider, "gauge": _gauge(session)}
 
-    def list_sessions(self, cwd: Any = None) -> dict[str, Any]:
-        from sidecar.storage.session_index import list_sessions
-
-        if cwd is not None and not isinstance(cwd, str):
-            raise InvalidParams("cwd must be a string")
-        found = {s.session_id: s for s in list_sessions(self.storage_dir, cwd)}
-        out = []
-        for summary in found.values():
-            out.append(summary.to_json())
+    async def list_sessions(self, p: ListSessionsParams) -> SessionList:
+        cwd = p.cwd
+        # Listing reads the heads and tails of transcript files: off the event loop.
+        stored = await asyncio.to_thread(lambda: [x.to_json() for x in self.archive().list(cwd)])
+        found = {s["sessionId"]: cast(SessionSummary, s) for s in stored}
+        out = list(found.values())
         for session in self.sessions.values():
             if session.id in found or (cwd and session.info.cwd != cwd):
                 continue
             out.append({
                 "sessionId": session.id, "title": session.info.title, "cwd": session.info.cwd,
                 "model": session.info.model, "provider": session.info.provider,
-                "createdAt": _iso(session.info.created_at), "updatedAt": _iso(session.info.updated_at),
+                "createdAt": _iso(session.info.created_at), "updatedAt": _iso(session.updated_at),
                 "used": session.ledger.used(), "size": session.thresholds.size,
             })
         out.sort(key=lambda s: s.get("updatedAt") or "", reverse=True)
         return {"sessions": out}
 
-    async def close_session(self, session_id: Any) -> dict[str, Any]:
-        session = self.get(session_id)
-        await self.cancel(session.id, wait=True)
+    async def close_session(self, p: SessionParams) -> Empty:
+        await self._close(self.get(p.session_id))
+        return {}
+
+    async def _close(self, session: Session) -> None:
+        await self._cancel(session.id, wait=True)
         session.persist_state()
         await session.close_provider()
         self.sessions.pop(session.id, None)
+        self._said.pop(session.id, None)
         self.writer().close_session(session.id, session.info.cwd)
-        return {}
 
-    async def delete_session(self, session_id: Any) -> dict[str, Any]:
-        from sidecar.storage.session_index import find_session
-
-        if isinstance(session_id, str) and session_id in self.sessions:
-            await self.close_session(session_id)
-        if not isinstance(session_id, str) or not session_id:
-            raise InvalidParams("sessionId is required and must be a string")
-        path = find_session(self.storage_dir, session_id)
-        if path is None:
+    async def delete_session(self, p: SessionParams) -> Empty:
+        session_id = p.session_id
+        if session_id in self.sessions:
+            await self._close(self.sessions[session_id])
+        if not await asyncio.to_thread(self.archive().delete, session_id):
             raise SessionNotFound(f"Unknown session {session_id!r}", data={"sessionId": session_id})
-        path.unlink()
         return {}
 
     # ----- turns --------------------------------------------------------------------
 
-    async def prompt(self, session_id: Any, prompt: Any) -> dict[str, Any]:
-        session = self.get(session_id)
+    async def prompt(self, p: PromptParams) -> PromptResult:
+        session = self.get(p.session_id)
         # A key pasted into the prompt goes no further: not to history, model or transcript.
         hold_configured(session.settings, self.environ)
-        blocks = redact_value(prompt_blocks(prompt))
+        blocks: list[Block] = redact_value(p.prompt)
         if session.busy:
             raise SessionBusy("A turn is already running in this session; cancel it or wait",
                               data={"sessionId": session.id})
@@ -384,27 +526,22 @@ class SessionService:
             if text.startswith("/"):
                 handled = await self._slash(session, text)
                 if handled is not None:
-                    return {"stopReason": handled, "gauge": session.gauge(bump=False)}
+                    return {"stopReason": handled, "gauge": _gauge(session)}
             blocks = await self._expand_resources(session, blocks)
             self.check_provider(session.settings_for_call())
             await self._sdk_ready()
             self.editor.status("normal", True, "Thinking…")
-            stop = await session.run_turn(blocks)
-            return {"stopReason": stop, "gauge": session.gauge(bump=False)}
+            stop = cast(StopReason, await session.run_turn(blocks))
+            return {"stopReason": stop, "gauge": _gauge(session)}
         finally:
             session.busy = False
-            self.editor.status("normal", False, f"{session.info.provider} · {session.info.model}")
+            self._idle_status(session)
 
     def _record_history(self, session: Session, blocks: list[Block]) -> None:
         if self.environ.get("CLAUDE_CODE_SKIP_PROMPT_HISTORY"):
             return
         try:
-            from sidecar.storage.prompt_pastes import entry_from_prompt
-
-            entry = entry_from_prompt(blocks, project=session.info.cwd, session_id=session.id,
-                                      paste_limit=self.settings.history.maxPastedContentLength)
-            if entry is not None:
-                self.history().add(entry)
+            self.history().add_prompt(blocks, project=session.info.cwd, session_id=session.id)
         except Exception as exc:  # history is a convenience; never fail a turn on it
             log.warning("prompt history not recorded: %s", exc)
 
@@ -414,10 +551,8 @@ class SessionService:
         for block in blocks:
             if block.get("type") == "resource_link":
                 from sidecar.core.tool_context import SessionToolContext
-                from urllib.parse import unquote, urlparse
 
-                uri = str(block.get("uri", ""))
-                path = unquote(urlparse(uri).path) if uri.startswith("file:") else uri
+                path = str(uri_to_path(str(block.get("uri", ""))))
                 tool = next((t for t in session.tools if t.name == "Read"), None)
                 if tool is None:
                     continue
@@ -435,92 +570,99 @@ class SessionService:
                 out.append(block)
         return out
 
-    async def _slash(self, session: Session, text: str) -> str | None:
+    async def _slash(self, session: Session, text: str) -> StopReason | None:
         name, _, arg = text[1:].partition(" ")
         arg = arg.strip()
         if name == "compact":
-            await self.compact(session.id, arg or None, trigger="manual")
+            await self._compact(session, arg or None, trigger="manual")
             return "end_turn"
         if name == "context":
-            view = await self.context_view(session.id)
-            session.update({"sessionUpdate": "agent_message_chunk", "messageId": new_uuid(),
-                            "content": {"type": "text", "text": render_context(view)}})
+            view = await self._context_view(session)
+            session.update(agent_message_chunk(render_context(cast(dict[str, Any], view)), new_uuid()))
             return "end_turn"
         if name == "clear":
             session.clear()
-            session.update({"sessionUpdate": "agent_message_chunk", "messageId": new_uuid(),
-                            "content": {"type": "text", "text": "Context cleared."}})
+            session.update(agent_message_chunk("Context cleared.", new_uuid()))
             session.send_usage_update()
             return "end_turn"
         if name == "model":
             if not arg:
-                raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-4-5")
-            self.set_model(session.id, arg, None)
-            session.update({"sessionUpdate": "agent_message_chunk", "messageId": new_uuid(),
-                            "content": {"type": "text", "text": f"Model set to {arg}."}})
+                raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-5-5")
+            self._set_model(session, arg, None)
+            session.update(agent_message_chunk(f"Model set to {arg}.", new_uuid()))
             return "end_turn"
         return None
 
-    async def cancel(self, session_id: Any, wait: bool = False) -> None:
-        session = self.sessions.get(session_id) if isinstance(session_id, str) else None
+    async def cancel(self, p: SessionParams) -> None:
+        """``session/cancel``: a running turn ends with stopReason "cancelled"."""
+        await self._cancel(p.session_id)
+
+    async def _cancel(self, session_id: str, wait: bool = False) -> None:
+        session = self.sessions.get(session_id)
         if session is None:
             return
         session.cancel_event.set()
-        if session.context is not None:
-            session.context.cancel()
+        if session.tiers is not None:
+            session.tiers.cancel()
         if wait:
             for _ in range(100):
                 if not session.busy:
                     break
                 await asyncio.sleep(0.05)
 
-    def set_model(self, session_id: Any, model: Any, provider: Any) -> dict[str, Any]:
-        session = self.get(session_id)
-        if not isinstance(model, str) or not model:
-            raise InvalidParams("model is required and must be a string")
-        if provider is not None and not isinstance(provider, str):
-            raise InvalidParams("provider must be a string")
+    def set_model(self, p: SetModelParams) -> ModelSet:
+        session = self.get(p.session_id)
+        self._set_model(session, p.model, p.provider)
+        return {"gauge": _gauge(session)}
+
+    def _set_model(self, session: Session, model: str, provider: str | None) -> None:
         session.set_model(model, provider, dataclasses.replace(
             session.settings, model=model, provider=provider or session.info.provider))
         session.rebuild_ledger()
         session.send_usage_update()
         session.persist_state()
-        return {"gauge": session.gauge(bump=False)}
+        self._said.pop(session.id, None)
+        self._say_model_status(session)
+        self._refresh_models_later(session.settings_for_call())
 
-    def gauge(self, session_id: Any) -> dict[str, Any]:
-        return self.get(session_id).gauge(bump=False)
+    def gauge(self, p: SessionParams) -> Gauge:
+        return _gauge(self.get(p.session_id))
 
-    async def compact(self, session_id: Any, instructions: Any = None, *, trigger: str = "manual",
-                      work_done_token: Any = None) -> dict[str, Any]:
-        session = self.get(session_id)
-        if instructions is not None and not isinstance(instructions, str):
-            raise InvalidParams("instructions must be a string")
+    async def compact(self, p: CompactParams) -> Compacted:
+        return await self._compact(self.get(p.session_id), p.instructions, trigger="manual",
+                                   work_done_token=p.work_done_token)
+
+    async def _compact(self, session: Session, instructions: str | None, *,
+                       trigger: CompactionTrigger,
+                       work_done_token: str | int | None = None) -> Compacted:
         if not session.settings.manualCompact:
-            from sidecar.core.errors import CompactionFailed
-
             raise CompactionFailed(
                 "Compaction is turned off (DISABLE_COMPACT is set); use /clear to start over",
                 data={"tier": "full", "reason": "disabled"})
-        assert session.context is not None
+        assert session.tiers is not None
         await self._sdk_ready()
-        return await session.context.compact_now(trigger=trigger, instructions=instructions,
-                                                 work_done_token=work_done_token)
+        return cast(Compacted, await session.tiers.compact_now(
+            trigger=trigger, instructions=instructions, work_done_token=work_done_token))
 
-    async def context_view(self, session_id: Any) -> dict[str, Any]:
-        session = self.get(session_id)
+    async def context_view(self, p: SessionParams) -> ContextView:
+        return await self._context_view(self.get(p.session_id))
+
+    async def _context_view(self, session: Session) -> ContextView:
         prefix: dict[str, Any] = {"parts": session.prefix_parts(), "memoryFiles": []}
         if session.prefix_view is not None:
             prefix["memoryFiles"] = session.prefix_view.memory_files()
-        messages = [m.to_json() for m in normalize_for_api(session.context_records(), session.tool_names())]
-        return {
-            "gauge": session.gauge(bump=False),
+        messages = [m.to_json() for m in normalize_for_api(session.transcript.since_boundary(), session.tool_names())]
+        return cast(ContextView, {
+            "gauge": _gauge(session),
             "exact": await self._exact_count(session),
             "watcher": self.watchers[session.info.cwd].mode if session.info.cwd in self.watchers else "off",
             "prefix": prefix,
             "fileReadState": session.file_state.snapshot(),
             "messages": messages,
             "storage": self.storage_view(session.id),
-        }
+            "lastCompaction": session.transcript.last_compaction(),
+            "modelStatus": self.model_status(session).to_json(self.today()),
+        })
 
     async def _sdk_ready(self) -> None:
         if self.sdk_ready is not None:
@@ -530,7 +672,9 @@ class SessionService:
         """The next request counted exactly: the provider's count-tokens endpoint where it
         has one, else tiktoken over the request's text; None when neither is available."""
         await self._sdk_ready()
-        request = session.build_request()
+        # Labelled a count: it is no turn of the conversation, so the prefix rules of the
+        # conversation's own requests do not apply to it.
+        request = session.build_request(call="count")
         try:
             counted = await asyncio.wait_for(session.provider().count_tokens(request), 10)
             if counted is not None:
@@ -548,27 +692,27 @@ class SessionService:
             [s.__dict__ for s in request.tools]) + _json.dumps([m.to_json() for m in request.messages])
         return {"tokens": len(enc.encode_ordinary(text)), "source": f"tiktoken:{enc.name}"}
 
-    async def history_list(self, limit: Any = None, project: Any = None) -> dict[str, Any]:
-        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
-            raise InvalidParams("limit must be a positive integer")
-        if project is not None and not isinstance(project, str):
-            raise InvalidParams("project must be a string")
+    async def history_list(self, p: HistoryListParams) -> HistoryList:
         history = self.history()
         entries = await asyncio.to_thread(
-            history.list, limit=limit or self.settings.history.maxItems, project=project)
-        return {"entries": [e.to_json() for e in entries]}
+            history.list, limit=p.limit or self.settings.history.maxItems, project=p.project)
+        return cast(HistoryList, {"entries": [e.to_json() for e in entries]})
 
-    async def history_undo(self) -> dict[str, Any]:
+    async def history_undo(self, p: NoParams) -> HistoryUndone:
         # Undo takes the history's file lock, which another process may hold for a while.
         removed = await asyncio.to_thread(self.history().undo)
-        return {"removed": removed.to_json() if removed is not None else None}
+        return cast(HistoryUndone, {"removed": removed.to_json() if removed is not None else None})
 
     async def shutdown(self) -> None:
         """Stop everything; succeeds whatever the disk does (failures are said, not raised)."""
         self._remember_loop()
+        refreshes = [t for t in self._model_refreshes.values() if not t.done()]
+        for task in refreshes:
+            task.cancel()
+        await asyncio.gather(*refreshes, return_exceptions=True)
         for session in list(self.sessions.values()):
             try:
-                await self.cancel(session.id)
+                await self._cancel(session.id)
                 session.persist_state()
                 await session.close_provider()
             except Exception as exc:
@@ -594,6 +738,11 @@ def _id_for_file(path: Path, requested: str) -> str:
         if is_valid_session_id(candidate):
             return candidate
     return new_uuid()
+
+
+def _gauge(session: Session) -> Gauge:
+    # build_gauge is typed loosely; the contract's Gauge is the shape it builds.
+    return cast(Gauge, session.gauge(bump=False))
 
 
 def _usable_cwd(value: Any) -> bool:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, get_type_hints
 
+from sidecar.core.environment import env_flag, env_positive_int
+
 SECTION = "contextSidecar"
 
 
@@ -96,7 +98,7 @@ class Thinking:
 @dataclass(frozen=True)
 class Settings:
     provider: str = "anthropic"
-    model: str = "claude-sonnet-4-5"
+    model: str = "claude-sonnet-5-5"
     baseUrl: str | None = None
     apiKeyEnv: str | None = None
     contextWindow: int | None = None
@@ -119,6 +121,9 @@ class Settings:
     thinking: Thinking = field(default_factory=Thinking)
     # Manual /compact and sidecar/compact; DISABLE_COMPACT turns both kinds off.
     manualCompact: bool = True
+    # Who writes a full compaction's summary: "server" (the provider, where it offers
+    # server-side compaction; the sidecar otherwise) or "local" (always the sidecar).
+    compactionBackend: str = "server"
     preCompactHooks: tuple[str, ...] = ()
     retry: "Retry" = field(default_factory=lambda: Retry())
     transport: "Transport" = field(default_factory=lambda: Transport())
@@ -143,6 +148,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "tokens.estimator": ("calibrated", "bytes4", "tiktoken"),
     "thinking.mode": ("off", "adaptive", "budget"),
     "thinking.effort": ("low", "medium", "high", "xhigh", "max"),
+    "compactionBackend": ("server", "local"),
 }
 # Numbers that may be zero; every other int must be positive.
 _ZERO_OK = {"microcompact.timeBased.keepRecent", "retry.maxRetries"}
@@ -227,6 +233,19 @@ def storage_dir(settings: Settings) -> Path:
     return Path(platformdirs.user_data_dir("context-sidecar"))
 
 
+# The variables the SDKs themselves read for the base URL, when the setting names none.
+BASE_URL_ENV = {
+    "anthropic": "ANTHROPIC_BASE_URL",
+    "openai": "OPENAI_BASE_URL",
+    "openai-compatible": "OPENAI_BASE_URL",
+}
+
+
+def resolve_base_url(settings: Settings, environ: Mapping[str, str]) -> str | None:
+    """The provider's base URL: the setting, else the SDK's environment variable."""
+    return settings.baseUrl or environ.get(BASE_URL_ENV.get(settings.provider, "")) or None
+
+
 def user_settings_path() -> Path:
     import platformdirs
 
@@ -286,41 +305,18 @@ def resolve_settings(
     return apply_env_overrides(settings, warnings + more)
 
 
-def _env_int(name: str, warnings: list[str]) -> int | None:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        warnings.append(f"environment variable {name}={raw!r} is not an integer; ignored")
-        return None
-    if value <= 0:
-        warnings.append(f"environment variable {name}={raw!r} must be positive; ignored")
-        return None
-    return value
-
-
-def _truthy(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
-
-
 def apply_env_overrides(settings: Settings, warnings: list[str]) -> tuple[Settings, list[str]]:
     """The seed's environment variable names override settings."""
     s = settings
-    if _truthy("DISABLE_AUTO_COMPACT") or _truthy("DISABLE_COMPACT"):
+    if env_flag("DISABLE_AUTO_COMPACT") or env_flag("DISABLE_COMPACT"):
         s = dataclasses.replace(s, autoCompact=dataclasses.replace(s.autoCompact, enabled=False))
-    if _truthy("DISABLE_COMPACT"):  # the seed's switch turns compaction off entirely
+    if env_flag("DISABLE_COMPACT"):  # the seed's switch turns compaction off entirely
         s = dataclasses.replace(s, manualCompact=False)
-    if _truthy("DISABLE_CLAUDE_CODE_SM_COMPACT"):
+    if env_flag("DISABLE_CLAUDE_CODE_SM_COMPACT"):
         s = dataclasses.replace(s, sessionMemory=dataclasses.replace(s.sessionMemory, enabled=False))
-    if _truthy("ENABLE_CLAUDE_CODE_SM_COMPACT"):
+    if env_flag("ENABLE_CLAUDE_CODE_SM_COMPACT"):
         s = dataclasses.replace(s, sessionMemory=dataclasses.replace(s.sessionMemory, enabled=True))
-    max_out = _env_int("CLAUDE_CODE_MAX_OUTPUT_TOKENS", warnings)
+    max_out = env_positive_int("CLAUDE_CODE_MAX_OUTPUT_TOKENS", warnings)
     if max_out is not None:
         s = dataclasses.replace(s, maxOutputTokens=max_out)
     return s, warnings
-
-
-def settings_to_json(settings: Settings) -> dict[str, Any]:
-    return dataclasses.asdict(settings)

@@ -31,7 +31,8 @@ CALIBRATION_BOUNDS = (1.2, 6.0)
 class TextCounter(Protocol):
     """Tokens of a piece of text (fractional is fine: sums are rounded once)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def text(self, text: str) -> float: ...
 
@@ -163,6 +164,8 @@ def block_tokens(block: Block, counter: TextCounter) -> float:
         return counter.text(str(block.get("thinking", "")))
     if kind == "redacted_thinking":
         return counter.text(str(block.get("data", "")))
+    if kind == "compaction":  # the model reads the summary; the signature is no content
+        return counter.text(str(block.get("content") or block.get("encrypted_content") or ""))
     return counter.text(_json(block))
 
 
@@ -184,6 +187,8 @@ def block_bytes(block: Block) -> int:
         return len((str(block.get("name", "")) + _json(block.get("input", {}))).encode())
     if kind == "thinking":
         return len(str(block.get("thinking", "")).encode())
+    if kind == "compaction":
+        return len(str(block.get("content") or block.get("encrypted_content") or "").encode())
     return len(_json(block).encode())
 
 
@@ -191,6 +196,9 @@ def model_blocks(message: Message) -> list[Block]:
     """The blocks of a record as the model reads them (none for display-only records)."""
     if message.kind in ("system", "progress") and message.subtype != "local_command":
         return []
+    if message.is_virtual or (message.kind == "assistant"
+                              and (message.is_api_error or message.is_synthetic)):
+        return []  # shown to the user, never sent (see normalize)
     if message.kind == "attachment":
         # An attachment may hold its body only in ``attachment``; it is sent rendered.
         return render_attachment(message)

@@ -4,10 +4,40 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from sidecar.core.session import Session
+    from sidecar.contract.updates import SessionUpdate
+    from sidecar.core.file_state import FileReadState
+    from sidecar.core.messages import Message
+    from sidecar.core.ports import Editor, Tool
+    from sidecar.core.settings import Settings
+
+
+class SessionIdentity(Protocol):
+    session_id: str
+    cwd: str
+
+
+class ToolHost(Protocol):
+    """What running tools needs of a session (the session implements it)."""
+
+    @property
+    def info(self) -> SessionIdentity: ...
+
+    tools: list[Tool]
+    editor: Editor
+    file_state: FileReadState
+    settings: Settings
+    cancel_event: asyncio.Event
+    allowed_always: set[str]
+
+    @property
+    def id(self) -> str: ...
+
+    def update(self, payload: SessionUpdate) -> None: ...
+
+    def append(self, message: Message) -> Message: ...
 
 PERMISSION_OPTIONS = [
     {"optionId": "allow_once", "name": "Allow once", "kind": "allow_once"},
@@ -17,7 +47,7 @@ PERMISSION_OPTIONS = [
 
 
 class SessionToolContext:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: ToolHost) -> None:
         self._session = session
         self.roots = [Path(session.info.cwd).resolve()]
         self.file_state = session.file_state
@@ -32,15 +62,9 @@ class SessionToolContext:
             return await reader(path)
         return self._session.editor.buffer_text(path)
 
-    async def apply_edit(self, path: Path, new_text: str, label: str) -> bool:
-        exists = path.exists()
-        applied = await self._session.editor.apply_edit(path, new_text, label, exists)
-        if applied is None:  # the editor cannot apply edits: write the file ourselves
-            from sidecar.tools.documents import write_text
-
-            await asyncio.to_thread(write_text, path, new_text)  # regular files only
-            return True
-        return applied
+    async def apply_edit(self, path: Path, new_text: str, label: str) -> bool | None:
+        exists = await asyncio.to_thread(path.exists)
+        return await self._session.editor.apply_edit(path, new_text, label, exists)
 
     async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
         if tool_name in self._session.allowed_always:

@@ -11,13 +11,13 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sidecar.core.messages import Block, Message, tool_result_block
-from sidecar.core.tool_context import SessionToolContext
-from sidecar.storage.key_redaction import redact_api_keys, redact_value
+from sidecar.contract.updates import tool_call, tool_call_update
+from sidecar.core.messages import Block, Message, json_object, tool_result_block
+from sidecar.core.tool_context import SessionToolContext, ToolHost
+from sidecar.core.redaction import redact_api_keys, redact_value
 
 if TYPE_CHECKING:
-    from sidecar.core.session import Session
-    from sidecar.tools.base import Tool
+    from sidecar.core.ports import Tool
 
 log = logging.getLogger(__name__)
 INTERRUPTED_TOOL = "Interrupted by the user before the tool finished."
@@ -42,37 +42,31 @@ class ToolRun:
 INTERRUPTED = ToolRun(INTERRUPTED_TOOL, True)
 
 
-async def run_tool_calls(session: Session, tool_uses: list[Block], message_id: str) -> None:
+async def run_tool_calls(session: ToolHost, tool_uses: list[Block], message_id: str) -> None:
     """Run each call in order, report it, and append all results as one user message."""
     ctx = SessionToolContext(session)
     by_name = {t.name: t for t in session.tools}
     results: list[Block] = []
     for use in tool_uses:
         tid = str(use.get("id"))
-        raw_input = use.get("input") if isinstance(use.get("input"), dict) else {}
+        raw_input = json_object(use.get("input"))
         shown_input = redact_value(raw_input)
         tool = by_name.get(str(use.get("name")))
         if session.cancel_event.is_set():
             results.append(tool_result_block(tid, INTERRUPTED_TOOL, is_error=True))
             continue
         title = tool.title(shown_input, ctx.roots) if tool else str(use.get("name"))
-        session.update({
-            "sessionUpdate": "tool_call", "toolCallId": tid, "title": title,
-            "kind": tool.kind if tool else "other", "status": "pending", "rawInput": shown_input,
-            "locations": tool.locations(raw_input, ctx.roots) if tool else [],
-        })
+        session.update(tool_call(tid, title, tool.kind if tool else "other", "pending", shown_input,
+                                 tool.locations(raw_input, ctx.roots) if tool else []))
         if tool is None:
             run = ToolRun(f"Unknown tool {use.get('name')!r}; available: {', '.join(sorted(by_name))}", True)
         else:
-            session.update({"sessionUpdate": "tool_call_update", "toolCallId": tid, "status": "in_progress"})
+            session.update(tool_call_update(tid, "in_progress"))
             ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind, "rawInput": shown_input}
             run = _redacted(await _run_one(session, tool, raw_input, ctx))
         results.append(tool_result_block(tid, run.content, is_error=run.is_error))
-        session.update({
-            "sessionUpdate": "tool_call_update", "toolCallId": tid,
-            "status": "failed" if run.is_error else "completed",
-            "content": run.update_content(), "rawOutput": run.raw_output,
-        })
+        session.update(tool_call_update(tid, "failed" if run.is_error else "completed",
+                                        content=run.update_content(), raw_output=run.raw_output))
     session.append(Message(kind="user", content=results, extra={"sourceToolMessageId": message_id}))
 
 
@@ -83,7 +77,7 @@ def _redacted(run: ToolRun) -> ToolRun:
                    redact_value(run.display) if run.display is not None else None)
 
 
-async def _run_one(session: Session, tool: Tool, raw_input: dict[str, Any], ctx: Any) -> ToolRun:
+async def _run_one(session: ToolHost, tool: Tool, raw_input: dict[str, Any], ctx: Any) -> ToolRun:
     task = asyncio.ensure_future(tool.run(raw_input, ctx))
     cancel_wait = asyncio.ensure_future(session.cancel_event.wait())
     await asyncio.wait({task, cancel_wait}, return_when=asyncio.FIRST_COMPLETED)

@@ -1,8 +1,11 @@
 """Context window resolution and the threshold arithmetic.
 
-Resolution, first match wins: ``CLAUDE_CODE_MAX_CONTEXT_TOKENS``, the ``contextWindow``
-setting, a ``[1m]`` model suffix (1,000,000), the capability registry, the
-OpenAI-compatible table, then 200,000 (128,000 for unknown OpenAI-compatible models).
+Resolution, first match wins: ``CLAUDE_CODE_MAX_CONTEXT_TOKENS`` and the ``contextWindow``
+setting (overrides), what the provider's models endpoint said (``ModelDescription``, kept by
+``sidecar.core.model_registry``), then the seed's chain: a ``[1m]`` model suffix
+(1,000,000), the capability registry, the OpenAI-compatible table, then 200,000 (128,000 for
+unknown OpenAI-compatible models). The output limit: the ``maxOutputTokens`` setting, the
+models endpoint, the catalog, then 32,000.
 Thresholds follow the seed: effective = window - min(max output, 20,000); auto-compact
 13,000 below that; warning and error 20,000 below the auto-compact point; blocking 3,000
 below the effective window.
@@ -15,6 +18,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sidecar.core import catalog
+from sidecar.core.environment import env_flag, env_positive_int
+from sidecar.core.ports import ModelDescription
 from sidecar.core.settings import Settings
 
 Level = Literal["ok", "warning", "error", "blocking"]
@@ -31,6 +36,7 @@ class Window:
 @dataclass(frozen=True, slots=True)
 class Thresholds:
     size: int
+    max_output_tokens: int  # the most one answer may take
     effective_window: int
     auto_compact_at: int | None
     warning_at: int
@@ -50,22 +56,26 @@ class Thresholds:
         return self.auto_compact_at is not None and used >= self.auto_compact_at
 
 
-def _positive_env(name: str) -> int | None:
-    raw = os.environ.get(name, "").strip()
-    if raw.isdigit() and int(raw) > 0:
-        return int(raw)
-    return None
-
-
-def resolve_window(model: str, provider: str, settings: Settings) -> Window:
+def resolve_window(model: str, provider: str, settings: Settings,
+                   described: ModelDescription | None = None) -> Window:
+    """The window and output limit of ``model``; ``described`` is what the provider's
+    models endpoint said of it, when it said anything."""
     info = catalog.lookup(model, provider)
-    max_out = settings.maxOutputTokens or (info.max_output_tokens if info else catalog.DEFAULT_MAX_OUTPUT)
-    env = _positive_env("CLAUDE_CODE_MAX_CONTEXT_TOKENS")
+    max_out = (settings.maxOutputTokens
+               or (described.max_output_tokens if described else None)
+               or (info.max_output_tokens if info else catalog.DEFAULT_MAX_OUTPUT))
+    env = env_positive_int("CLAUDE_CODE_MAX_CONTEXT_TOKENS")
     if env:
         return Window(env, max_out, "CLAUDE_CODE_MAX_CONTEXT_TOKENS")
     if settings.contextWindow:
         return Window(settings.contextWindow, max_out, "setting contextWindow")
-    if model.lower().endswith("[1m]") and not os.environ.get("CLAUDE_CODE_DISABLE_1M_CONTEXT"):
+    long_context = model.lower().endswith("[1m]") and not env_flag("CLAUDE_CODE_DISABLE_1M_CONTEXT")
+    said = described.context_window if described else None
+    # A models endpoint states the window without beta headers; a [1m] name sends the
+    # context-1m beta, which lifts a 200K model to 1M, so a smaller figure does not apply.
+    if said and described and not (long_context and said < ONE_MILLION):
+        return Window(said, max_out, described.source or "provider models endpoint")
+    if long_context:
         return Window(ONE_MILLION, max_out, "[1m] suffix")
     if info:
         return Window(info.context_window, max_out, "model catalog")
@@ -77,7 +87,7 @@ def resolve_window(model: str, provider: str, settings: Settings) -> Window:
 def compute_thresholds(window: Window, settings: Settings) -> Thresholds:
     size = window.size
     # CLAUDE_CODE_AUTO_COMPACT_WINDOW can only lower the window the thresholds use.
-    capped = min(size, _positive_env("CLAUDE_CODE_AUTO_COMPACT_WINDOW") or size)
+    capped = min(size, env_positive_int("CLAUDE_CODE_AUTO_COMPACT_WINDOW") or size)
     reserve = min(window.max_output_tokens, settings.summaryReserveTokens)
     buffer = settings.autoCompact.bufferTokens
     # Small windows: never let a reserve or buffer eat more than half of what is left, so
@@ -100,9 +110,10 @@ def compute_thresholds(window: Window, settings: Settings) -> Thresholds:
     # lift those above effective - blockingBuffer (auto-compact off included).
     floor = max(auto if auto is not None else 0, warning, error)
     blocking = max(effective - settings.blockingBufferTokens, (floor + effective) // 2)
-    blocking = _positive_env("CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE") or max(blocking, 1)
+    blocking = env_positive_int("CLAUDE_CODE_BLOCKING_LIMIT_OVERRIDE") or max(blocking, 1)
     return Thresholds(
         size=size,
+        max_output_tokens=window.max_output_tokens,
         effective_window=effective,
         auto_compact_at=auto,
         warning_at=warning,

@@ -6,11 +6,13 @@ import logging
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 
-from sidecar.protocol import methods as m
+from sidecar.contract import methods as m
+from sidecar.contract.outbound import permission_params, session_update_params, status_params
+from sidecar.contract.updates import SessionUpdate
+from sidecar.contract.uris import uri_to_path
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -38,11 +40,11 @@ class LspEditor:
         self.supports_progress = bool(win and win.work_done_progress)
         self.supports_show_message_request = bool(win and win.show_message)
 
-    def session_update(self, session_id: str, update: dict[str, Any]) -> None:
-        self._server.protocol.notify(m.SESSION_UPDATE, {"sessionId": session_id, "update": update})
+    def session_update(self, session_id: str, update: SessionUpdate) -> None:
+        self._server.protocol.notify(m.SESSION_UPDATE, session_update_params(session_id, update))
 
     def status(self, kind: str, busy: bool, message: str) -> None:
-        self._server.protocol.notify(m.DID_CHANGE_STATUS, {"kind": kind, "busy": busy, "message": message})
+        self._server.protocol.notify(m.DID_CHANGE_STATUS, status_params(kind, busy, message))
 
     def show_message(self, level: str, text: str) -> None:
         log.log(logging.WARNING if level != "info" else logging.INFO, "%s", text)
@@ -56,9 +58,7 @@ class LspEditor:
         if self.permission_requests:
             try:
                 result = await self._server.protocol.send_request_async(
-                    m.SESSION_REQUEST_PERMISSION,
-                    {"sessionId": session_id, "toolCall": tool_call, "options": options},
-                )
+                    m.SESSION_REQUEST_PERMISSION, permission_params(session_id, tool_call, options))
             except Exception as exc:
                 log.warning("permission request failed: %s", exc)
                 return "reject_once"
@@ -123,7 +123,7 @@ class LspEditor:
         if uri in docs:
             return docs[uri].source
         for key, doc in docs.items():  # editors differ in how they escape URIs
-            if Path(unquote(urlparse(key).path)) == path:
+            if uri_to_path(key) == path:
                 return doc.source
         return None
 

@@ -1,4 +1,4 @@
-"""JSON-RPC 2.0 envelopes for both transports: parsing, validation and the wire error codes.
+"""JSON-RPC 2.0 envelopes for both transports: parsing and validation.
 
 Everything here is pure (no I/O, no pygls), so the LSP and ACP readers classify a message
 the same way and answer the same code. A message that cannot be read whole (invalid JSON,
@@ -13,15 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-# JSON-RPC 2.0
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
-# LSP 3.17
-SERVER_NOT_INITIALIZED = -32002
-REQUEST_CANCELLED = -32800
+from sidecar.contract.errors import INVALID_REQUEST, PARSE_ERROR
 
 # Deeper than any payload of either protocol (ACP and LSP stay under 12 levels), and far
 # enough from the interpreter's recursion limit that no handler or encoder recurses out.

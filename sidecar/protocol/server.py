@@ -1,7 +1,9 @@
-"""The LSP transport: pygls over stdio, handlers adapting to the session service.
+"""The LSP transport: pygls over stdio, dispatching by the shared route table.
 
 Only this package imports pygls and lsprotocol. Custom params arrive as plain dicts (the
-converter below keeps them so, instead of pygls' namedtuples that mangle ``_meta``).
+converter below keeps them so, instead of pygls' namedtuples that mangle ``_meta``) and are
+decoded by the contract; LSP's own notifications (documents, watched files) arrive typed by
+lsprotocol and are restated in the contract's shapes.
 """
 
 from __future__ import annotations
@@ -11,9 +13,7 @@ import json
 import logging
 import sys
 from concurrent.futures import Future
-from pathlib import Path
-from typing import Any, Awaitable, Callable, Generator
-from urllib.parse import unquote, urlparse
+from typing import Any, Callable, Generator
 
 import attrs
 from lsprotocol import types
@@ -23,17 +23,22 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
-from sidecar import PROTOCOL_VERSION, __version__
-from sidecar.providers.registry import PROVIDERS
-from sidecar.core.errors import SidecarError, params_object
+from sidecar import __version__
+from sidecar.composition import default_adapters
+from sidecar.contract import methods as m
+from sidecar.contract.decoding import params_object
+from sidecar.contract.errors import INTERNAL_ERROR, InvalidParams, SidecarError
+from sidecar.contract.uris import uri_to_path
+from sidecar.contract.version import PROTOCOL_VERSION
 from sidecar.core.service import SessionService
-from sidecar.core.settings import Settings, resolve_settings
-from sidecar.protocol import methods as m
+from sidecar.core.settings import SECTION, Settings, resolve_settings
+from sidecar.logs import setup_logging
 from sidecar.protocol.editor_client import LspEditor
-from sidecar.protocol.envelope import INTERNAL_ERROR, describe, error_message, short
-from sidecar.protocol.logging_setup import setup_logging
+from sidecar.protocol.envelope import describe, error_message, short
 from sidecar.protocol.stdio import LspIntake, read_stdio
-from sidecar.protocol.warmup import SdkWarmUp
+from sidecar.providers.registry import PROVIDERS
+from sidecar.routes import REQUESTS, ROUTES, Route, settle
+from sidecar.sdk_warmup import SdkWarmUp
 
 log = logging.getLogger(__name__)
 SHUTDOWN_GRACE_SECONDS = 5.0
@@ -125,7 +130,7 @@ class SidecarServer(LanguageServer):
         super().__init__("context-sidecar", __version__, protocol_cls=SidecarProtocol,
                          converter_factory=_converter)
         self.editor = LspEditor(self)
-        self.service = SessionService(self.editor, Settings())
+        self.service = SessionService(self.editor, Settings(), adapters=default_adapters())
         self.init_settings: dict[str, Any] | None = None
         self.workspace_root: str | None = None
         self.client_sidecar_caps: dict[str, Any] = {}
@@ -142,19 +147,44 @@ class SidecarServer(LanguageServer):
         self.service.update_settings(settings)
 
 
-def _wire(fn: Callable[[dict[str, Any]], Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+# Params as LSP clients send them, restated where the contract spells them otherwise.
+Shape = Callable[["SidecarServer", dict[str, Any]], dict[str, Any]]
+
+
+def _load_in_workspace(ls: SidecarServer, p: dict[str, Any]) -> dict[str, Any]:
+    """A load names no ``cwd`` over LSP: the workspace root is the folder it may use."""
+    return p if "cwd" in p else {**p, "cwd": ls.workspace_root}
+
+
+SHAPES: dict[str, Shape] = {m.SESSION_LOAD: _load_in_workspace}
+
+
+def _request(route: Route[Any]) -> Callable[..., Any]:
+    shape = SHAPES.get(route.method)
+
     async def handler(ls: SidecarServer, params: Any) -> Any:
         try:
-            return await fn(params_object(params))
+            raw = params_object(params)
+            return await route.serve(ls.service, shape(ls, raw) if shape else raw)
         except SidecarError as exc:
             raise JsonRpcException(message=exc.message, code=exc.code, data=exc.data) from exc
 
     return handler
 
 
+def _notify(ls: SidecarServer, method: str, params: Any) -> Any:
+    """Make a notification's call now; its awaitable, if any, is for the caller to await.
+    Params that do not fit are dropped: a notification is never answered."""
+    route = ROUTES[method]
+    try:
+        return route.invoke(ls.service, route.decode(params))
+    except InvalidParams as exc:
+        log.info("%s ignored: %s", method, exc.message)
+        return None
+
+
 def build_server() -> SidecarServer:
     server = SidecarServer()
-    svc = server.service
 
     @server.feature(types.INITIALIZE)
     def on_initialize(ls: SidecarServer, params: types.InitializeParams) -> None:
@@ -163,9 +193,9 @@ def build_server() -> SidecarServer:
             ls.init_settings = options.get("settings") if isinstance(options.get("settings"), dict) else None
         folders = params.workspace_folders or []
         if folders:
-            ls.workspace_root = unquote(urlparse(folders[0].uri).path)
+            ls.workspace_root = str(uri_to_path(folders[0].uri))
         elif params.root_uri:
-            ls.workspace_root = unquote(urlparse(params.root_uri).path)
+            ls.workspace_root = str(uri_to_path(params.root_uri))
         experimental = params.capabilities.experimental
         if isinstance(experimental, dict) and isinstance(experimental.get("contextSidecar"), dict):
             ls.client_sidecar_caps = experimental["contextSidecar"]
@@ -183,77 +213,43 @@ def build_server() -> SidecarServer:
             await _pull_configuration(ls)
         else:
             settings = params.settings if isinstance(params.settings, dict) else None
-            ls.apply_settings(settings.get(m.SECTION) if settings and isinstance(settings.get(m.SECTION), dict) else settings)
+            ls.apply_settings(settings.get(SECTION) if settings and isinstance(settings.get(SECTION), dict) else settings)
 
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def on_watched(ls: SidecarServer, params: types.DidChangeWatchedFilesParams) -> None:
-        paths = {Path(unquote(urlparse(c.uri).path)) for c in params.changes}
-        svc.feed_client_changes(paths)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def on_change(ls: SidecarServer, params: types.DidChangeTextDocumentParams) -> None:
-        path = Path(unquote(urlparse(params.text_document.uri).path))
-        try:
-            text: str | None = ls.workspace.get_text_document(params.text_document.uri).source
-        except Exception:
-            text = None
-        # With the text, an editor echoing the sidecar's own edit does not count as a change.
-        for session in svc.sessions.values():
-            session.file_state.mark_stale(path, text)
-
-    async def new(p: dict[str, Any]) -> Any:
-        return svc.new_session(p.get("cwd"), p.get("model"), p.get("provider"), p.get("title"))
-
-    async def load(p: dict[str, Any]) -> Any:
-        return await svc.load_session(p.get("sessionId"), p.get("cwd", server.workspace_root))
-
-    async def list_(p: dict[str, Any]) -> Any:
-        return await asyncio.to_thread(svc.list_sessions, p.get("cwd"))
-
-    async def close(p: dict[str, Any]) -> Any:
-        return await svc.close_session(p.get("sessionId"))
-
-    async def delete(p: dict[str, Any]) -> Any:
-        return await svc.delete_session(p.get("sessionId"))
-
-    async def prompt(p: dict[str, Any]) -> Any:
-        return await svc.prompt(p.get("sessionId"), p.get("prompt"))
-
-    async def set_model(p: dict[str, Any]) -> Any:
-        return svc.set_model(p.get("sessionId"), p.get("model"), p.get("provider"))
-
-    async def gauge(p: dict[str, Any]) -> Any:
-        return svc.gauge(p.get("sessionId"))
-
-    async def compact(p: dict[str, Any]) -> Any:
-        return await svc.compact(p.get("sessionId"), p.get("instructions"),
-                                 work_done_token=p.get("workDoneToken"))
-
-    async def context(p: dict[str, Any]) -> Any:
-        return await svc.context_view(p.get("sessionId"))
-
-    async def history_list(p: dict[str, Any]) -> Any:
-        return await svc.history_list(p.get("limit"), p.get("project"))
-
-    async def history_undo(p: dict[str, Any]) -> Any:
-        return await svc.history_undo()
-
-    for method, fn in (
-        (m.SESSION_NEW, new), (m.SESSION_LOAD, load), (m.SESSION_LIST, list_),
-        (m.SESSION_CLOSE, close), (m.SESSION_DELETE, delete), (m.SESSION_PROMPT, prompt),
-        (m.SESSION_SET_MODEL, set_model), (m.GAUGE, gauge), (m.COMPACT, compact),
-        (m.CONTEXT, context), (m.HISTORY_LIST, history_list), (m.HISTORY_UNDO, history_undo),
-    ):
-        server.feature(method)(_wire(fn))
+    for route in REQUESTS:
+        server.feature(route.method)(_request(route))
 
     @server.feature(m.SESSION_CANCEL)
     async def on_cancel(ls: SidecarServer, params: Any) -> None:
-        if isinstance(params, dict):
-            await svc.cancel(params.get("sessionId"))
+        await settle(_notify(ls, m.SESSION_CANCEL, params))
+
+    # pygls keeps the open documents (its workspace) before these run; they pass the text
+    # it holds, so both transports tell the service the same things.
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def on_open(ls: SidecarServer, params: types.DidOpenTextDocumentParams) -> None:
+        doc = params.text_document
+        _notify(ls, m.DOCUMENT_DID_OPEN, {"uri": doc.uri, "text": doc.text})
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def on_change(ls: SidecarServer, params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        try:
+            changes = [{"text": ls.workspace.get_text_document(uri).source}]
+        except Exception:  # pygls lost the document: the change still counts, textless
+            changes = []
+        _notify(ls, m.DOCUMENT_DID_CHANGE, {"uri": uri, "contentChanges": changes})
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def on_close(ls: SidecarServer, params: types.DidCloseTextDocumentParams) -> None:
+        _notify(ls, m.DOCUMENT_DID_CLOSE, {"uri": params.text_document.uri})
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def on_watched(ls: SidecarServer, params: types.DidChangeWatchedFilesParams) -> None:
+        _notify(ls, m.FILES_DID_CHANGE,
+                {"changes": [{"uri": c.uri, "type": int(c.type)} for c in params.changes]})
 
     @server.feature(types.SHUTDOWN)
     async def on_shutdown(ls: SidecarServer, params: Any) -> None:
-        await svc.shutdown()
+        await ls.service.shutdown()
 
     return server
 
@@ -263,7 +259,7 @@ async def _pull_configuration(ls: SidecarServer) -> None:
         return
     try:
         result = await ls.workspace_configuration_async(
-            types.ConfigurationParams(items=[types.ConfigurationItem(section=m.SECTION)])
+            types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
         )
     except Exception as exc:  # an editor without the section answers errors or null
         log.info("workspace/configuration failed: %s", exc)

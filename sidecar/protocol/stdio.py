@@ -17,11 +17,13 @@ from typing import IO, TYPE_CHECKING, Any, Callable
 import cattrs
 from lsprotocol.types import EXIT, INITIALIZE, METHOD_TO_TYPES, SHUTDOWN, ResponseError
 
-from sidecar.protocol.envelope import (
+from sidecar.contract.errors import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     SERVER_NOT_INITIALIZED,
+)
+from sidecar.protocol.envelope import (
     Invalid,
     Notification,
     Request,

@@ -2,7 +2,7 @@
 
 The SDK takes about two seconds to import, so it is imported on first use, never when this
 module loads. The client is built with ``max_retries=0``: retries belong to
-``sidecar.providers.retry`` so that every attempt is visible to the session.
+``sidecar.core.retry`` so that every attempt is visible to the session.
 
 Request shaping:
 
@@ -28,7 +28,9 @@ from typing import Any
 
 from sidecar.core.catalog import ModelInfo
 from sidecar.core.messages import Block, Usage
-from sidecar.providers.base import (
+from sidecar.core.ports import (
+    ModelDescription,
+    ServerCompaction,
     Completed,
     ModelRequest,
     ProviderError,
@@ -38,8 +40,9 @@ from sidecar.providers.base import (
     ToolInputDelta,
     ToolUseStart,
 )
-from sidecar.providers.retry import (
-    RETRYABLE_TYPES,
+from sidecar.core.retry import RETRYABLE_TYPES
+from sidecar.providers.model_listing import list_anthropic_models
+from sidecar.providers.http_errors import (
     mid_stream,
     parse_retry_after,
     status_is_retryable,
@@ -48,6 +51,7 @@ from sidecar.providers.retry import (
 )
 
 CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27"
+COMPACTION_BETA = "compact-2026-09-04"
 LONG_CONTEXT_BETA = "context-1m-2025-08-07"
 EFFORT_BETA = "effort-2025-11-24"
 EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
@@ -74,6 +78,9 @@ def _wire_block(block: Block) -> Block | None:
     # A thinking block without a signature (from another provider's reasoning) would be
     # rejected: the API verifies signatures on thinking it gets back.
     if kind == "thinking" and not block.get("signature"):
+        return None
+    # So would another provider's compaction (OpenAI's, encrypted for OpenAI alone).
+    if kind == "compaction" and not (block.get("signature") or block.get("content")):
         return None
     return _strip_cache_control(copy.deepcopy(block))
 
@@ -257,6 +264,11 @@ class _Assembly:
 class AnthropicProvider:
     """``Provider`` over the Anthropic Messages API."""
 
+    server_context_management = True
+    # On-demand compaction (``compaction: {type: summarize}``): the server summarizes and
+    # returns a signed block that later requests send first.
+    server_compaction = True
+
     name = "anthropic"
 
     def __init__(
@@ -292,6 +304,38 @@ class AnthropicProvider:
         client, self._client = self._client, None
         if client is not None:
             await client.close()
+
+    async def compact(self, request: ModelRequest, instructions: str | None) -> ServerCompaction:
+        """One compaction request: the conversation as it stands, ``compaction`` instead of
+        a reply. Not streamed: nothing is sampled, the answer is the block alone."""
+        body = build_messages_body(request, self.model_info)
+        # The API refuses context_management beside compaction; nothing is sampled anyway.
+        body.pop("context_management", None)
+        config: dict[str, Any] = {"type": "summarize"}
+        if instructions and instructions.strip():
+            config["instructions"] = instructions
+        body["compaction"] = config
+        betas = [*betas_for(request, body, self.model_info), COMPACTION_BETA]
+        try:
+            message = await self._sdk_client().beta.messages.create(
+                **body, betas=betas, extra_headers=request.headers or None,
+                timeout=request.timeout_seconds,
+            )
+        except ProviderError:
+            raise
+        except Exception as err:
+            raise classify_anthropic_error(err) from err
+        blocks = [_as_dict(b) for b in (_field(message, "content") or [])
+                  if _field(b, "type") == "compaction"]
+        summary = next((b.get("content") for b in blocks if b.get("content")), None)
+        if not blocks or summary is None:
+            raise ProviderError("the server's compaction produced no summary", type="api_error")
+        state = _Assembly()
+        state.merge_usage(_field(message, "usage"))
+        return ServerCompaction(blocks=blocks, summary=str(summary), usage=state.completed().usage)
+
+    async def describe_models(self) -> list[ModelDescription]:
+        return await list_anthropic_models(self._sdk_client(), [COMPACTION_BETA])
 
     async def count_tokens(self, request: ModelRequest) -> int | None:
         counted = dataclasses.replace(request, cache_latest_message=False)

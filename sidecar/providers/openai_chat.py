@@ -1,8 +1,11 @@
-"""The Chat Completions adapter (OpenAI and OpenAI-compatible servers) through the ``openai`` SDK.
+"""The Chat Completions adapter (OpenAI-compatible servers) through the ``openai`` SDK.
 
-One class serves OpenAI itself and every server that speaks its wire by base URL: Ollama,
-vLLM, llama.cpp server, OpenRouter, Gemini's compatible endpoint. The SDK is imported on
-first use and runs with ``max_retries=0``: ``sidecar.providers.retry`` owns retries.
+One class serves every server that speaks OpenAI's older wire, by base URL: Ollama, vLLM,
+llama.cpp server, OpenRouter, Gemini's compatible endpoint (``provider: "openai"`` itself
+goes through the Responses API, ``openai_responses``). Named "openai" it still speaks to
+OpenAI as OpenAI takes this wire. The SDK is imported on first use and runs with
+``max_retries=0``: ``sidecar.core.retry`` owns retries. The Responses adapter shares its
+error classification and its readers of SDK objects.
 
 Conversion from our Anthropic-form request:
 
@@ -28,7 +31,9 @@ from typing import Any, Literal
 
 from sidecar.core.catalog import ModelInfo
 from sidecar.core.messages import NO_CONTENT, ApiMessage, Block, Usage
-from sidecar.providers.base import (
+from sidecar.core.ports import (
+    ModelDescription,
+    ServerCompaction,
     Completed,
     ModelRequest,
     ProviderError,
@@ -39,8 +44,10 @@ from sidecar.providers.base import (
     ToolSpec,
     ToolUseStart,
 )
-from sidecar.providers.retry import (
-    RETRYABLE_TYPES,
+from sidecar.core.retry import RETRYABLE_TYPES
+from sidecar.core.model_status import today_utc
+from sidecar.providers.model_listing import list_openai_models
+from sidecar.providers.http_errors import (
     mid_stream,
     parse_retry_after,
     status_is_retryable,
@@ -66,7 +73,7 @@ ProviderName = Literal["openai", "openai-compatible"]
 # ---------------------------------------------------------------- request conversion
 
 
-def _image_url(block: Block) -> str | None:
+def image_url(block: Block) -> str | None:
     source = block.get("source")
     if not isinstance(source, dict):
         return None
@@ -78,11 +85,20 @@ def _image_url(block: Block) -> str | None:
     return None
 
 
-def _document_text(block: Block) -> str:
+def document_text(block: Block) -> str:
     source = block.get("source")
     if isinstance(source, dict) and source.get("type") == "text":
         return str(source.get("data", ""))
     return DOCUMENT_NOTE
+
+
+def compaction_text(block: Block) -> str | None:
+    """Another provider's compaction as text, where it is readable (Anthropic's summary is;
+    OpenAI's is encrypted and has no form anywhere else)."""
+    content = block.get("content")
+    if isinstance(content, str) and content.strip():
+        return f"Summary of the earlier conversation:\n{content}"
+    return None
 
 
 def tool_result_text(block: Block) -> str:
@@ -102,7 +118,7 @@ def tool_result_text(block: Block) -> str:
             elif part.get("type") == "image":
                 parts.append(IMAGE_IN_TOOL_RESULT_NOTE)
             elif part.get("type") == "document":
-                parts.append(_document_text(part))
+                parts.append(document_text(part))
     text = "\n".join(p for p in parts if p)
     if block.get("is_error"):
         text = f"Error: {text}" if text else "Error"
@@ -126,11 +142,13 @@ def _user_messages(content: list[Block]) -> list[dict[str, Any]]:
             if block.get("text"):
                 parts.append({"type": "text", "text": str(block["text"])})
         elif kind == "image":
-            url = _image_url(block)
+            url = image_url(block)
             if url:
                 parts.append({"type": "image_url", "image_url": {"url": url}})
         elif kind == "document":
-            parts.append({"type": "text", "text": _document_text(block)})
+            parts.append({"type": "text", "text": document_text(block)})
+        elif kind == "compaction" and (summary := compaction_text(block)):
+            parts.append({"type": "text", "text": summary})
         # cache_edits and other Anthropic-only blocks have no Chat Completions form.
     if parts:
         # Plain strings where possible: several local servers reject content arrays.
@@ -148,6 +166,8 @@ def _assistant_message(content: list[Block]) -> dict[str, Any] | None:
         kind = block.get("type")
         if kind == "text" and block.get("text"):
             texts.append(str(block["text"]))
+        elif kind == "compaction" and (summary := compaction_text(block)):
+            texts.append(summary)
         elif kind == "tool_use":
             calls.append(
                 {
@@ -273,7 +293,7 @@ def classify_openai_error(err: BaseException) -> ProviderError:
         error_type = (
             "context_length_exceeded"
             if code == "context_length_exceeded"
-            else (_stream_error_type(body_type, code))
+            else (stream_error_type(body_type, code))
         )
         return ProviderError(
             message or err.message,
@@ -286,7 +306,7 @@ def classify_openai_error(err: BaseException) -> ProviderError:
     return ProviderError(f"{type(err).__name__}: {err}", type="api_error", retryable=False)
 
 
-def _stream_error_type(body_type: str | None, code: str | None) -> str:
+def stream_error_type(body_type: str | None, code: str | None) -> str:
     words = f"{body_type or ''} {code or ''}".lower()
     if "rate" in words:
         return "rate_limit_error"
@@ -300,7 +320,8 @@ def _stream_error_type(body_type: str | None, code: str | None) -> str:
 # ---------------------------------------------------------------- response assembly
 
 
-def _field(obj: Any, name: str) -> Any:
+def sdk_field(obj: Any, name: str) -> Any:
+    """An attribute of an SDK model or a dict, also when it arrived as an undeclared extra."""
     if obj is None:
         return None
     if isinstance(obj, dict):
@@ -312,7 +333,7 @@ def _field(obj: Any, name: str) -> Any:
     return value
 
 
-def _count(value: Any) -> int:
+def token_count(value: Any) -> int:
     return (
         int(value)
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
@@ -324,14 +345,14 @@ def usage_from_openai(usage: Any) -> Usage:
     """Normalize Chat Completions usage; no usage at all is the all-zero Usage (no anchor)."""
     if usage is None:
         return Usage()
-    prompt = _count(_field(usage, "prompt_tokens"))
-    cached = _count(_field(_field(usage, "prompt_tokens_details"), "cached_tokens"))
+    prompt = token_count(sdk_field(usage, "prompt_tokens"))
+    cached = token_count(sdk_field(sdk_field(usage, "prompt_tokens_details"), "cached_tokens"))
     cached = min(cached, prompt)
     return Usage(
         input_tokens=prompt - cached,
         cache_creation_input_tokens=0,
         cache_read_input_tokens=cached,
-        output_tokens=_count(_field(usage, "completion_tokens")),
+        output_tokens=token_count(sdk_field(usage, "completion_tokens")),
     )
 
 
@@ -374,8 +395,8 @@ class _Assembly:
         return ThinkingDelta(index, piece)
 
     def tool_delta(self, delta: Any) -> list[StreamEvent]:
-        position = _field(delta, "index")
-        call_id = str(_field(delta, "id") or "") or None
+        position = sdk_field(delta, "index")
+        call_id = str(sdk_field(delta, "id") or "") or None
         call: _ToolCall | None
         if isinstance(position, int):
             call = self.by_position.get(position)
@@ -395,11 +416,11 @@ class _Assembly:
                 self.by_position[position] = call
         elif call_id and not call.id:
             call.id = str(call_id)
-        function = _field(delta, "function")
-        name = _field(function, "name")
+        function = sdk_field(delta, "function")
+        name = sdk_field(function, "name")
         if name and not call.name:
             call.name = str(name)
-        arguments = _field(function, "arguments")
+        arguments = sdk_field(function, "arguments")
         out: list[StreamEvent] = []
         if arguments:
             call.arguments.append(str(arguments))
@@ -454,6 +475,9 @@ class _Assembly:
 class OpenAIChatProvider:
     """``Provider`` over Chat Completions; ``name`` is "openai" or "openai-compatible"."""
 
+    server_context_management = False
+    server_compaction = False
+
     def __init__(
         self,
         api_key: str,
@@ -490,6 +514,13 @@ class OpenAIChatProvider:
         if client is not None:
             await client.close()
 
+    async def compact(self, request: ModelRequest, instructions: str | None) -> ServerCompaction:
+        raise ProviderError(f"{self.name} has no server-side compaction here",
+                            type="invalid_request_error")
+
+    async def describe_models(self) -> list[ModelDescription]:
+        return await list_openai_models(self._sdk_client(), self.name, self.base_url, today_utc())
+
     async def count_tokens(self, request: ModelRequest) -> int | None:
         # Chat Completions has no counting endpoint; the core counts with tiktoken.
         return None
@@ -507,15 +538,15 @@ class OpenAIChatProvider:
             streaming = True
             async with stream:
                 async for chunk in stream:
-                    state.message_id = state.message_id or str(_field(chunk, "id") or "")
-                    state.model = state.model or str(_field(chunk, "model") or "")
-                    usage = _field(chunk, "usage")
+                    state.message_id = state.message_id or str(sdk_field(chunk, "id") or "")
+                    state.model = state.model or str(sdk_field(chunk, "model") or "")
+                    usage = sdk_field(chunk, "usage")
                     if usage is not None:
                         state.usage = usage
-                    for choice in _field(chunk, "choices") or []:
+                    for choice in sdk_field(chunk, "choices") or []:
                         for event in self._on_choice(choice, state):
                             yield event
-                        reason = _field(choice, "finish_reason")
+                        reason = sdk_field(choice, "finish_reason")
                         if reason:
                             state.finish_reason = str(reason)
                             finished = True
@@ -532,19 +563,19 @@ class OpenAIChatProvider:
         yield state.completed()
 
     def _on_choice(self, choice: Any, state: _Assembly) -> list[StreamEvent]:
-        delta = _field(choice, "delta")
+        delta = sdk_field(choice, "delta")
         if delta is None:
             return []
         out: list[StreamEvent] = []
-        reasoning = _field(delta, "reasoning_content") or _field(delta, "reasoning")
+        reasoning = sdk_field(delta, "reasoning_content") or sdk_field(delta, "reasoning")
         if isinstance(reasoning, str) and reasoning:
             out.append(state.thinking(reasoning))
-        content = _field(delta, "content")
+        content = sdk_field(delta, "content")
         if isinstance(content, str) and content:
             out.append(state.text(content))
-        refusal = _field(delta, "refusal")
+        refusal = sdk_field(delta, "refusal")
         if isinstance(refusal, str) and refusal:
             out.append(state.text(refusal))
-        for call in _field(delta, "tool_calls") or []:
+        for call in sdk_field(delta, "tool_calls") or []:
             out.extend(state.tool_delta(call))
         return out

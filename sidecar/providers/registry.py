@@ -1,5 +1,8 @@
 """Building the configured provider, and what a response cost.
 
+``anthropic`` speaks the Messages API, ``openai`` the Responses API, ``openai-compatible``
+Chat Completions (the one wire Ollama, vLLM, llama.cpp server and OpenRouter share).
+
 The API key comes only from the environment variable named by ``apiKeyEnv`` (default
 ``ANTHROPIC_API_KEY`` or ``OPENAI_API_KEY``), read through ``sidecar.credentials`` so the
 value is held in memory, out of the environment children inherit, and redacted wherever
@@ -16,21 +19,15 @@ from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from sidecar.core.catalog import ModelInfo, lookup
-from sidecar.core.errors import ProviderNotConfigured
-from sidecar.core.messages import Usage
-from sidecar.core.settings import SECTION, Settings
+from sidecar.contract.errors import ProviderNotConfigured
+from sidecar.core.settings import BASE_URL_ENV, SECTION, Settings, resolve_base_url
 from sidecar.credentials import DEFAULT_KEY_ENV, read_key
 from sidecar.providers.anthropic_messages import AnthropicProvider
-from sidecar.providers.base import Provider
+from sidecar.core.ports import Provider
 from sidecar.providers.openai_chat import KEYLESS_PLACEHOLDER, OpenAIChatProvider
+from sidecar.providers.openai_responses import OpenAIResponsesProvider
 
 PROVIDERS = ("anthropic", "openai", "openai-compatible")
-# The variables the SDKs themselves read for the base URL.
-BASE_URL_ENV = {
-    "anthropic": "ANTHROPIC_BASE_URL",
-    "openai": "OPENAI_BASE_URL",
-    "openai-compatible": "OPENAI_BASE_URL",
-}
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
 
 
@@ -50,10 +47,6 @@ def _anthropic_base_url(url: str | None) -> str | None:
         return None
     trimmed = url.rstrip("/")
     return trimmed.removesuffix("/v1")
-
-
-def resolve_base_url(settings: Settings, environ: Mapping[str, str]) -> str | None:
-    return settings.baseUrl or environ.get(BASE_URL_ENV.get(settings.provider, "")) or None
 
 
 def make_provider(settings: Settings, environ: Mapping[str, str]) -> Provider:
@@ -107,29 +100,21 @@ def make_provider(settings: Settings, environ: Mapping[str, str]) -> Provider:
             model_info=model_info,
             default_timeout=timeout,
         )
+    # Both OpenAI wires take the base URL with its /v1, as the SDK does.
+    openai_base_url = base_url.rstrip("/") if base_url else None
+    if name == "openai":
+        # OpenAI itself: the Responses API, which serves its current models best.
+        return OpenAIResponsesProvider(
+            key, base_url=openai_base_url, model_info=model_info, default_timeout=timeout
+        )
+    # Every other server that speaks OpenAI's wire knows Chat Completions.
     return OpenAIChatProvider(
         key,
-        base_url=base_url.rstrip("/") if base_url else None,
+        base_url=openai_base_url,
         model_info=model_info,
-        name="openai" if name == "openai" else "openai-compatible",
+        name="openai-compatible",
         default_timeout=timeout,
     )
-
-
-def cost_usd(usage: Usage, model: str, provider: str) -> float | None:
-    """Dollars a response cost at catalog prices, or None when the model's prices are unknown."""
-    info = lookup(model, provider)
-    if info is None or info.input_price is None or info.output_price is None:
-        return None
-    write_price = info.cache_write_price if info.cache_write_price is not None else info.input_price
-    read_price = info.cache_read_price if info.cache_read_price is not None else info.input_price
-    total = (
-        usage.input_tokens * info.input_price
-        + usage.cache_creation_input_tokens * write_price
-        + usage.cache_read_input_tokens * read_price
-        + usage.output_tokens * info.output_price
-    )
-    return total / 1_000_000
 
 
 def warm_up_sdks() -> None:

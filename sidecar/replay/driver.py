@@ -8,23 +8,22 @@ recorded answers) stand in.
 
 from __future__ import annotations
 
-import logging
-
 import asyncio
+import dataclasses
+import logging
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from sidecar.core.compaction.pipeline import ContextManager
-from sidecar.core.errors import SidecarError
-from sidecar.core.file_state import FileReadState
+from sidecar.composition import default_adapters
+from sidecar.contract.decoding import decode
+from sidecar.contract.errors import SidecarError
+from sidecar.contract.params import NewSessionParams, PromptParams
 from sidecar.core.messages import Block, Usage
 from sidecar.core.service import SessionService
-from sidecar.core.session import Session, SessionInfo
+from sidecar.core.session import Session
 from sidecar.core.settings import Retry, Settings
-from sidecar.providers.fake_llm import FakeLLMServer
+from sidecar.fake_llm import FakeLLMServer
 from sidecar.replay.billing import billed_of, output_weight
 from sidecar.replay.editor import ReplayEditor
 from sidecar.replay.padding import ReplayPrefix, plan_padding, wire_tools
@@ -33,62 +32,13 @@ from sidecar.replay.result import SessionResult, TierEvent
 from sidecar.replay.script import ReplayScript, Turn, build_script, first_call_payload
 from sidecar.replay.tools import ReplayTool, replay_tools
 from sidecar.storage.transcript_loader import load_transcript
-from sidecar.tools.base import Tool
-from sidecar.tools.registry import tool_specs
+from sidecar.core.ports import tool_specs
 
 KEY_ENV = "CONTEXT_SIDECAR_REPLAY_KEY"
 WINDOW = 200_000
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = Settings().model  # for recordings that name no model
 # Recorded turns run to hundreds of calls; the engine's own cap must not cut them short.
 MAX_TURN_REQUESTS = 10_000
-
-
-class ObservedContextManager(ContextManager):
-    """The production context manager; each event it logs also gets the turn and request."""
-
-    def __init__(self, session: Session, where: Callable[[], dict[str, int]]) -> None:
-        super().__init__(session)
-        self._where = where
-
-    def _log_event(self, tier: str, **data: Any) -> None:
-        super()._log_event(tier, **data)
-        self.events[-1].update(self._where(), used=self.session.ledger.used())
-
-
-class ReplayService(SessionService):
-    """The production service, with the session's stand-ins chosen here."""
-
-    def __init__(
-        self,
-        editor: ReplayEditor,
-        settings: Settings,
-        *,
-        prefix: ReplayPrefix,
-        tools: list[Tool],
-        where: Callable[[], dict[str, int]],
-    ) -> None:
-        # No prompt history: a replay is not something the user typed.
-        super().__init__(
-            editor, settings, environ={KEY_ENV: "replay", "CLAUDE_CODE_SKIP_PROMPT_HISTORY": "1"}
-        )
-        self._prefix = prefix
-        self._tools = tools
-        self._where = where
-
-    def _make_session(self, info: SessionInfo, settings: Settings) -> Session:
-        session = Session(
-            info,
-            settings,
-            editor=self.editor,
-            writer=self.writer(),
-            prefix=self._prefix,
-            file_state=FileReadState(),
-            tools=self._tools,
-            provider_factory=self.provider_factory(),
-        )
-        session.context = ObservedContextManager(session, self._where)
-        self.sessions[info.session_id] = session
-        return session
 
 
 log = logging.getLogger(__name__)
@@ -97,8 +47,6 @@ log = logging.getLogger(__name__)
 def replay_settings(model: str, base_url: str, storage: Path) -> Settings:
     """The user's settings (file and environment layers) over the seed's defaults, on a
     200K window, pointed at the fake server."""
-    import dataclasses
-
     from sidecar.core.settings import resolve_settings
 
     base, warnings = resolve_settings(None)
@@ -153,8 +101,8 @@ async def replay_script(
         sessions: list[Session] = []
 
         async def settle() -> None:
-            if sessions and sessions[0].context is not None:
-                await sessions[0].context.memory.wait(timeout=60)
+            if sessions and sessions[0].tiers is not None:
+                await sessions[0].tiers.memory.wait(timeout=60)
 
         tools = replay_tools(script.tool_names, script.tool_results, settle)
         base = ReplayPrefix(Path(work), settings)
@@ -174,8 +122,15 @@ async def replay_script(
         def where() -> dict[str, int]:
             return {"turn": player.turn, "request": player.main_served}
 
-        service = ReplayService(editor, settings, prefix=prefix, tools=tools, where=where)
-        opened = service.new_session(work, model=model, provider="anthropic")
+        adapters = dataclasses.replace(default_adapters(), tools=lambda s: tools,
+                                       prefix=lambda cwd, s: prefix, watcher=None)
+        # No prompt history: a replay is not something the user typed.
+        service = SessionService(editor, settings, adapters=adapters, environ={
+            KEY_ENV: "replay", "CLAUDE_CODE_SKIP_PROMPT_HISTORY": "1"})
+        # Each context-management event also says where in the recording it fired.
+        service.tier_observers.append(
+            lambda event: event.update(where(), used=sessions[0].ledger.used()))
+        opened = service.new_session(NewSessionParams(cwd=work, model=model, provider="anthropic"))
         session = service.get(opened["sessionId"])
         sessions.append(session)
         session.clock = player.clock
@@ -184,7 +139,10 @@ async def replay_script(
             editor.turn = index
             player.start_turn(index)
             try:
-                await service.prompt(session.id, _prompt_blocks(turn))
+                # Decoded as the wire's would be: a recorded block the protocol refuses is
+                # that turn's error, as it would be for a client.
+                await service.prompt(decode(PromptParams, {"sessionId": session.id,
+                                                           "prompt": _prompt_blocks(turn)}))
             except SidecarError as exc:
                 result.errors.append({"turn": index, "code": exc.code, "message": exc.message})
             unplayed += player.leftover()
@@ -245,7 +203,7 @@ def _collect(
             result.past_blocking += 1
     result.recorded = billed_of([c.usage for c in script.calls])
     result.recorded_series = [c.usage.prompt_tokens for c in script.calls]
-    events = session.context.events if session.context is not None else []
+    events = session.tiers.events if session.tiers is not None else []
     for event in events:
         tier = str(event.get("tier"))
         result.events.append(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 
 @dataclass
@@ -27,9 +27,8 @@ class ReplayEditor:
     gauges: list[GaugePoint] = field(default_factory=list)
     compactions: list[dict[str, Any]] = field(default_factory=list)
     messages: list[tuple[str, str]] = field(default_factory=list)
-    permissions: int = 0
 
-    def session_update(self, session_id: str, update: dict[str, Any]) -> None:
+    def session_update(self, session_id: str, update: Mapping[str, Any]) -> None:
         kind = str(update.get("sessionUpdate"))
         self.updates[kind] += 1
         if kind == "usage_update":
@@ -50,7 +49,6 @@ class ReplayEditor:
     async def request_permission(
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, str]]
     ) -> str:
-        self.permissions += 1
         return "allow_always"
 
     async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:

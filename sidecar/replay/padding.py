@@ -22,7 +22,7 @@ from typing import Any
 from sidecar.core.messages import Block, Message
 from sidecar.core.prefix import PrefixStore, PrefixView, base_prompt
 from sidecar.core.settings import Settings
-from sidecar.providers.fake_llm.counting import anthropic_units, encoding, total_tokens
+from sidecar.fake_llm.counting import anthropic_units, encoding, total_tokens
 
 FILLER_HEAD = (
     "The text below stands in for the recorded session's system prompt and tool definitions, "

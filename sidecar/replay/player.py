@@ -11,12 +11,11 @@ import copy
 import dataclasses
 import threading
 import time
-from collections.abc import Callable
 from typing import Any, Literal
 
 from sidecar.core.compaction.prompts import compact_prompt, memory_update_prompt
 from sidecar.core.messages import NO_CONTENT
-from sidecar.providers.fake_llm import FakeLLMServer, RecordedRequest, Reply, default_reply
+from sidecar.fake_llm import FakeLLMServer, RecordedRequest, Reply, default_reply
 from sidecar.replay.padding import ReplayPrefix
 from sidecar.replay.script import ReplayScript
 
@@ -60,7 +59,6 @@ class ScriptPlayer:
         self.pending_gap = 0.0
         self._last_time: float | None = None
         self._lock = threading.Lock()
-        self.on_main: Callable[[], None] | None = None
 
     def clock(self) -> float:
         return time.time() + self.pending_gap

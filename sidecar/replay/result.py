@@ -62,7 +62,7 @@ class SessionResult:
     rejected_requests: int = 0
     past_blocking: int = 0
     # The fake's verdict on every request: checked, refused as the real API would, and
-    # each broken invariant (see sidecar.providers.fake_llm.invariants).
+    # each broken invariant (see sidecar.fake_llm.invariants).
     checked: int = 0
     refused: int = 0
     violations: list[str] = field(default_factory=list)

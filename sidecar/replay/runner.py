@@ -15,7 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-from sidecar.providers.fake_llm import FakeLLMServer
+from sidecar.fake_llm import FakeLLMServer
 from sidecar.replay.driver import replay_file
 from sidecar.replay.result import SessionResult
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from sidecar.core.messages import NO_CONTENT, Block, Message
+from sidecar.core.messages import NO_CONTENT, Block, Message, is_compact_boundary
 from sidecar.core.normalize import normalize_for_api, render_attachment
 from sidecar.storage.claude_code import ApiCall, api_calls
 
@@ -90,10 +90,6 @@ class ReplayScript:
     @property
     def responses(self) -> int:
         return sum(len(t.responses) for t in self.turns)
-
-    @property
-    def model_turns(self) -> int:
-        return sum(1 for t in self.turns if t.action == "prompt")
 
 
 def parse_time(stamp: str | None) -> float | None:
@@ -274,7 +270,7 @@ def build_script(messages: list[Message]) -> ReplayScript:
         elif message.kind == "attachment":
             if not (message.attachment or {}).get("reinjected"):  # the engine re-injects its own
                 builder.user(message)
-        elif message.kind == "system" and message.subtype == "compact_boundary":
+        elif is_compact_boundary(message):
             builder.boundary(message)
     unanswered = (
         sum(1 for b in builder.pending if b.get("type") == "text")

@@ -6,12 +6,19 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from sidecar.replay.script import RecordedResult
-from sidecar.tools.base import Tool, ToolContext, ToolOutcome
+from sidecar.core.ports import Tool, ToolContext, ToolOutcome
+from sidecar.tools.base import BaseTool
 
 MISSING_RESULT = "The recording holds no result for this tool call."
 
 
-class ReplayTool(Tool):
+# The tools whose old results Claude Code's microcompact may clear.
+CLAUDE_CODE_COMPACTABLE = frozenset({
+    "Read", "Bash", "Grep", "Glob", "LS", "WebSearch", "WebFetch", "Edit", "MultiEdit", "Write",
+})
+
+
+class ReplayTool(BaseTool):
     """One recorded tool name; its results are looked up by the tool call's id."""
 
     input_schema: ClassVar[dict[str, Any]] = {"type": "object", "additionalProperties": True}
@@ -25,9 +32,10 @@ class ReplayTool(Tool):
         # Instance attributes shadow the class-level declarations of the tool port.
         self.name = name  # type: ignore[misc]
         self.description = f"Replays the recorded results of {name}."  # type: ignore[misc]
+        # Claude Code's own rule for these tools, as its microcompact applies it.
+        self.compactable = name in CLAUDE_CODE_COMPACTABLE  # type: ignore[misc]
         self._results = results
         self._settle = settle
-        self.served = 0
         self.missing = 0
 
     async def run(self, input: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
@@ -43,7 +51,6 @@ class ReplayTool(Tool):
         if found is None:
             self.missing += 1
             return ToolOutcome.error(MISSING_RESULT)
-        self.served += 1
         return ToolOutcome(found.content, is_error=found.is_error)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import builtins
 import concurrent.futures
 import functools
 import json
@@ -34,8 +35,10 @@ from typing import Any, Self
 
 from sidecar import host
 from sidecar.storage.files import PartialWrite, open_append, open_fd, open_regular, seal, write_whole
-from sidecar.storage.health import StorageHealth
+from sidecar.core.messages import Block
+from sidecar.core.storage_health import StorageHealth
 from sidecar.storage.history_entry import HistoryEntry, PastedContent, now_ms
+from sidecar.storage.prompt_pastes import entry_from_prompt
 from sidecar.storage.jsonl import BAD, TolerantJson
 from sidecar.storage.line_reader import iter_lines_reversed
 from sidecar.storage.paste_store import PasteStore
@@ -121,6 +124,13 @@ class PromptHistory:
             self._retries = 0
         self._schedule()
 
+    def add_prompt(self, blocks: list[Block], *, project: str, session_id: str) -> None:
+        """A submitted prompt, its long pastes, selections and images kept apart."""
+        entry = entry_from_prompt(blocks, project=project, session_id=session_id,
+                                  paste_limit=self.max_pasted_content_length)
+        if entry is not None:
+            self.add(entry)
+
     def flush(self) -> bool:
         """Write every pending entry now. False when the lock could not be taken in time or
         the write failed; the entries then stay pending (and the user was told)."""
@@ -203,7 +213,7 @@ class PromptHistory:
 
     # ------------------------------------------------------------------ reading
 
-    def list(self, limit: int = MAX_ITEMS, project: str | None = None) -> list[HistoryEntry]:
+    def list(self, limit: int = MAX_ITEMS, project: str | None = None) -> builtins.list[HistoryEntry]:
         """Newest first, at most ``min(limit, max_items)``, pasted text resolved.
 
         On an event loop's thread the file is read in a worker thread; if that takes
@@ -228,8 +238,8 @@ class PromptHistory:
             seen = {e.key for e in fresh}
             return (fresh + [e for e in stale if e.key not in seen])[:limit]
 
-    def _read(self, limit: int, project: str | None) -> list[HistoryEntry]:
-        out: list[HistoryEntry] = []
+    def _read(self, limit: int, project: str | None) -> builtins.list[HistoryEntry]:
+        out: builtins.list[HistoryEntry] = []
         with self._state_lock:
             pending = [mine.entry for mine in reversed(self._pending)]
         for entry in pending:
@@ -421,7 +431,7 @@ def _tombstone_key(data: dict[str, Any]) -> tuple[Any, ...]:
     timestamp = data.get("timestamp")
     finite = isinstance(timestamp, (int, float)) and math.isfinite(timestamp)
     return (
-        int(timestamp) if finite else None,
+        int(timestamp) if finite and timestamp is not None else None,
         data.get("sessionId"),
         data.get("display"),
     )

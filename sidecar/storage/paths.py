@@ -10,6 +10,8 @@ import hashlib
 import re
 from pathlib import Path
 
+from sidecar.core.session_ids import is_valid_session_id
+
 TRANSCRIPT_SUFFIX = ".jsonl"
 # Claude Code caps the directory name; longer paths get a hash suffix so two long paths
 # sharing a prefix still land in different directories.
@@ -17,7 +19,6 @@ MAX_SANITIZED_LENGTH = 200
 
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]")
 # Session ids end up in file names: allow nothing that could walk out of the directory.
-_SESSION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 
 
 def sanitize_cwd(cwd: str) -> str:
@@ -27,10 +28,6 @@ def sanitize_cwd(cwd: str) -> str:
         return name
     digest = hashlib.sha256(cwd.encode("utf-8")).hexdigest()[:12]
     return f"{name[:MAX_SANITIZED_LENGTH]}-{digest}"
-
-
-def is_valid_session_id(session_id: str) -> bool:
-    return bool(_SESSION_ID.match(session_id)) and ".." not in session_id
 
 
 def check_session_id(session_id: str) -> str:

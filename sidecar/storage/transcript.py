@@ -25,8 +25,8 @@ from sidecar import __version__
 from sidecar.core.messages import Message, now_iso
 from sidecar.storage.claude_code import SKIPPED_TYPES, STATE_TYPE, record_from_message
 from sidecar.storage.files import PartialWrite, open_append, seal, write_whole
-from sidecar.storage.health import StorageHealth
-from sidecar.storage.key_redaction import redact_api_keys, redact_value
+from sidecar.core.storage_health import StorageHealth
+from sidecar.core.redaction import redact_api_keys, redact_value
 from sidecar.storage.line_reader import iter_lines_reversed
 from sidecar.storage.paths import check_session_id, transcript_path
 
@@ -98,11 +98,6 @@ class TranscriptWriter:
         is the slow part of an append, and a caller can do it in a worker thread."""
         check_session_id(session_id)
         self._handle(self.path_for(session_id, cwd))
-
-    @property
-    def pending_records(self) -> int:
-        with self._lock:
-            return sum(h.pending.count(b"\n") for h in self._open.values())
 
     def append(
         self,

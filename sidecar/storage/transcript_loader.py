@@ -19,7 +19,7 @@ from typing import Any
 
 from sidecar.storage.files import read_regular
 from sidecar.storage.jsonl import BAD, TolerantJson
-from sidecar.storage.key_redaction import contains_secret, contains_secret_bytes, redact_value
+from sidecar.core.redaction import contains_secret, contains_secret_bytes, redact_value
 
 from sidecar.core.messages import SYNTHETIC_MODEL, Message
 from sidecar.storage.claude_code import (
@@ -129,9 +129,9 @@ def _records(data: bytes, loaded: LoadedTranscript) -> list[Any]:
         whole = parser.whole(data)
         if isinstance(whole, list):  # the logs/chat.json variant
             loaded.format = "json-array"
-            records = [parser.clean(record) for record in whole]
+            cleaned = [parser.clean(record) for record in whole]
             parser.finish()
-            return records
+            return cleaned
         if isinstance(whole, dict) and isinstance(whole.get("history"), list):
             loaded.format = "unsupported"
             loaded.warnings.append("not a Claude Code transcript (SWE-agent trajectory)")

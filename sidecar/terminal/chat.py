@@ -14,7 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sidecar.core.messages import json_object
 from sidecar import __version__
+from sidecar.contract import methods as m
 from sidecar.terminal.client import ProtocolMismatch, SidecarClient
 from sidecar.terminal.jsonrpc import RpcError
 from sidecar.terminal.line_input import LineReader
@@ -63,10 +65,10 @@ class Chat:
 
     async def ask_permission(self, params: dict[str, Any]) -> str | None:
         style = self.screen.style
-        tool = params.get("toolCall") if isinstance(params.get("toolCall"), dict) else {}
+        tool = json_object(params.get("toolCall"))
         offered = {o.get("optionId") for o in params.get("options") or [] if isinstance(o, dict)}
         title = tool.get("title") or "a tool"
-        raw = tool.get("rawInput") if isinstance(tool.get("rawInput"), dict) else {}
+        raw = json_object(tool.get("rawInput"))
         command = raw.get("command")
         self.screen.line(style.paint("permission: ", "yellow bold") + f"allow {title}?")
         if isinstance(command, str) and command != title:
@@ -141,7 +143,7 @@ class Chat:
             self.screen.line(style.paint("  Ctrl-C cancels a running turn; Ctrl-D exits.", "grey"))
             return True
         if name == "sessions":
-            result = await self.client.request("session/list", {"cwd": str(self.client.cwd.resolve())})
+            result = await self.client.request(m.SESSION_LIST, {"cwd": str(self.client.cwd.resolve())})
             sessions = result.get("sessions", []) if isinstance(result, dict) else []
             if not sessions:
                 self.screen.line("  no saved sessions for this folder")

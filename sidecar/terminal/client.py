@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
 
 from sidecar import PROTOCOL_VERSION, __version__
+from sidecar.contract import methods as m
 from sidecar.terminal.jsonrpc import JsonRpcConnection, RpcError
 from sidecar.terminal.updates import UpdatePrinter
 
@@ -73,9 +74,9 @@ class SidecarClient:
         writer = self.process.stdin
         self._stderr_task = asyncio.ensure_future(self._drain_stderr(self.process.stderr))
         self.rpc = JsonRpcConnection(reader, writer)  # type: ignore[arg-type]
-        self.rpc.on_notification("session/update", self._on_update)
+        self.rpc.on_notification(m.SESSION_UPDATE, self._on_update)
         self.rpc.on_notification("window/showMessage", self._on_show_message)
-        self.rpc.on_request("session/request_permission", self._on_permission)
+        self.rpc.on_request(m.SESSION_REQUEST_PERMISSION, self._on_permission)
         self.rpc.start()
 
     async def _drain_stderr(self, stream: asyncio.StreamReader) -> None:
@@ -136,16 +137,16 @@ class SidecarClient:
             params["model"] = model
         if provider:
             params["provider"] = provider
-        return self._take_session(await self._rpc().request("session/new", params))
+        return self._take_session(await self._rpc().request(m.SESSION_NEW, params))
 
     async def load_session(self, session_id: str) -> dict[str, Any]:
-        result = self._take_session(await self._rpc().request("session/load", {"sessionId": session_id}))
+        result = self._take_session(await self._rpc().request(m.SESSION_LOAD, {"sessionId": session_id}))
         self.printer.end_message()
         return result
 
     async def prompt(self, text: str) -> dict[str, Any]:
         try:
-            result = await self._rpc().request("session/prompt", {
+            result = await self._rpc().request(m.SESSION_PROMPT, {
                 "sessionId": self.session_id, "prompt": [{"type": "text", "text": text}]})
         finally:
             self.printer.end_message()
@@ -156,7 +157,7 @@ class SidecarClient:
 
     def cancel(self) -> None:
         if self.session_id is not None and self.rpc is not None and not self.rpc.closed.is_set():
-            self.rpc.notify("session/cancel", {"sessionId": self.session_id})
+            self.rpc.notify(m.SESSION_CANCEL, {"sessionId": self.session_id})
 
     async def request(self, method: str, params: Any) -> Any:
         return await self._rpc().request(method, params)
@@ -171,7 +172,9 @@ class SidecarClient:
     def _on_show_message(self, params: Any) -> None:
         if not isinstance(params, dict):
             return
-        level = {1: "error", 2: "warning", 3: "info", 4: "log"}.get(params.get("type"), "info")
+        kind = params.get("type")
+        level = {1: "error", 2: "warning", 3: "info", 4: "log"}.get(kind, "info") \
+            if isinstance(kind, int) else "info"
         if level != "log":
             self.notice(level, str(params.get("message", "")))
 

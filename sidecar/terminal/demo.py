@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sidecar.providers.fake_llm import FakeLLMServer
+from sidecar.core.messages import json_object
+from sidecar.fake_llm import FakeLLMServer
 from sidecar.terminal.client import ProtocolMismatch, SidecarClient
 from sidecar.terminal.chat import print_error
 from sidecar.terminal.demo_agent import DemoAgent, ForkedCall
@@ -40,7 +41,7 @@ _DROPPED_ENV = ("CONTEXT_SIDECAR_SETTINGS", "DISABLE_AUTO_COMPACT", "DISABLE_COM
 def demo_settings(base_url: str, storage: Path) -> dict[str, Any]:
     return {
         "provider": "anthropic",
-        "model": "claude-sonnet-4-5",
+        "model": "claude-sonnet-5-5",
         "baseUrl": base_url,
         "apiKeyEnv": KEY_ENV,
         "contextWindow": CONTEXT_WINDOW,
@@ -87,8 +88,8 @@ class DemoRun:
     # ----- what happens during a turn ---------------------------------------------------
 
     async def allow(self, params: dict[str, Any]) -> str:
-        tool = params.get("toolCall") if isinstance(params.get("toolCall"), dict) else {}
-        raw = tool.get("rawInput") if isinstance(tool.get("rawInput"), dict) else {}
+        tool = json_object(params.get("toolCall"))
+        raw = json_object(tool.get("rawInput"))
         what = raw.get("command") or tool.get("title") or "a tool"
         style = self.screen.style
         self.screen.line(style.paint("  permission: ", "yellow") + f"{what} -> " +

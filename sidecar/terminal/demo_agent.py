@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from sidecar.providers.fake_llm import RecordedRequest, Reply
+from sidecar.fake_llm import RecordedRequest, Reply
 from sidecar.terminal.demo_workspace import MODULES, Todo
 
 MODULE_NAMES = list(MODULES)

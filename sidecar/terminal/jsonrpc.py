@@ -1,7 +1,7 @@
 """A small JSON-RPC 2.0 peer over LSP base-protocol framing (``Content-Length`` headers).
 
-Stdlib only: the terminal client should not pay pygls' import cost, and it needs no more
-than requests, notifications and answering the server's own requests.
+Stdlib and the contract only: the terminal client should not pay pygls' import cost, and it
+needs no more than requests, notifications and answering the server's own requests.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import json
 import logging
 from typing import Any, Awaitable, Callable
 
+from sidecar.contract.errors import INTERNAL_ERROR, METHOD_NOT_FOUND
+
 log = logging.getLogger(__name__)
 
-METHOD_NOT_FOUND = -32601
-INTERNAL_ERROR = -32603
 
 Handler = Callable[[Any], Any | Awaitable[Any]]
 

@@ -1,4 +1,4 @@
-"""The tool port: what a tool is, what it returns, and what it needs from the session.
+"""The tools' common base: input validation, failures as outcomes, keys redacted.
 
 Tool names and input shapes follow Claude Code so a recorded Claude Code session can be
 continued here and the model's habits carry over. ``Tool.run`` never raises for bad input
@@ -10,81 +10,21 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar
 
-from sidecar.core.file_state import FileReadState
-from sidecar.core.messages import Block, tool_result_block
-from sidecar.core.settings import Settings
-from sidecar.storage.key_redaction import redact_api_keys, redact_value
+from sidecar.core.messages import Block
+from sidecar.core.ports import ToolContext, ToolKind, ToolOutcome
+from sidecar.core.redaction import redact_api_keys, redact_value
 
 log = logging.getLogger(__name__)
-
-# ACP tool kinds (agentclientprotocol.com, ToolKind).
-ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]
-PermissionAnswer = Literal[
-    "allow_once", "allow_always", "reject_once", "reject_always", "cancelled"
-]
-ALLOWING: frozenset[str] = frozenset({"allow_once", "allow_always"})
-
-
-class ToolContext(Protocol):
-    """What a session gives its tools."""
-
-    roots: list[Path]
-    file_state: FileReadState
-    cancelled: asyncio.Event
-    settings: Settings
-
-    async def read_buffer(self, path: Path) -> str | None:
-        """The editor's unsaved text of ``path``, or None when the editor has none open."""
-        ...
-
-    async def apply_edit(self, path: Path, new_text: str, label: str) -> bool:
-        """Replace (or create) the whole document through the editor; True when applied."""
-        ...
-
-    async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
-        """One of ``allow_once, allow_always, reject_once, reject_always, cancelled``."""
-        ...
-
 
 class ToolError(Exception):
     """A failure the model should read as the tool's result."""
 
 
-@dataclass
-class ToolOutcome:
-    content: str | list[Block]
-    is_error: bool = False
-    raw_output: dict[str, Any] = field(default_factory=dict)
-    # ACP tool_call content for the editor (e.g. a diff); text content is used when empty.
-    display: list[dict[str, Any]] = field(default_factory=list)
-
-    @classmethod
-    def error(cls, message: str, **raw: Any) -> ToolOutcome:
-        return cls(message, is_error=True, raw_output={"error": message, **raw})
-
-    def text(self) -> str:
-        if isinstance(self.content, str):
-            return self.content
-        return "".join(str(b.get("text", "")) for b in self.content if b.get("type") == "text")
-
-    def to_result_block(self, tool_use_id: str) -> Block:
-        return tool_result_block(tool_use_id, self.content, self.is_error)
-
-    def acp_content(self) -> list[dict[str, Any]]:
-        """``content`` of a ``tool_call_update``."""
-        if self.display:
-            return self.display
-        if isinstance(self.content, str):
-            return [{"type": "content", "content": {"type": "text", "text": self.content}}]
-        return [{"type": "content", "content": b} for b in self.content if b.get("type") == "text"]
-
-
-class Tool:
-    """Subclasses set the class attributes and implement ``invoke``."""
+class BaseTool:
+    """The tools' common base: subclasses set the class attributes and implement ``invoke``."""
 
     name: ClassVar[str]
     description: ClassVar[str]

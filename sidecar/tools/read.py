@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from sidecar.tools.base import Tool, ToolContext, ToolError, ToolOutcome
+from sidecar.core.ports import ToolContext, ToolOutcome
+from sidecar.tools.base import BaseTool, ToolError
 from sidecar.tools.documents import load_document, read_bytes
-from sidecar.tools.paths import display_path, is_inside_roots, location_of, resolve_path
+from sidecar.tools.paths import display_path, location_of, resolve_path
 
 MAX_LINE_CHARS = 2_000
 # Claude Code refuses a single Read larger than this many tokens (bytes / 4).
@@ -48,7 +49,7 @@ def number_lines(lines: Sequence[str], first: int) -> str:
     return "\n".join(out)
 
 
-class ReadTool(Tool):
+class ReadTool(BaseTool):
     name = "Read"
     kind = "read"
     compactable = True
@@ -96,26 +97,6 @@ class ReadTool(Tool):
         return await self._read(
             path, ctx, args.get("offset"), args.get("limit"), True, MAX_OUTPUT_TOKENS
         )
-
-    async def read_file(
-        self,
-        path: Path,
-        ctx: ToolContext,
-        offset: int | None = None,
-        limit: int | None = None,
-        allow_stub: bool = True,
-        max_tokens: int = MAX_OUTPUT_TOKENS,
-    ) -> ToolOutcome:
-        """Read a path that was confined when it was first read. The session's
-        post-compaction re-injection calls this with ``allow_stub=False`` and its per-file
-        token budget; an error outcome (too large, gone) means the file is better left to a
-        note. The file may have been replaced by a symlink out of the workspace since, so
-        confinement is checked again."""
-        if not is_inside_roots(path, ctx.roots):
-            return ToolOutcome.error(
-                f"Access denied: {path} now resolves outside the workspace; it was not read."
-            )
-        return await self.guarded(self._read(path, ctx, offset, limit, allow_stub, max_tokens))
 
     async def _read(
         self,

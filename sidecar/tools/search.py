@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from sidecar.tools.base import Tool, ToolContext, ToolError, ToolOutcome
+from sidecar.core.ports import ToolContext, ToolOutcome
+from sidecar.tools.base import BaseTool, ToolError
 from sidecar.tools.documents import MAX_FILE_BYTES, looks_binary, read_bytes, refuse_special
 from sidecar.tools.globbing import (
     SKIPPED_DIRS,
@@ -50,7 +51,7 @@ def _cancelled(ctx: ToolContext) -> ToolOutcome:
     return ToolOutcome.error("Search cancelled by the user.", cancelled=True)
 
 
-class GlobTool(Tool):
+class GlobTool(BaseTool):
     name = "Glob"
     kind = "search"
     compactable = True
@@ -121,7 +122,7 @@ class GlobTool(Tool):
         return ToolOutcome(text, raw_output=raw)
 
 
-class GrepTool(Tool):
+class GrepTool(BaseTool):
     name = "Grep"
     kind = "search"
     compactable = True
@@ -303,7 +304,7 @@ def _content_lines(
     return out
 
 
-class LSTool(Tool):
+class LSTool(BaseTool):
     name = "LS"
     kind = "read"
     compactable = True

@@ -21,7 +21,8 @@ from typing import Any, ClassVar
 
 from sidecar import host
 from sidecar.credentials import child_environment
-from sidecar.tools.base import ALLOWING, Tool, ToolContext, ToolError, ToolOutcome
+from sidecar.core.ports import ALLOWING, ToolContext, ToolOutcome
+from sidecar.tools.base import BaseTool, ToolError
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
@@ -191,7 +192,7 @@ async def _stop_group(pgid: int, work: tuple[asyncio.Task[None], asyncio.Task[in
             return
 
 
-class BashTool(Tool):
+class BashTool(BaseTool):
     name = "Bash"
     kind = "execute"
     compactable = True

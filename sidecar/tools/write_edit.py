@@ -7,14 +7,16 @@ state holds the new text, so a following Edit needs no re-read.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from sidecar.tools.base import Tool, ToolContext, ToolError, ToolOutcome
-from sidecar.tools.documents import Document, load_document, refuse_special
+from sidecar.core.ports import ToolContext, ToolOutcome
+from sidecar.tools.base import BaseTool, ToolError
+from sidecar.tools.documents import Document, load_document, refuse_special, write_text
 from sidecar.tools.paths import display_path, location_of, resolve_path
 from sidecar.tools.read import number_lines, split_lines
 
@@ -51,7 +53,10 @@ def _diff(path: Path, old: str | None, new: str) -> list[dict[str, Any]]:
 
 
 async def _apply(path: Path, old: str | None, new: str, label: str, ctx: ToolContext) -> None:
-    if not await ctx.apply_edit(path, new, label):
+    applied = await ctx.apply_edit(path, new, label)
+    if applied is None:  # the editor cannot apply edits: write the file ourselves
+        await asyncio.to_thread(write_text, path, new)  # regular files only
+    elif not applied:
         raise ToolError(f"The editor did not apply the change to {path}; the file is unchanged.")
     ctx.file_state.record_write(path, new)
 
@@ -63,7 +68,7 @@ def _path_title(verb: str, input: dict[str, Any], roots: Sequence[Path]) -> str:
     return f"{verb} {display_path(raw, roots) if roots else raw}"
 
 
-class WriteTool(Tool):
+class WriteTool(BaseTool):
     name = "Write"
     kind = "edit"
     compactable = True
@@ -107,7 +112,7 @@ class WriteTool(Tool):
         )
 
 
-class EditTool(Tool):
+class EditTool(BaseTool):
     name = "Edit"
     kind = "edit"
     compactable = True

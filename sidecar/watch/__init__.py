@@ -2,7 +2,7 @@
 
 from sidecar.watch.sources import ChangeSource, ClientWatchSource, WatchfilesSource
 from sidecar.watch.stream import ChangeStream
-from sidecar.watch.targets import WatchTargets, watch_globs
+from sidecar.watch.targets import WatchTargets
 from sidecar.watch.workspace import WorkspaceWatcher, watch_workspace
 
 __all__ = [
@@ -12,6 +12,5 @@ __all__ = [
     "WatchTargets",
     "WatchfilesSource",
     "WorkspaceWatcher",
-    "watch_globs",
     "watch_workspace",
 ]

@@ -56,7 +56,6 @@ class WatchfilesSource:
         self._queue: asyncio.Queue[object] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.roots = Roots(frozenset(), frozenset())
-        self.rearms = 0
 
     @property
     def targets(self) -> WatchTargets:
@@ -158,7 +157,6 @@ class WatchfilesSource:
 
     def _arm(self, inner: asyncio.Event, queue: asyncio.Queue[object]) -> list[asyncio.Task[None]]:
         self.roots = self._targets.roots()
-        self.rearms += 1
         pumps = []
         for roots, recursive in ((self.roots.flat, False), (self.roots.trees, True)):
             if roots:

@@ -39,17 +39,16 @@ class ChangeStream:
         self._pending: set[Path] = set()
         self._wake = asyncio.Event()
         self._closed = False
-        self._client_mode = False
         self._paths: list[Path] = []
 
     @property
     def mode(self) -> Mode:
+        """``watchfiles`` while the sidecar watches the disk itself; ``client`` when only the
+        editor's ``didChangeWatchedFiles`` reports changes (watchfiles unavailable)."""
         if self._closed or not self._tasks:
             return "off"
-        if self._client_mode:
-            return "client"
         fs = self._tasks.get("watchfiles")
-        return "watchfiles" if fs is not None and not fs.done() else "off"
+        return "watchfiles" if fs is not None and not fs.done() else "client"
 
     def set_paths(self, paths: Iterable[Path]) -> None:
         self._paths = list(paths)
@@ -62,14 +61,9 @@ class ChangeStream:
         if self._tasks or self._closed:
             return
         self._tasks["client"] = asyncio.create_task(self._pump(self.client, self.stop_event))
-        if self.watchfiles is not None and not self._client_mode:
+        if self.watchfiles is not None:
             self._tasks["watchfiles"] = asyncio.create_task(
                 self._pump(self.watchfiles, self._fs_stop))
-
-    def use_client_watcher(self) -> None:
-        """The editor registered for didChangeWatchedFiles: stop watching the disk ourselves."""
-        self._client_mode = True
-        self._fs_stop.set()
 
     async def stop(self) -> None:
         self._closed = True

@@ -88,11 +88,3 @@ class WatchTargets:
     def under(self, directory: Path) -> set[Path]:
         """Targets inside a directory that just appeared (their events may predate the watch)."""
         return {t for t in self.files | self.trees if directory in t.parents or t == directory}
-
-
-def watch_globs(paths: Iterable[Path | str]) -> list[str]:
-    """Glob patterns for a client's `workspace/didChangeWatchedFiles` registration."""
-    targets = WatchTargets(paths)
-    globs = [str(f) for f in sorted(targets.files)]
-    globs += [f"{t}/**" for t in sorted(targets.trees)]
-    return globs

@@ -48,6 +48,9 @@ class WorkspaceWatcher:
     def mode(self) -> str:
         return self.stream.mode
 
+    def feed(self, paths: list[Path]) -> None:
+        self.stream.client.feed(paths)
+
     async def start(self) -> None:
         if self._task is not None:
             return

@@ -24,7 +24,7 @@ os.environ.setdefault("FAKE_LLM_KEY", "bench-key")
 
 
 async def main(trials: int) -> int:
-    from sidecar.providers.fake_llm import FakeLLMServer
+    from sidecar.fake_llm import FakeLLMServer
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

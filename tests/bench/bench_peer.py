@@ -49,10 +49,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from sidecar.providers.fake_llm import FakeLLMServer  # noqa: E402
+from sidecar.fake_llm import FakeLLMServer  # noqa: E402
 from tests import claude_code  # noqa: E402
 from tests.bench.figures import header  # noqa: E402
 from tests.bench.peer.agent import ScriptedAgent  # noqa: E402
+from tests.bench.peer import drivers  # noqa: E402
 from tests.bench.peer.drivers import RunOutcome, run_claude_code, run_sidecar  # noqa: E402
 from tests.bench.peer.report import (  # noqa: E402
     BREAKDOWN_COLUMNS,
@@ -109,7 +110,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--windows", default=",".join(str(w) for w in DEFAULT_WINDOWS))
     p.add_argument("--clients", default=",".join(CLIENTS))
     p.add_argument("--json", type=Path, default=None, help="write every figure to this file")
+    p.add_argument("--sidecar-settings", default="{}",
+                   help='JSON settings over the defaults for the sidecar runs, e.g. '
+                        '\'{"compactionBackend": "local"}\'')
     args = p.parse_args(argv)
+    drivers.SIDECAR_OVERRIDES.update(json.loads(args.sidecar_settings))
     args.workloads = [w for w in args.workloads.split(",") if w]
     args.windows = [int(w) for w in args.windows.split(",") if w]
     args.clients = [c for c in args.clients.split(",") if c]

@@ -60,7 +60,7 @@ def naive(body: dict[str, Any], old: str, new: str) -> dict[str, Any]:
 
 
 async def main(trials: int) -> None:
-    from sidecar.providers.fake_llm import FakeLLMServer, Reply
+    from sidecar.fake_llm import FakeLLMServer, Reply
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -67,7 +67,7 @@ def one_start(command: list[str], tmp: Path, session: bool) -> tuple[float, floa
         "processId": None, "rootUri": None,
         "capabilities": {"experimental": {"contextSidecar": {"protocolVersion": 2}}},
         "initializationOptions": {"settings": {
-            "provider": "anthropic", "model": "claude-sonnet-4-5", "apiKeyEnv": "FAKE_LLM_KEY",
+            "provider": "anthropic", "model": "claude-sonnet-5-5", "apiKeyEnv": "FAKE_LLM_KEY",
             "baseUrl": "http://127.0.0.1:9", "storageDir": str(store)}},
     }
     started = time.perf_counter()

@@ -95,7 +95,7 @@ def rss_mb(pid: int) -> float:
 def quiet_fake_disconnects() -> None:
     """The SDK drops keep-alive connections at exit; the fake's thread would print each
     reset as a traceback. Other errors still print."""
-    from sidecar.providers.fake_llm import transport
+    from sidecar.fake_llm import transport
 
     original = transport.HTTPServer.handle_error
 

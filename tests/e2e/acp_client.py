@@ -39,7 +39,7 @@ def acp_env(store: Path, fake_url: str, log: Path) -> dict[str, str]:
     env["CONTEXT_SIDECAR_LOG_FILE"] = str(log)
     env["XDG_CONFIG_HOME"] = str(store.parent / "config")  # no user settings file leaks in
     env["CONTEXT_SIDECAR_SETTINGS"] = json.dumps({
-        "provider": "anthropic", "model": "claude-sonnet-4-5", "baseUrl": fake_url,
+        "provider": "anthropic", "model": "claude-sonnet-5-5", "baseUrl": fake_url,
         "apiKeyEnv": KEY_ENV, "storageDir": str(store),
         "retry": {"maxRetries": 1, "baseDelayMs": 10, "maxDelayMs": 50},
     })

@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from sidecar.providers.fake_llm import FakeLLMServer
+from sidecar.fake_llm import FakeLLMServer
 from tests.invariant_checks import fail_on_violations
 
 KEY_ENV = "FAKE_LLM_KEY"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sidecar.providers.fake_llm import Reply, default_reply
+from sidecar.fake_llm import Reply, default_reply
 from sidecar.storage.transcript_loader import load_transcript
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client
 
@@ -38,7 +38,7 @@ class CrashReport:
 
 def responder(req: Any) -> Any:
     body = json.dumps(req.body.get("messages", [])[-1:])
-    if "<summary>" in body:
+    if req.call in ("summary", "memory"):
         reply = default_reply(req)
         reply.chunk_delay_ms = 2
         return reply

@@ -18,9 +18,13 @@ SERVER = [sys.executable, "-m", "sidecar", "serve", "--stdio"]
 
 
 def settings_for(provider: str, url: str, store: Path, **extra: Any) -> dict[str, Any]:
+    """Settings for the fake at ``url``: ``openai`` speaks the Responses API there,
+    ``openai-compatible`` Chat Completions."""
     base = {
-        "anthropic": {"provider": "anthropic", "model": "claude-sonnet-4-5", "baseUrl": url},
+        "anthropic": {"provider": "anthropic", "model": "claude-sonnet-5-5", "baseUrl": url},
         "openai": {"provider": "openai", "model": "gpt-4o", "baseUrl": url + "/v1"},
+        "openai-compatible": {"provider": "openai-compatible", "model": "gpt-4o",
+                              "baseUrl": url + "/v1"},
     }[provider]
     return {**base, "apiKeyEnv": KEY_ENV, "storageDir": str(store),
             "retry": {"maxRetries": 2, "baseDelayMs": 10, "maxDelayMs": 50}, **extra}
@@ -126,3 +130,13 @@ async def stop_client(client: LanguageClient) -> None:
     except Exception:
         pass
     await client.stop()
+
+
+def sent_conversation(request: Any) -> list[dict[str, Any]]:
+    """What a recorded model call carried as its conversation, on any wire: the Messages
+    and Chat Completions ``messages``, or the Responses API's ``input`` items."""
+    body = request.body
+    if "input" in body:
+        value = body["input"]
+        return [{"role": "user", "content": value}] if isinstance(value, str) else list(value)
+    return list(body.get("messages") or [])

@@ -17,7 +17,7 @@ import pytest_asyncio
 from acp import RequestError, text_block
 from acp.schema import AgentMessageChunk, ToolCallProgress, ToolCallStart, UsageUpdate
 
-from sidecar.providers.fake_llm import Reply
+from sidecar.fake_llm import Reply
 from tests.e2e.acp_client import acp_agent
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -61,12 +61,12 @@ async def test_initialize_advertises_acp_capabilities(agent: dict[str, Any]) -> 
 
 async def test_new_session_announces_commands_then_usage(session: dict[str, Any]) -> None:
     client, sid = session["client"], session["sid"]
-    assert session["new"].field_meta["sidecar"]["gauge"]["size"] == 200_000
+    assert session["new"].field_meta["sidecar"]["gauge"]["size"] == 1_000_000  # Sonnet 5.5
     commands = await client.wait_for(lambda: client.updates(sid, "available_commands_update"))
     names = {c["name"] for c in commands[0]["availableCommands"]}
     assert {"compact", "context"} <= names
     usage = await client.wait_for(lambda: client.updates(sid, "usage_update"))
-    assert usage[0]["size"] == 200_000 and usage[0]["used"] > 0
+    assert usage[0]["size"] == 1_000_000 and usage[0]["used"] > 0
     assert usage[0]["_meta"]["sidecar"]["sessionId"] == sid
     # The client learns the id from the answer, so the answer comes first on the wire.
     answer_at = next(i for i, m in enumerate(client.wire) if (m.get("result") or {}).get("sessionId") == sid)
@@ -185,7 +185,7 @@ async def test_cancel_request_stops_an_extension_method(session: dict[str, Any],
 async def test_extensions_and_errors(session: dict[str, Any]) -> None:
     conn, sid = session["conn"], session["sid"]
     gauge = await conn.ext_method("sidecar/gauge", {"sessionId": sid})
-    assert gauge["sessionId"] == sid and gauge["size"] == 200_000
+    assert gauge["sessionId"] == sid and gauge["size"] == 1_000_000
     view = await conn.ext_method("sidecar/context", {"sessionId": sid})
     assert view["gauge"]["sessionId"] == sid and "breakdown" in view["gauge"]
     with pytest.raises(RequestError) as err:

@@ -18,19 +18,28 @@ from typing import Any
 import pytest
 from pygls.exceptions import JsonRpcException
 
-from sidecar.providers.fake_llm import Reply, default_reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from sidecar.fake_llm import Reply, default_reply
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    sent_conversation,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 RULE = "Every answer names the file it comes from."
 
 
 def first_message(req: Any) -> str:
-    """The first user message (OpenAI's first message is the system prompt)."""
-    return json.dumps(next(m for m in req.body["messages"] if m["role"] == "user"))
+    """The first user message (Chat Completions' first message is the system prompt, and
+    the Responses API's input holds items other than messages too)."""
+    return json.dumps(next(m for m in sent_conversation(req) if m.get("role") == "user"))
 
 
 def main_requests(llm: Any) -> list[Any]:
-    return [r for r in llm.requests if r.headers.get("x-context-sidecar-call") == "main"]
+    return [r for r in llm.requests if r.call == "main"]
 
 
 async def open_session(llm: Any, tmp_path: Path, workspace: Path, provider: str = "anthropic",
@@ -41,7 +50,7 @@ async def open_session(llm: Any, tmp_path: Path, workspace: Path, provider: str 
     return client, rec, sid
 
 
-@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+@pytest.mark.parametrize("provider", ["anthropic", "openai", "openai-compatible"])
 async def test_project_rules_survive_compaction_clear_load_and_model_switch(
         llm: Any, tmp_path: Path, workspace: Path, provider: str) -> None:
     (workspace / "CLAUDE.md").write_text(RULE + "\n")
@@ -52,7 +61,7 @@ async def test_project_rules_survive_compaction_clear_load_and_model_switch(
         assert RULE in first_message(llm.requests[-1])
         await call(client, "sidecar/compact", {"sessionId": sid})
         await prompt(client, sid, "after the compaction")
-        assert "continues an earlier conversation" in json.dumps(llm.requests[-1].body["messages"])
+        assert "continues an earlier conversation" in json.dumps(sent_conversation(llm.requests[-1]))
         assert RULE in first_message(llm.requests[-1])
         await prompt(client, sid, "/clear")
         await prompt(client, sid, "after clear")
@@ -139,7 +148,7 @@ async def test_disable_compact_turns_manual_compaction_off(
         assert gauge["autoCompact"]["enabled"] is False and gauge["compactions"] == {}
     finally:
         await stop_client(client)
-    assert not any("<summary>" in json.dumps(r.body) for r in llm.requests)
+    assert not any(r.call == "summary" for r in llm.requests)
 
 
 async def test_a_reading_session_in_a_small_window_keeps_its_rules(
@@ -153,7 +162,7 @@ async def test_a_reading_session_in_a_small_window_keeps_its_rules(
         (workspace / f"m{i}.py").write_text(body)
 
     def respond(req: Any) -> Any:
-        if "<summary>" in json.dumps(req.body["messages"][-1]):
+        if req.call in ("summary", "memory"):
             return default_reply(req)
         last = req.body["messages"][-1]["content"]
         if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in last):

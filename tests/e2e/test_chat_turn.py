@@ -1,4 +1,5 @@
-"""A chat turn through the real process and the fake LLM server, for both providers."""
+"""A chat turn through the real process and the fake LLM server, for each wire: Anthropic
+Messages, OpenAI Responses (``openai``) and Chat Completions (``openai-compatible``)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,18 @@ import pytest_asyncio
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from sidecar.providers.fake_llm import Reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from sidecar.fake_llm import Reply
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    sent_conversation,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
-PROVIDERS = ["anthropic", "openai"]
+PROVIDERS = ["anthropic", "openai", "openai-compatible"]
 
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -40,7 +49,7 @@ async def client(sidecar: Any, llm: Any, workspace: Path) -> Any:
 
 
 def last_request_messages(llm: Any) -> list[dict[str, Any]]:
-    return llm.requests[-1].body["messages"]
+    return sent_conversation(llm.requests[-1])
 
 
 async def test_streamed_text_and_usage(client: LanguageClient, llm: Any) -> None:
@@ -75,11 +84,17 @@ async def test_multi_tool_round_trip(client: LanguageClient, llm: Any, workspace
     assert {u["toolCallId"] for u in done} == {"toolu_a", "toolu_b"}
     body = json.dumps(last_request_messages(llm))
     assert "return 'hi'" in body and "hello.py" in body
+    sent = last_request_messages(llm)
     if llm.requests[-1].provider == "anthropic":
-        results = [b for b in last_request_messages(llm)[-1]["content"] if b["type"] == "tool_result"]
+        results = [b for b in sent[-1]["content"] if b["type"] == "tool_result"]
         assert [r["tool_use_id"] for r in results] == ["toolu_a", "toolu_b"]
+    elif llm.requests[-1].path == "/v1/responses":
+        # The ids the model gave its calls come back as the call_id of calls and outputs.
+        calls = [i["call_id"] for i in sent if i.get("type") == "function_call"]
+        outputs = [i["call_id"] for i in sent if i.get("type") == "function_call_output"]
+        assert calls == outputs == ["toolu_a", "toolu_b"]
     else:
-        tools = [m for m in last_request_messages(llm) if m["role"] == "tool"]
+        tools = [m for m in sent if m["role"] == "tool"]
         assert [t["tool_call_id"] for t in tools] == ["toolu_a", "toolu_b"]
 
 
@@ -182,7 +197,8 @@ async def test_exhausted_retries_answer_provider_error(client: LanguageClient, l
 async def test_slash_context_and_clear(client: LanguageClient, llm: Any) -> None:
     rec = client.rec  # type: ignore[attr-defined]
     def model_calls() -> int:
-        return sum(1 for r in llm.requests if not r.path.endswith("count_tokens"))
+        # Counting endpoints: the Messages API's count_tokens, the Responses API's input_tokens.
+        return sum(1 for r in llm.requests if not r.path.endswith(("count_tokens", "input_tokens")))
 
     n = model_calls()
     res = await prompt(client, client.sid, "/context")  # type: ignore[attr-defined]

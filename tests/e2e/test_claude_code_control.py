@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.providers.fake_llm import Reply, default_reply
+from sidecar.fake_llm import Reply, default_reply
 from tests import claude_code
 
 

@@ -15,7 +15,7 @@ import httpx2
 import openai
 import pytest
 
-from sidecar.providers.fake_llm import DEFAULT_CONTEXT_WINDOW, FakeLLMServer, Reply
+from sidecar.fake_llm import DEFAULT_CONTEXT_WINDOW, FakeLLMServer, Reply
 
 MODEL = "claude-sonnet-test"
 RICH_REPLY = [
@@ -399,3 +399,67 @@ def test_openai_cut_stream_raises(srv: FakeLLMServer, gpt: openai.OpenAI) -> Non
     with pytest.raises((httpx2.TransportError, openai.APIConnectionError)):
         for _ in gpt.chat.completions.create(model="gpt-test", messages=ask("hi"), stream=True):
             pass
+
+
+# ---------------------------------------------------------------- OpenAI Responses
+
+
+def said(text: str) -> list[dict[str, Any]]:
+    return [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}]
+
+
+READ_TOOL: Any = {"type": "function", "name": "Read", "parameters": {"type": "object"},
+                  "strict": False}
+
+
+def test_responses_stream_helper_assembles_reasoning_text_and_call(
+    srv: FakeLLMServer, gpt: openai.OpenAI
+) -> None:
+    # The SDK's own stream helper accumulates every event into the final response; it
+    # fails on an event that names an item or part it has not seen.
+    srv.queue(Reply(content=RICH_REPLY, chunk_size=6))
+    texts: list[str] = []
+    with gpt.responses.stream(
+        model="gpt-5", input=said("show me app.py"), tools=[READ_TOOL], store=False,
+        reasoning={"effort": "low", "summary": "auto"}, include=["reasoning.encrypted_content"],
+    ) as stream:
+        for event in stream:
+            if event.type == "response.output_text.delta":
+                texts.append(event.delta)
+        final = stream.get_final_response()
+    assert "".join(texts) == final.output_text == "Let me read that file for you."
+    assert len(texts) > 1
+    reasoning, _, call = final.output
+    assert reasoning.type == "reasoning" and reasoning.encrypted_content
+    assert [s.text for s in reasoning.summary] == [RICH_REPLY[0]["thinking"]]
+    assert call.type == "function_call" and call.call_id == "toolu_01"
+    assert json.loads(call.arguments) == {"file_path": "/src/app.py", "limit": 40}
+    assert final.usage is not None and final.usage.input_tokens == srv.requests[-1].input_tokens
+
+
+def test_responses_create_compact_and_count(srv: FakeLLMServer, gpt: openai.OpenAI) -> None:
+    first = gpt.responses.create(model="gpt-5", input=said("one"), store=False)
+    assert first.output_text == "Echo: one" and first.status == "completed"
+    history = said("one") + [{"role": "assistant", "content": first.output_text}] + said("two")
+    counted = gpt.responses.input_tokens.count(model="gpt-5", input=history)
+    compacted = gpt.responses.compact(model="gpt-5", input=history)
+    assert counted.input_tokens == srv.requests[-1].input_tokens > 0
+    assert compacted.object == "response.compaction"
+    assert [item.type for item in compacted.output] == ["message", "message", "compaction"]
+    # The SDK types the kept messages as the assistant's; they are the user's.
+    assert [item.role for item in compacted.output[:2]] == ["user", "user"]
+
+
+def test_responses_errors_raise_the_sdk_classes(srv: FakeLLMServer, gpt: openai.OpenAI) -> None:
+    srv.queue({"fault": "rate_limit", "retry_after": 2})
+    with pytest.raises(openai.RateLimitError) as limited:
+        gpt.responses.create(model="gpt-5", input="hi")
+    assert limited.value.response.headers["retry-after"] == "2"
+    srv.context_window = 20
+    with pytest.raises(openai.BadRequestError) as overflow:
+        gpt.responses.create(model="gpt-5", input="many words " * 40)
+    assert overflow.value.code == "context_length_exceeded"
+    # Streaming, the same overflow arrives as an error event after the response opened.
+    events = list(gpt.responses.create(model="gpt-5", input="many words " * 40, stream=True))
+    assert [e.type for e in events] == ["response.created", "response.in_progress", "error"]
+    assert events[-1].code == "context_length_exceeded"

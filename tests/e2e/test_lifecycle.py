@@ -52,7 +52,7 @@ async def test_initialize_advertises_protocol(client: LanguageClient) -> None:
 
 async def test_new_session_gauge_200k(client: LanguageClient, tmp_path: Path) -> None:
     usage = client.protocol.wait_for_notification_async("session/update")
-    res = await request(client, "session/new", {"cwd": str(tmp_path), "model": "claude-sonnet-4-5"})
+    res = await request(client, "session/new", {"cwd": str(tmp_path), "model": "claude-haiku-4-5"})
     gauge = res["gauge"]
     assert gauge["size"] == 200_000
     assert gauge["effectiveWindow"] == 180_000
@@ -60,6 +60,7 @@ async def test_new_session_gauge_200k(client: LanguageClient, tmp_path: Path) ->
     assert gauge["warningAt"] == gauge["errorAt"] == 147_000
     assert gauge["blockingAt"] == 177_000
     assert gauge["level"] == "ok" and gauge["source"] == "estimate"
+    assert gauge["windowSource"] == "model catalog"  # no key here: nothing is asked
     assert gauge["used"] > 0  # the system prompt and tools are counted before any call
     await asyncio.wait_for(usage, 5)
     kinds = [u["update"]["sessionUpdate"] for u in client.updates]  # type: ignore[attr-defined]

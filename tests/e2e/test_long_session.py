@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 
-from sidecar.providers.fake_llm import Reply, default_reply
+from sidecar.fake_llm import Reply, default_reply
 from sidecar.storage.transcript_loader import load_transcript
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
 
@@ -31,7 +31,12 @@ SETTINGS = {
 
 
 def is_summary_call(req: Any) -> bool:
-    return "<summary>" in json.dumps(req.body.get("messages", [])[-1:])
+    """A forked call over the conversation: a summary, or a session-notes update."""
+    return req.call in ("summary", "memory")
+
+
+def first_user(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(m for m in messages if m["role"] == "user")
 
 
 def check_pairing(messages: list[dict[str, Any]]) -> None:
@@ -96,10 +101,12 @@ async def test_three_hundred_turns(llm: Any, tmp_path: Path, workspace: Path) ->
     compactions = gauge["compactions"]
     assert compactions.get("session_memory", 0) >= 3, compactions
     assert compactions.get("full", 0) >= 2, compactions
-    main = [r for r in llm.requests if r.headers.get("x-context-sidecar-call") == "main"]
+    main = [r for r in llm.requests if r.call == "main"]
     assert len(main) >= 2 * TURNS
-    # The project's rules survived every compaction: in every conversation request.
-    assert all("Always name the file you read." in json.dumps(r.body["messages"][0]) for r in main)
+    # The project's rules survived every compaction: in every conversation request, in its
+    # first user message (after the provider's compaction, which must lead, when it did one).
+    assert all("Always name the file you read." in json.dumps(first_user(r.body["messages"]))
+               for r in main)
     assert llm.checker.checked == len(llm.requests) and not llm.violations
 
     transcript = next((tmp_path / "store" / "projects").rglob(f"{sid}.jsonl"))

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.providers.fake_llm import Reply
+from sidecar.fake_llm import Reply
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
 
 

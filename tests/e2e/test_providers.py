@@ -1,4 +1,5 @@
-"""Both provider adapters, through the official SDKs, against the fake LLM server on 127.0.0.1."""
+"""The provider adapters, through the official SDKs, against the fake LLM server on 127.0.0.1:
+Anthropic Messages, OpenAI Responses (``openai``) and Chat Completions (``openai-compatible``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from sidecar.core.messages import ApiMessage, Usage
 from sidecar.core.settings import Settings
 from sidecar.providers.anthropic_messages import CONTEXT_MANAGEMENT_BETA, AnthropicProvider
-from sidecar.providers.base import (
+from sidecar.core.ports import (
     Completed,
     ModelRequest,
     ProviderError,
@@ -22,14 +23,18 @@ from sidecar.providers.base import (
     ToolSpec,
     ToolUseStart,
 )
-from sidecar.providers.fake_llm import FakeLLMServer, Reply
+from sidecar.fake_llm import FakeLLMServer, Reply
 from sidecar.providers.openai_chat import OpenAIChatProvider
+from sidecar.providers.openai_responses import OpenAIResponsesProvider
 from sidecar.providers.registry import make_provider
-from sidecar.providers.retry import Restarted, stream_with_retry
+from sidecar.core.retry import Restarted, stream_with_retry
 
 KEY = "sk-e2e-not-a-real-key"
 ANTHROPIC_MODEL = "claude-sonnet-4-6"
-OPENAI_MODEL = "gpt-4o"
+# A model that reasons, for the Responses API (which refuses reasoning settings for others);
+# Chat Completions keeps a model that takes max_tokens, as compatible servers send it.
+OPENAI_MODEL = "gpt-5"
+COMPATIBLE_MODEL = "gpt-4o"
 READ = ToolSpec(
     "Read",
     "Read a file from the workspace",
@@ -68,13 +73,24 @@ def srv(server: FakeLLMServer) -> FakeLLMServer:
     return server
 
 
-@pytest.fixture(params=["anthropic", "openai"])
+def build(name: str, srv: FakeLLMServer) -> Any:
+    if name == "anthropic":
+        return AnthropicProvider(KEY, base_url=srv.url)
+    if name == "openai":
+        return OpenAIResponsesProvider(KEY, base_url=srv.openai_base_url)
+    return OpenAIChatProvider(KEY, base_url=srv.openai_base_url, name="openai-compatible")
+
+
+@pytest.fixture(params=["anthropic", "openai", "openai-compatible"])
 async def provider(request: pytest.FixtureRequest, srv: FakeLLMServer) -> AsyncIterator[Any]:
-    made: Any = (
-        AnthropicProvider(KEY, base_url=srv.url)
-        if request.param == "anthropic"
-        else OpenAIChatProvider(KEY, base_url=srv.openai_base_url)
-    )
+    made = build(request.param, srv)
+    yield made
+    await made.aclose()
+
+
+@pytest.fixture
+async def responses_provider(srv: FakeLLMServer) -> AsyncIterator[OpenAIResponsesProvider]:
+    made = OpenAIResponsesProvider(KEY, base_url=srv.openai_base_url)
     yield made
     await made.aclose()
 
@@ -86,9 +102,13 @@ async def anthropic_provider(srv: FakeLLMServer) -> AsyncIterator[AnthropicProvi
     await made.aclose()
 
 
+MODELS = {"anthropic": ANTHROPIC_MODEL, "openai": OPENAI_MODEL,
+          "openai-compatible": COMPATIBLE_MODEL}
+
+
 def make_request(provider: Any, **kw: Any) -> ModelRequest:
     base: dict[str, Any] = {
-        "model": ANTHROPIC_MODEL if provider.name == "anthropic" else OPENAI_MODEL,
+        "model": MODELS[provider.name],
         "system": [{"type": "text", "text": LONG_SYSTEM}],
         "messages": [ApiMessage("user", [{"type": "text", "text": "Please read src/app.py"}])],
         "tools": [READ, GREP],
@@ -132,6 +152,11 @@ async def test_streamed_text_thinking_and_tool_use(provider: Any, srv: FakeLLMSe
     if provider.name == "anthropic":
         assert done.content[0]["signature"]  # kept so the block can be sent back
         assert srv.requests[-1].body["thinking"] == {"type": "enabled", "budget_tokens": 2_048}
+    if provider.name == "openai":
+        # The reasoning item's id and encrypted content, kept so it can be sent back.
+        assert done.content[0]["reasoning_id"].startswith("rs_")
+        assert done.content[0]["encrypted_content"] and not done.content[0]["signature"]
+        assert srv.requests[-1].body["reasoning"] == {"effort": "medium", "summary": "auto"}
 
 
 async def test_end_turn_and_max_tokens_stop_reasons(provider: Any, srv: FakeLLMServer) -> None:
@@ -168,16 +193,18 @@ async def test_second_call_reads_the_prompt_cache(provider: Any, srv: FakeLLMSer
         assert first.usage.cache_creation_input_tokens > 1_000
         assert second.usage.cache_read_input_tokens == first.usage.cache_creation_input_tokens
     else:
-        # OpenAI reports no cache writes; cached tokens are split out of the prompt.
+        # The fake's OpenAI cache reports no writes; cached tokens are split out of the prompt.
         assert (
             first.usage.cache_creation_input_tokens == second.usage.cache_creation_input_tokens == 0
         )
         recorded = srv.requests[-1].usage
         assert recorded is not None
-        assert (
-            second.usage.input_tokens + second.usage.cache_read_input_tokens
-            == recorded["prompt_tokens"]
-        )
+        if provider.name == "openai":
+            prompt, cached = recorded["input_tokens"], recorded["input_tokens_details"]["cached_tokens"]
+        else:
+            prompt, cached = recorded["prompt_tokens"], recorded["prompt_tokens_details"]["cached_tokens"]
+        assert second.usage.input_tokens + second.usage.cache_read_input_tokens == prompt
+        assert second.usage.cache_read_input_tokens == cached
         assert srv.requests[-1].body["prompt_cache_key"] == "session-1"
 
 
@@ -312,7 +339,8 @@ async def test_anthropic_long_context_goes_by_beta_header(srv: FakeLLMServer) ->
     assert "context-1m-2025-08-07" in request.headers.get("anthropic-beta", "")
 
 
-async def test_openai_request_shape(srv: FakeLLMServer) -> None:
+async def test_chat_completions_request_shape(srv: FakeLLMServer) -> None:
+    # Chat Completions as OpenAI itself takes it (max_completion_tokens).
     provider = OpenAIChatProvider(KEY, base_url=srv.openai_base_url)
     messages = [
         ApiMessage("user", [{"type": "text", "text": "read a"}]),
@@ -371,8 +399,8 @@ async def test_anthropic_count_tokens(
     assert "max_tokens" not in srv.requests[0].body
 
 
-async def test_openai_count_tokens_is_none(srv: FakeLLMServer) -> None:
-    provider = OpenAIChatProvider(KEY, base_url=srv.openai_base_url)
+async def test_chat_completions_count_tokens_is_none(srv: FakeLLMServer) -> None:
+    provider = OpenAIChatProvider(KEY, base_url=srv.openai_base_url, name="openai-compatible")
     assert await provider.count_tokens(make_request(provider)) is None
     assert srv.requests == []
 
@@ -419,6 +447,7 @@ async def test_faults_become_classified_provider_errors(
     with pytest.raises(ProviderError) as info:
         await collect(provider.stream(make_request(provider)))
     err = info.value
+    # Both OpenAI wires answer these faults alike.
     expect = anthropic_expect if provider.name == "anthropic" else openai_expect
     assert (err.status, err.type) == expect
     assert err.retryable is retryable
@@ -432,8 +461,13 @@ async def test_prompt_too_long_with_token_gap(provider: Any, srv: FakeLLMServer)
     with pytest.raises(ProviderError) as info:
         await collect(provider.stream(make_request(provider)))
     err = info.value
-    assert err.status == 400 and not err.retryable
-    assert err.prompt_too_long and err.token_gap == 15_000
+    assert err.prompt_too_long and not err.retryable
+    if provider.name == "openai":
+        # The Responses API reports a streamed overflow inside the stream, in words that
+        # name no token counts.
+        assert (err.status, err.type, err.token_gap) == (None, "context_length_exceeded", None)
+    else:
+        assert err.status == 400 and err.token_gap == 15_000
 
 
 async def test_real_overflow_of_the_fake_window(provider: Any, srv: FakeLLMServer) -> None:
@@ -443,9 +477,9 @@ async def test_real_overflow_of_the_fake_window(provider: Any, srv: FakeLLMServe
             await collect(provider.stream(make_request(provider)))
     finally:
         srv.context_window = 200_000
-    assert (
-        info.value.prompt_too_long and info.value.token_gap is not None and info.value.token_gap > 0
-    )
+    assert info.value.prompt_too_long
+    if provider.name != "openai":  # the Responses API's words carry no counts
+        assert info.value.token_gap is not None and info.value.token_gap > 0
 
 
 async def test_hang_times_out(provider: Any, srv: FakeLLMServer) -> None:
@@ -472,7 +506,8 @@ async def test_connection_refused_is_a_retryable_connection_error() -> None:
         port = sock.getsockname()[1]
     for made in (
         AnthropicProvider(KEY, base_url=f"http://127.0.0.1:{port}"),
-        OpenAIChatProvider(KEY, base_url=f"http://127.0.0.1:{port}/v1"),
+        OpenAIResponsesProvider(KEY, base_url=f"http://127.0.0.1:{port}/v1"),
+        OpenAIChatProvider(KEY, base_url=f"http://127.0.0.1:{port}/v1", name="openai-compatible"),
     ):
         try:
             with pytest.raises(ProviderError) as info:
@@ -523,10 +558,13 @@ async def test_retry_recovers_from_rate_limit_honouring_retry_after(
 
 async def test_retry_restarts_after_a_cut_stream(provider: Any, srv: FakeLLMServer) -> None:
     rec = SleepRecorder()
+    # The Responses wire opens with four events (created, in_progress, the item, its part)
+    # before any text; cut after the first text deltas on every wire.
+    after = 6 if provider.name == "openai" else 4
     srv.queue(
         Reply.failure(
             "cut_stream",
-            after_events=4,
+            after_events=after,
             content=[{"type": "text", "text": "partial answer that breaks"}],
             chunk_size=4,
         )
@@ -603,15 +641,156 @@ async def test_registry_providers_talk_to_the_fake(srv: FakeLLMServer) -> None:
         ),
         {},
     )
+    openai_provider = make_provider(
+        dataclasses.replace(Settings(), provider="openai", model=OPENAI_MODEL),
+        {"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": srv.openai_base_url + "/"},
+    )
     try:
         srv.queue(Reply.text("from anthropic"))
         srv.queue(Reply.text("from local"))
+        srv.queue(Reply.text("from openai"))
         first = (await collect(anthropic_provider.stream(make_request(anthropic_provider))))[-1]
         second = (await collect(local.stream(make_request(local, model="llama3.3"))))[-1]
+        third = (await collect(openai_provider.stream(make_request(openai_provider))))[-1]
     finally:
         await anthropic_provider.aclose()
         await local.aclose()
+        await openai_provider.aclose()
     assert first.content[0]["text"] == "from anthropic"
     assert second.content[0]["text"] == "from local"
-    assert srv.requests[0].path == "/v1/messages" and srv.requests[1].path == "/v1/chat/completions"
+    assert third.content[0]["text"] == "from openai"
+    assert [r.path for r in srv.requests] == ["/v1/messages", "/v1/chat/completions",
+                                              "/v1/responses"]
     assert srv.requests[1].status == 200 and "max_tokens" in srv.requests[1].body
+    assert srv.requests[2].status == 200 and srv.requests[2].body["store"] is False
+
+
+# ------------------------------------------------------------------ the Responses API
+
+
+async def test_responses_request_shape(
+    responses_provider: OpenAIResponsesProvider, srv: FakeLLMServer
+) -> None:
+    messages = [
+        ApiMessage("user", [{"type": "text", "text": "read a"}]),
+        ApiMessage("assistant", [
+            {"type": "thinking", "thinking": "from Claude", "signature": "s"},
+            {"type": "text", "text": "Reading a."},
+            {"type": "tool_use", "id": "call_a", "name": "Read", "input": {"path": "a"}},
+        ]),
+        ApiMessage("user", [{"type": "tool_result", "tool_use_id": "call_a", "content": "A body"}]),
+    ]
+    srv.queue(Reply.text("ok"))
+    await collect(responses_provider.stream(make_request(
+        responses_provider, messages=messages, context_management={"edits": []},
+        prompt_cache_key="s-1", headers={"x-context-sidecar-call": "main"})))
+    recorded = srv.requests[-1]
+    body = recorded.body
+    assert recorded.path == "/v1/responses" and recorded.status == 200
+    assert (body["store"], body["stream"], body["instructions"]) == (False, True, LONG_SYSTEM)
+    assert [i.get("type") for i in body["input"]] == [
+        "message", "message", "function_call", "function_call_output"]
+    assert body["input"][2] == {"type": "function_call", "call_id": "call_a", "name": "Read",
+                                "arguments": '{"path": "a"}'}
+    assert body["input"][3] == {"type": "function_call_output", "call_id": "call_a",
+                                "output": "A body"}
+    assert body["tools"][0] == {"type": "function", "name": "Read", "description": READ.description,
+                                "parameters": READ.input_schema, "strict": False}
+    assert body["max_output_tokens"] == 8_192 and body["prompt_cache_key"] == "s-1"
+    assert recorded.headers["x-context-sidecar-call"] == "main"
+    assert not {"context_management", "thinking", "messages", "reasoning"} & set(body)
+    assert "from Claude" not in json.dumps(body) and KEY not in json.dumps(recorded.headers)
+
+
+async def test_responses_count_tokens_matches_what_the_call_is_counted(
+    responses_provider: OpenAIResponsesProvider, srv: FakeLLMServer
+) -> None:
+    request = make_request(responses_provider, effort="low")
+    counted = await responses_provider.count_tokens(request)
+    assert srv.requests[-1].path == "/v1/responses/input_tokens"
+    srv.queue(Reply.text("ok"))
+    done = (await collect(responses_provider.stream(request)))[-1]
+    assert counted == done.usage.prompt_tokens == srv.requests[-1].input_tokens
+
+
+async def test_reasoning_round_trips_through_its_encrypted_content(
+    responses_provider: OpenAIResponsesProvider, srv: FakeLLMServer
+) -> None:
+    srv.queue(Reply(content=SCRIPT))
+    request = make_request(responses_provider, effort="high")
+    first = (await collect(responses_provider.stream(request)))[-1]
+    follow_up = dataclasses.replace(request, messages=request.messages + [
+        ApiMessage("assistant", first.content),
+        ApiMessage("user", [{"type": "tool_result", "tool_use_id": "toolu_e2e_1", "content": "x"}]),
+    ])
+    srv.queue(Reply.text("done"))
+    second = (await collect(responses_provider.stream(follow_up)))[-1]
+    assert second.content == [{"type": "text", "text": "done"}]
+    sent = srv.requests[-1].body["input"]
+    reasoning = next(i for i in sent if i["type"] == "reasoning")
+    # Sent back as it came: the fake refuses encrypted content that changed.
+    assert reasoning["encrypted_content"] == first.content[0]["encrypted_content"]
+    assert reasoning["id"] == first.content[0]["reasoning_id"]
+    assert srv.requests[-1].status == 200 and srv.violations == []
+
+
+async def test_compact_round_trip(
+    responses_provider: OpenAIResponsesProvider, srv: FakeLLMServer
+) -> None:
+    turns: list[ApiMessage] = [ApiMessage("user", [{"type": "text", "text": "explain the parser"}])]
+    for i in range(4):
+        turns.append(ApiMessage("assistant", [
+            {"type": "tool_use", "id": f"call_{i}", "name": "Read", "input": {"path": f"p{i}.py"}}]))
+        turns.append(ApiMessage("user", [
+            {"type": "tool_result", "tool_use_id": f"call_{i}", "content": "code line\n" * 400}]))
+    turns.append(ApiMessage("assistant", [{"type": "text", "text": "It is a recursive parser."}]))
+    turns.append(ApiMessage("user", [{"type": "text", "text": "and the lexer?"}]))
+    request = make_request(responses_provider, messages=turns)
+    srv.queue(Reply.text("kept for the next turn"))
+
+    compaction = await responses_provider.compact(request, "Keep the file names.")
+    recorded = srv.requests[-1]
+    assert recorded.path == "/v1/responses/compact" and recorded.status == 200
+    assert recorded.body["instructions"].endswith("\n\nKeep the file names.")
+    assert srv.pending_replies == 1
+    # The user messages, in order, then the compaction item, its content kept verbatim.
+    *kept, item = compaction.blocks
+    assert kept == [{"type": "text", "text": "explain the parser"},
+                    {"type": "text", "text": "and the lexer?"}]
+    assert item["type"] == "compaction" and item["encrypted_content"].startswith("fakeenc_")
+    assert compaction.summary is None
+    assert compaction.usage.prompt_tokens == recorded.input_tokens
+    assert compaction.usage.output_tokens > 0
+
+    # Later requests send the compaction in place of what it summarized.
+    after = dataclasses.replace(request, messages=[
+        ApiMessage("user", compaction.blocks + [{"type": "text", "text": "go on"}])])
+    done = (await collect(responses_provider.stream(after)))[-1]
+    assert done.content == [{"type": "text", "text": "kept for the next turn"}]
+    sent = srv.requests[-1]
+    assert sent.status == 200 and sent.refusal is None
+    assert {"type": "compaction", "encrypted_content": item["encrypted_content"]} in sent.body["input"]
+    assert sent.input_tokens < recorded.input_tokens / 2  # counted as the summary, not the original
+
+    # A changed compaction is refused, as the API refuses what it cannot decrypt.
+    forged = {**item, "encrypted_content": item["encrypted_content"][:-1] + (
+        "0" if item["encrypted_content"][-1] != "0" else "1")}
+    broken = dataclasses.replace(after, messages=[ApiMessage("user", kept + [forged])])
+    srv.strict = True
+    with pytest.raises(ProviderError) as info:
+        await collect(responses_provider.stream(broken))
+    assert (info.value.status, info.value.type) == (400, "invalid_request_error")
+    assert "could not be verified" in info.value.message
+    srv.take_violations()  # the refusal was the point
+
+
+async def test_compact_refusal_is_a_provider_error(
+    responses_provider: OpenAIResponsesProvider, srv: FakeLLMServer
+) -> None:
+    srv.context_window = 200
+    try:
+        with pytest.raises(ProviderError) as info:
+            await responses_provider.compact(make_request(responses_provider), None)
+    finally:
+        srv.context_window = 200_000
+    assert info.value.prompt_too_long and info.value.status == 400

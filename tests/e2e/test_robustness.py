@@ -16,7 +16,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from sidecar.providers.fake_llm import Reply
+from sidecar.fake_llm import Reply
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
@@ -204,7 +204,7 @@ async def test_workspace_configuration_and_invalid_values_warn(llm: Any, tmp_pat
         assert any("autoCompact.bufferTokens" in m for m in messages())
         gauge = (await call(client, "session/new", {"cwd": str(workspace)}))["gauge"]
         # Invalid values fell back to the defaults; the valid ones (the fake's URL) apply.
-        assert gauge["size"] == 200_000 and gauge["autoCompactAt"] == 167_000
+        assert gauge["size"] == 1_000_000 and gauge["autoCompactAt"] == 967_000
         llm.queue(Reply.text("configured"))
         assert (await prompt(client, gauge["sessionId"], "hi"))["stopReason"] == "end_turn"
     finally:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.providers.fake_llm import Reply
+from sidecar.fake_llm import Reply
 from tests.e2e.raw_client import RawClient, RpcFailed, initialize_params
 
 pytestmark = pytest.mark.asyncio
@@ -28,7 +28,7 @@ KEY_ENV = "SWEEP_LLM_KEY"
 
 
 def _settings(url: str, store: Path) -> dict[str, Any]:
-    return {"provider": "anthropic", "model": "claude-sonnet-4-5", "baseUrl": url,
+    return {"provider": "anthropic", "model": "claude-sonnet-5-5", "baseUrl": url,
             "apiKeyEnv": KEY_ENV, "storageDir": str(store),
             "retry": {"maxRetries": 1, "baseDelayMs": 10, "maxDelayMs": 20}}
 

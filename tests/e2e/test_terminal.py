@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sidecar.providers.fake_llm import Reply
+from sidecar.fake_llm import Reply
 from sidecar.terminal.client import protocol_major
 from sidecar.terminal.style import Style, gauge_bar, gauge_label, tokens_short
 
@@ -31,7 +31,7 @@ def chat_env(tmp_path: Path, url: str, key: bool = True) -> dict[str, str]:
     env["CONTEXT_SIDECAR_LOG_FILE"] = str(tmp_path / "sidecar.log")
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env["CONTEXT_SIDECAR_SETTINGS"] = json.dumps({
-        "provider": "anthropic", "model": "claude-sonnet-4-5", "baseUrl": url, "apiKeyEnv": KEY_ENV,
+        "provider": "anthropic", "model": "claude-sonnet-5-5", "baseUrl": url, "apiKeyEnv": KEY_ENV,
         "storageDir": str(tmp_path / "store"), "retry": {"maxRetries": 1, "baseDelayMs": 10, "maxDelayMs": 20},
     })
     return env
@@ -133,7 +133,7 @@ def test_chat_through_a_pipe(fake_llm: Any, tmp_path: Path) -> None:
             chat.proc.kill()
     assert code == 0, chat.out
     prompts = [line for line in chat.out.splitlines() if line.startswith("[ctx ")]
-    assert prompts and all("/200K]" in p for p in prompts)
+    assert prompts and all("/1M]" in p for p in prompts)  # Sonnet 5.5: a 1M window
 
 
 def test_chat_prints_the_error_and_its_fix(fake_llm: Any, tmp_path: Path) -> None:

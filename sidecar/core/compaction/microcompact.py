@@ -19,13 +19,11 @@ from sidecar.core.messages import CLEARED_TOOL_RESULT, ApiMessage, Block, Messag
 from sidecar.core.settings import Settings
 from sidecar.core.tokens import TextCounter, block_tokens
 
-COMPACTABLE_TOOLS = frozenset({
-    "Read", "Bash", "Grep", "Glob", "LS", "WebSearch", "WebFetch", "Edit", "MultiEdit", "Write",
-})
+def compactable_results(records: Iterable[Message], compactable: frozenset[str]) -> list[str]:
+    """tool_use ids of the results of ``compactable`` tools in the records, oldest first.
 
-
-def compactable_results(records: Iterable[Message]) -> list[str]:
-    """tool_use ids of compactable tools whose results are in the records, oldest first."""
+    Which tools those are is each tool's own ``compactable`` flag; a result of a tool the
+    session does not have (a loaded transcript's) is left alone."""
     names: dict[str, str] = {}
     out: list[str] = []
     for m in records:
@@ -34,7 +32,7 @@ def compactable_results(records: Iterable[Message]) -> list[str]:
                 names[str(b.get("id"))] = str(b.get("name"))
             elif b.get("type") == "tool_result":
                 tid = str(b.get("tool_use_id"))
-                if names.get(tid) in COMPACTABLE_TOOLS and tid not in out:
+                if names.get(tid) in compactable and tid not in out:
                     out.append(tid)
     return out
 
@@ -55,34 +53,16 @@ def minutes_since_last_assistant(records: list[Message], now: float) -> float | 
 
 
 def time_based_candidates(records: list[Message], settings: Settings, now: float,
-                          already: set[str]) -> list[str]:
+                          already: set[str], compactable: frozenset[str]) -> list[str]:
     cfg = settings.microcompact.timeBased
     if not cfg.enabled:
         return []
     gap = minutes_since_last_assistant(records, now)
     if gap is None or gap < cfg.gapMinutes:
         return []
-    ids = compactable_results(records)
+    ids = compactable_results(records, compactable)
     keep = ids[-cfg.keepRecent:] if cfg.keepRecent else []
     return [i for i in ids if i not in keep and i not in already]
-
-
-def clear_results(records: list[Message], cleared: set[str]) -> list[Message]:
-    """Copies of the records with cleared results replaced by the marker."""
-    if not cleared:
-        return records
-    out: list[Message] = []
-    for m in records:
-        if any(b.get("type") == "tool_result" and b.get("tool_use_id") in cleared for b in m.content):
-            content = [
-                {**b, "content": CLEARED_TOOL_RESULT}
-                if b.get("type") == "tool_result" and b.get("tool_use_id") in cleared else b
-                for b in m.content
-            ]
-            out.append(m.with_content(content))
-        else:
-            out.append(m)
-    return out
 
 
 # Claude Code keeps every thinking turn while the cache is warm and only the last one
@@ -111,35 +91,49 @@ def anthropic_context_management(settings: Settings,
 
 
 def client_side_context_edit(
-    messages: list[ApiMessage], used: int, settings: Settings, counter: TextCounter
+    messages: list[ApiMessage], used: int, settings: Settings, counter: TextCounter,
+    already: frozenset[str] = frozenset(),
 ) -> tuple[list[ApiMessage], int, frozenset[str]]:
     """The same edit as Anthropic's clear_tool_uses, applied to an outgoing request.
 
-    Returns the edited messages, the tokens it removed and the ids of the tool results it
-    cleared. The transcript is untouched.
+    What an earlier request cleared (``already``) stays cleared, so the prompt cache is
+    rewritten only when the edit grows. ``used`` is the context as the last, edited,
+    request measured it; past the trigger, more of the oldest results are cleared until
+    what is left is ``keepTokens`` above it. Returns the edited messages, the tokens the
+    edit removes and the ids it cleared. The transcript is untouched.
     """
     cfg = settings.apiContextManagement
-    if not cfg.enabled or used <= cfg.triggerTokens:
+    if not cfg.enabled:
         return messages, 0, frozenset()
-    goal = used - cfg.keepTokens
-    saved = 0.0
+    goal = used - cfg.keepTokens if used > cfg.triggerTokens else 0
+    saved = 0.0  # by this request's new clearing
+    kept_cleared = 0.0  # by what earlier requests cleared
     edited: set[str] = set()
     out = [ApiMessage(m.role, list(m.content)) for m in messages]
     # The latest user message's results are what the model is about to read: keep them.
     last_user = max((i for i, m in enumerate(out) if m.role == "user"), default=-1)
     for i, m in enumerate(out):
-        if saved >= goal or i == last_user:
+        if i == last_user:
             continue
         content: list[Block] = []
         for b in m.content:
-            if saved < goal and b.get("type") == "tool_result" and b.get("content") != CLEARED_TOOL_RESULT:
-                saved += block_tokens(b, counter)
-                edited.add(str(b.get("tool_use_id")))
-                b = {**copy.copy(b), "content": CLEARED_TOOL_RESULT}
-            elif saved < goal and b.get("type") in ("thinking", "redacted_thinking"):
-                saved += block_tokens(b, counter)
-                edited.add(f"thinking@{i}")
+            kind = b.get("type")
+            key = (str(b.get("tool_use_id")) if kind == "tool_result"
+                   else f"thinking@{i}" if kind in ("thinking", "redacted_thinking") else None)
+            if key is None or (kind == "tool_result" and b.get("content") == CLEARED_TOOL_RESULT):
+                content.append(b)
                 continue
-            content.append(b)
+            if key in already:
+                kept_cleared += block_tokens(b, counter)
+            elif saved < goal:
+                saved += block_tokens(b, counter)
+            else:
+                content.append(b)
+                continue
+            edited.add(key)
+            if kind == "tool_result":
+                content.append({**copy.copy(b), "content": CLEARED_TOOL_RESULT})
         out[i] = ApiMessage(m.role, content or [{"type": "text", "text": "(no content)"}])
-    return out, round(saved), frozenset(edited)
+    if not edited:
+        return messages, 0, frozenset()
+    return out, round(saved + kept_cleared), frozenset(edited)

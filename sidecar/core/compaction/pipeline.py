@@ -1,10 +1,11 @@
-"""The context manager: runs the five tiers around every model call of a session.
+"""The context tiers: the five tiers around every model call of one session.
 
 Before a call: microcompact (tier 1), then auto-compact when the gauge says so (session
 memory first, tier 3, then full compaction, tier 4, with the prompt-too-long retry, tier 5,
 inside it), behind the circuit breaker; then the blocking check. On the request: API
-context management (tier 2), server-side on Anthropic, client-side elsewhere. A compaction is committed only when it
-really shrinks the context; a failed one changes nothing and says so.
+context management (tier 2), server-side where the provider has it, client-side elsewhere.
+A compaction is committed only when it really shrinks the context; a failed one changes
+nothing and says so.
 """
 
 from __future__ import annotations
@@ -12,85 +13,114 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
 
 from sidecar.core.compaction.breaker import CircuitBreaker
-from sidecar.core.compaction.full import api_round_groups, full_compact
+from sidecar.core.compaction.full import (
+    FullResult,
+    api_round_groups,
+    full_compact,
+    with_hook_output,
+)
 from sidecar.core.compaction.microcompact import (
     anthropic_context_management,
     client_side_context_edit,
     minutes_since_last_assistant,
     time_based_candidates,
 )
-from sidecar.core.compaction.prompts import summary_message_text
+from sidecar.core.compaction.prompts import server_summary_note, summary_message_text
 from sidecar.core.compaction.session_memory import SessionMemory, plan_memory_compaction
-from sidecar.core.errors import CompactionFailed, ContextWindowExceeded
+from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded
+from sidecar.contract.results import CompactionBackend, CompactionTier
+from sidecar.contract.updates import CompactionTrigger, compaction_update
 from sidecar.core.gauge import BreakerState
 from sidecar.core.messages import Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
 
 if TYPE_CHECKING:
-    from sidecar.core.session import Session
-    from sidecar.providers.base import Completed, ModelRequest, ProviderError
+    from sidecar.core.compaction.host import CompactionHost
+    from sidecar.core.ports import Completed, ModelRequest, ProviderError, ServerCompaction
 
 log = logging.getLogger(__name__)
 
 
-class ContextManager:
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.breaker = CircuitBreaker(session.settings.autoCompact.maxConsecutiveFailures)
-        self.memory = SessionMemory(storage_dir(session.settings), session.id)
+@dataclass(frozen=True)
+class CompactOutcome:
+    tier: CompactionTier
+    backend: CompactionBackend  # local (our summary) or server (the provider's)
+    tokens_after: int
+    summary: str
+    fallback_reason: str | None = None  # why the provider's compaction was not used
+
+
+class ContextTiers:
+    """The five tiers around every model call of one host."""
+
+    def __init__(self, host: CompactionHost) -> None:
+        self.host = host
+        self.breaker = CircuitBreaker(host.settings.autoCompact.maxConsecutiveFailures)
+        self.memory = SessionMemory(storage_dir(host.settings), host.id)
         self.compacted_since_anchor = False
         self._task: asyncio.Task[Any] | None = None
-        # The tool results the last client-side edit cleared (see prepare_request).
+        # What the client-side edit has cleared since the context began (the first
+        # record after the last boundary): it stays cleared (see prepare_request).
         self._edited: frozenset[str] = frozenset()
+        self._edited_context: str | None = None
         self.events: list[dict[str, Any]] = []  # what fired, for replay and tests
+        # Called with each event as it is logged (replay adds where in the recording it is).
+        self.observers: list[Callable[[dict[str, Any]], None]] = []
 
     # ----- gauge -------------------------------------------------------------------
 
     def breaker_state(self) -> BreakerState:
-        return BreakerState(self.session.settings.autoCompact.enabled, self.breaker.open,
+        return BreakerState(self.host.settings.autoCompact.enabled, self.breaker.open,
                             self.breaker.consecutive_failures)
 
     def _log_event(self, tier: str, **data: Any) -> None:
-        self.events.append({"tier": tier, "at": len(self.session.records), **data})
+        event = {"tier": tier, "at": len(self.host.transcript.records), **data}
+        self.events.append(event)
+        for observe in self.observers:
+            observe(event)
 
     # ----- before and around every call ---------------------------------------------
 
-    async def before_call(self, session: Session) -> None:
-        now = session.clock()
-        view = session.context_records()
-        cleared = time_based_candidates(view, session.settings, now, session.cleared_ids)
+    async def before_call(self) -> None:
+        host = self.host
+        now = host.clock()
+        view = host.transcript.since_boundary()
+        compactable = frozenset(t.name for t in host.tools if t.compactable)
+        cleared = time_based_candidates(view, host.settings, now, host.transcript.cleared_ids(),
+                                        compactable)
         if cleared:
-            before = session.ledger.used()
-            session.record_clearing(cleared, "time_based")
+            before = host.ledger.used()
+            host.record_clearing(cleared, "time_based")
             self._log_event("microcompact", kind="time_based", cleared=len(cleared),
-                            tokensBefore=before, tokensAfter=session.ledger.used())
-            session.send_usage_update()
-        used = session.ledger.used()
-        th = session.thresholds
-        auto = session.settings.autoCompact
+                            tokensBefore=before, tokensAfter=host.ledger.used())
+            host.send_usage_update()
+        used = host.ledger.used()
+        th = host.thresholds
+        auto = host.settings.autoCompact
         if (auto.enabled and not self.breaker.open and not self.compacted_since_anchor
                 and th.should_auto_compact(used)):
-            if auto.confirm and not await self._confirmed(session, used):
+            if auto.confirm and not await self._confirmed(host, used):
                 pass
             else:
                 try:
                     await self.compact_now(trigger="auto")
                 except CompactionFailed:
                     pass
-        used = session.ledger.used()
-        if used >= th.blocking_at and not self.compacted_since_anchor:
+        used = host.ledger.used()
+        if used >= th.blocking_at:
             hint = "run /compact" if not auto.enabled else "compaction failed; run /compact or /clear"
             raise ContextWindowExceeded(
                 f"The context holds {used:,} tokens, past the blocking limit of {th.blocking_at:,}; {hint}",
                 data={"used": used, "blockingAt": th.blocking_at, "suggestion": "/compact"},
             )
 
-    async def _confirmed(self, session: Session, used: int) -> bool:
-        answer = await session.editor.request_permission(
-            session.id,
+    async def _confirmed(self, host: CompactionHost, used: int) -> bool:
+        answer = await host.editor.request_permission(
+            host.id,
             {"toolCallId": f"compact-{new_uuid()[:8]}", "title": f"Compact the conversation ({used:,} tokens)?",
              "kind": "other", "status": "pending", "rawInput": {"used": used}},
             [{"optionId": "allow_once", "name": "Compact now", "kind": "allow_once"},
@@ -98,31 +128,35 @@ class ContextManager:
         )
         return answer in ("allow_once", "allow_always")
 
-    def prepare_request(self, session: Session, request: ModelRequest) -> ModelRequest:
-        if session.info.provider == "anthropic":
-            idle = minutes_since_last_assistant(session.context_records(), session.clock())
+    def prepare_request(self, request: ModelRequest) -> ModelRequest:
+        host = self.host
+        if host.provider_for().server_context_management:
+            idle = minutes_since_last_assistant(host.transcript.since_boundary(), host.clock())
             return dataclasses.replace(request, context_management=anthropic_context_management(
-                session.settings, idle_minutes=idle))
+                host.settings, idle_minutes=idle))
+        since = host.transcript.since_boundary()
+        context = since[0].uuid if since else None
+        already = self._edited if context == self._edited_context else frozenset()
         messages, saved, edited = client_side_context_edit(
-            request.messages, session.ledger.used(), session.settings, session.ledger.counter)
-        if edited != self._edited:
+            request.messages, host.ledger.used(), host.settings, host.ledger.counter, already)
+        if edited != already:
             # The outgoing history differs from the last request's before its end.
-            self._edited = edited
-            session.rewrite("context_edit")
-            request = dataclasses.replace(request, headers=session.labels())
+            self._edited, self._edited_context = edited, context
+            host.rewrite("context_edit")
+            request = dataclasses.replace(request, headers=host.labels())
         if saved:
             self._log_event("api_context_management", kind="client_side", saved=saved)
             request = dataclasses.replace(request, messages=messages)
         return request
 
-    def after_response(self, session: Session, completed: Completed) -> None:
+    def after_response(self, completed: Completed) -> None:
         self.compacted_since_anchor = False
         if completed.applied_edits:
             self._log_event("api_context_management", kind="server", edits=completed.applied_edits)
         tool_calls = sum(1 for b in completed.content if b.get("type") == "tool_use")
-        self.memory.note_response(session, tool_calls)
+        self.memory.note_response(self.host, tool_calls)
 
-    async def recover_from_overflow(self, session: Session, err: ProviderError) -> bool:
+    async def recover_from_overflow(self, err: ProviderError) -> bool:
         """The provider said the prompt is too long: one forced compaction, then retry."""
         try:
             await self.compact_now(trigger="auto", force_full=True)
@@ -136,31 +170,35 @@ class ContextManager:
 
     # ----- compaction ----------------------------------------------------------------
 
-    async def compact_now(self, *, trigger: str, instructions: str | None = None,
+    async def compact_now(self, *, trigger: CompactionTrigger, instructions: str | None = None,
                           work_done_token: Any = None, force_full: bool = False) -> dict[str, Any]:
-        session = self.session
+        host = self.host
         compaction_id = f"cmp_{new_uuid()[:12]}"
-        before = session.ledger.used()
-        base = {"sessionUpdate": "compaction_update", "compactionId": compaction_id, "trigger": trigger}
-        session.update({**base, "status": "in_progress", "tier": "session_memory" if not force_full
-                        and trigger == "auto" else "full", "tokensBefore": before})
-        session.editor.status("normal", True, "Compacting the conversation…")
+        before = host.ledger.used()
+        memory_first = (trigger == "auto" and not force_full
+                        and host.settings.sessionMemory.enabled)
+        host.update(compaction_update(
+            compaction_id, trigger=trigger, status="in_progress",
+            tier="session_memory" if memory_first else "full", tokens_before=before))
+        host.editor.status("normal", True, "Compacting the conversation…")
         progress: dict[str, str | None] = {"token": None}
         client_token = work_done_token if isinstance(work_done_token, str) else None
 
-        async def run() -> tuple[str, int, str]:
-            progress["token"] = await session.editor.progress(client_token, "begin", "Compacting",
+        async def run() -> CompactOutcome:
+            progress["token"] = await host.editor.progress(client_token, "begin", "Compacting",
                                                               f"{before:,} tokens")
             return await self._compact(trigger, instructions, force_full, progress["token"])
 
         # The task exists before the first await, so a cancel can never slip past it.
         self._task = asyncio.ensure_future(run())
         try:
-            tier, after, summary = await self._task
+            done = await self._task
+            tier, after, summary = done.tier, done.tokens_after, done.summary
         except asyncio.CancelledError:
-            session.update({**base, "status": "cancelled", "tier": "full", "tokensBefore": before})
-            await session.editor.progress(progress["token"], "end", "Compacting", "cancelled")
-            session.editor.status("normal", False, "Compaction cancelled")
+            host.update(compaction_update(compaction_id, trigger=trigger, status="cancelled",
+                                          tier="full", tokens_before=before))
+            await host.editor.progress(progress["token"], "end", "Compacting", "cancelled")
+            host.editor.status("normal", False, "Compaction cancelled")
             current = asyncio.current_task()
             if current is not None and current.cancelling():
                 raise  # the request itself was cancelled ($/cancelRequest): -32800
@@ -171,93 +209,132 @@ class ContextManager:
             if trigger == "auto":
                 self.breaker.record_failure()
             self._log_event("failed", reason=reason, trigger=trigger)
-            session.update({**base, "status": "failed", "tier": "full", "tokensBefore": before,
-                            "error": reason})
-            await session.editor.progress(progress["token"], "end", "Compacting", f"failed: {reason}")
+            host.update(compaction_update(compaction_id, trigger=trigger, status="failed",
+                                          tier="full", tokens_before=before, error=reason))
+            await host.editor.progress(progress["token"], "end", "Compacting", f"failed: {reason}")
             msg = f"Compaction failed, nothing was changed: {reason}"
             if self.breaker.open and trigger == "auto":
                 msg += " (auto-compact is now off for this session after repeated failures)"
-            session.editor.show_message("warning", msg)
-            session.editor.status("warning", False, msg)
-            session.send_usage_update()
+            host.editor.show_message("warning", msg)
+            host.editor.status("warning", False, msg)
+            host.send_usage_update()
             raise CompactionFailed(msg, data={"tier": "full", "reason": reason}) from exc
         finally:
             self._task = None
         self.breaker.record_success()
         self.compacted_since_anchor = True
-        session.compactions[tier] = session.compactions.get(tier, 0) + 1
-        self._log_event(tier, trigger=trigger, tokensBefore=before, tokensAfter=after)
-        session.update({**base, "status": "completed", "tier": tier, "tokensBefore": before,
-                        "tokensAfter": after, "summary": summary})
-        await session.editor.progress(progress["token"], "end", "Compacting",
+        self._log_event(tier, trigger=trigger, tokensBefore=before, tokensAfter=after,
+                        backend=done.backend)
+        host.update(compaction_update(compaction_id, trigger=trigger, status="completed",
+                                      tier=tier, tokens_before=before, tokens_after=after,
+                                      summary=summary, backend=done.backend))
+        if done.fallback_reason:
+            host.editor.show_message(
+                "info", f"The provider did not compact the conversation ({done.fallback_reason}); "
+                "the sidecar summarized it instead.")
+        await host.editor.progress(progress["token"], "end", "Compacting",
                                       f"saved {before - after:,} tokens")
-        session.editor.status("normal", False, f"Compacted: {before:,} → {after:,} tokens")
-        session.send_usage_update()
+        host.editor.status("normal", False, f"Compacted: {before:,} → {after:,} tokens")
+        host.send_usage_update()
         return {"compactionId": compaction_id, "status": "completed", "tier": tier,
-                "tokensBefore": before, "tokensAfter": after}
+                "tokensBefore": before, "tokensAfter": after, "backend": done.backend}
 
     async def _compact(self, trigger: str, instructions: str | None, force_full: bool,
-                       token: str | None) -> tuple[str, int, str]:
-        session = self.session
+                       token: str | None) -> CompactOutcome:
+        host = self.host
         # "Did it shrink" compares the rebuilt context's estimate with the context now, as
         # our estimate or as the gauge shows it (the provider's count), whichever is larger:
         # a compaction that grows the context by both measures has failed.
-        before = max(session.estimate(session.records), session.ledger.used())
-        if trigger == "auto" and not force_full and session.settings.sessionMemory.enabled:
+        before = max(host.estimate(host.transcript.records), host.ledger.used())
+        if trigger == "auto" and not force_full and host.settings.sessionMemory.enabled:
             await self.memory.wait()
-            plan = plan_memory_compaction(session, self.memory)
+            plan = plan_memory_compaction(host, self.memory)
             if plan is not None:
                 summary, tail = plan
                 records = self._new_context("session_memory", trigger, before, summary, tail, [])
-                after = session.estimate(records)
-                limit = session.thresholds.auto_compact_at or session.thresholds.blocking_at
+                after = host.estimate(records)
+                limit = host.thresholds.auto_compact_at or host.thresholds.blocking_at
                 if after < before and after < limit:
                     self._commit(records)
-                    return "session_memory", session.ledger.used(), summary
+                    return CompactOutcome("session_memory", "local", host.ledger.used(), summary)
                 log.info("session memory compaction would leave %s tokens; using full", after)
-        await session.editor.progress(token, "report", "Compacting", "summarizing the conversation")
-        result = await full_compact(session, trigger, instructions)
-        records = self._new_context("full", trigger, before, result.summary, pending_round(session),
-                                    result.attachments, ptl_retries=result.ptl_retries)
-        after = session.estimate(records)
+        await host.editor.progress(token, "report", "Compacting", "summarizing the conversation")
+        instructions = await with_hook_output(host, trigger, instructions)
+        result = await full_compact(host, instructions)
+        records, after = self._full_context(result, trigger, before)
+        if after >= before and result.server is not None:
+            # The provider's compaction keeps too much (OpenAI's keeps every user message):
+            # our own summary may still shrink it.
+            log.info("the provider's compaction would leave %s tokens of %s; summarizing locally",
+                     after, before)
+            result = await full_compact(host, instructions, server_ok=False,
+                                        fallback="its compaction would not shrink the context")
+            records, after = self._full_context(result, trigger, before)
         if after >= before:
             raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context ({before:,})")
         self._commit(records)
-        return "full", session.ledger.used(), result.summary
+        return CompactOutcome("full", "server" if result.server else "local", host.ledger.used(),
+                              result.summary, result.fallback_reason)
+
+    def _full_context(self, result: FullResult, trigger: str,
+                      before: int) -> tuple[list[Message], int]:
+        """The records a full compaction leaves, and their estimate. Mid-turn, the round in
+        progress stays verbatim unless that alone would reach the blocking limit."""
+        host = self.host
+        tail = pending_round(host)
+        records = self._new_context("full", trigger, before, result.summary, tail,
+                                    result.attachments, ptl_retries=result.ptl_retries,
+                                    server=result.server)
+        after = host.estimate(records)
+        if tail and after >= host.thresholds.blocking_at:
+            records = self._new_context("full", trigger, before, result.summary, [],
+                                        result.attachments, ptl_retries=result.ptl_retries,
+                                        server=result.server)
+            after = host.estimate(records)
+        return records, after
 
     def _new_context(self, tier: str, trigger: str, before: int, summary: str, tail: list[Message],
-                     attachments: list[Message], ptl_retries: int = 0) -> list[Message]:
-        session = self.session
-        last = session.records[-1].uuid if session.records else None
+                     attachments: list[Message], ptl_retries: int = 0,
+                     server: ServerCompaction | None = None) -> list[Message]:
+        host = self.host
+        records = host.transcript.records
+        last = records[-1].uuid if records else None
         boundary = Message(kind="system", subtype="compact_boundary",
                            content=[{"type": "text", "text": "Conversation compacted"}],
                            extra={"compactMetadata": {"trigger": trigger, "preTokens": before, "tier": tier,
-                                                      "ptlRetries": ptl_retries},
+                                                      "ptlRetries": ptl_retries,
+                                                      "backend": "server" if server else "local"},
                                   "logicalParentUuid": last})
-        text = summary_message_text(summary, str(session.transcript_path()), auto=trigger == "auto",
-                                    preserved_tail=bool(tail))
-        summary_msg = user_text(text, is_compact_summary=True)
         kept = [dataclasses.replace(m, uuid=new_uuid(), parent_uuid=None, usage=None,
                                     extra={**m.extra, "keptFrom": m.uuid}) for m in tail]
+        path = str(host.transcript.path())
+        if server:
+            # The provider's blocks lead every later request, as the API requires; what the
+            # local summary message says around a summary follows them as a note.
+            summary_msg = Message(kind=server.role, content=list(server.blocks),
+                                  is_compact_summary=True, extra={"serverCompaction": True})
+            note = Message(kind="attachment", attachment={"type": "compact_note"},
+                           content=[{"type": "text", "text": server_summary_note(
+                               path, auto=trigger == "auto", preserved_tail=bool(tail))}],
+                           is_meta=True)
+            return [boundary, summary_msg, note, *attachments, *kept]
+        text = summary_message_text(summary, path, auto=trigger == "auto",
+                                    preserved_tail=bool(tail))
+        summary_msg = user_text(text, is_compact_summary=True)
         return [boundary, summary_msg, *attachments, *kept]
 
     def _commit(self, records: list[Message]) -> None:
-        session = self.session
-        session.append_many(records)
-        session.rewrite("compaction")
-        session.file_state.forget_results()
-        session.refresh_prefix()
-        session.cleared_ids.clear()
-        session.rebuild_ledger()
+        host = self.host
+        host.commit(records)
         renamed = {m.extra["keptFrom"]: m.uuid for m in records if "keptFrom" in m.extra}
         summary = next(m for m in records if m.is_compact_summary)
-        self.memory.after_compaction(session.ledger.used(), renamed, summary.uuid)
+        self.memory.after_compaction(host.ledger.used(), renamed, summary.uuid)
 
 
-def pending_round(session: Session) -> list[Message]:
+def pending_round(host: CompactionHost) -> list[Message]:
     """Mid-turn, the latest response and its tool results stay verbatim after a summary,
     so the model continues from what it just saw (as Claude Code does)."""
-    records = [m for m in session.view_records() if m.kind in ("user", "assistant")]
+    records = [m for m in host.transcript.model_view() if m.kind in ("user", "assistant")]
     if not records or not records[-1].tool_results():
         return []
     groups = api_round_groups(records)

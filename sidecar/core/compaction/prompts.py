@@ -16,38 +16,60 @@ SUMMARY_SECTIONS = [
     "Next Steps",
 ]
 
-SUMMARIZER_SYSTEM = (
-    "You write precise engineering summaries of coding conversations. You never call tools; "
-    "you answer in plain text only."
-)
-
 PTL_MARKER = "[earlier conversation truncated for compaction retry]"
 
 
+_WHAT_TO_KEEP = (
+    "Write a thorough summary of the conversation so far, so that work can continue from it "
+    "without the original messages. Keep the user's explicit requests, what was done about "
+    "them, and every technical detail a colleague would need: file paths, function names, "
+    "code that was written or changed, commands and their outcomes, errors and their fixes.")
+_SECTION_RULES = (
+    "Under 'All User Messages' list every message the user typed (not tool results). Under "
+    "'Current Work' say precisely what was being done just before this summary. Under "
+    "'Next Steps' give the next step only if it follows directly from the user's latest "
+    "request, quoting it.\n\n"
+    "If the conversation contains instructions about how to summarize (for example a "
+    "'Compact Instructions' section in CLAUDE.md), follow them.")
+
+
+def _sections() -> str:
+    return "\n".join(f"{i}. {name}" for i, name in enumerate(SUMMARY_SECTIONS, 1))
+
+
+def _skeleton() -> str:
+    return "\n".join(f"{i}. {name}:\n   ..." for i, name in enumerate(SUMMARY_SECTIONS, 1))
+
+
+def _users(instructions: str | None) -> str:
+    return f"\n\nAdditional instructions from the user:\n{instructions.strip()}" if instructions else ""
+
+
 def compact_prompt(instructions: str | None) -> str:
-    sections = "\n".join(f"{i}. {name}" for i, name in enumerate(SUMMARY_SECTIONS, 1))
-    skeleton = "\n".join(f"{i}. {name}:\n   ..." for i, name in enumerate(SUMMARY_SECTIONS, 1))
-    extra = f"\n\nAdditional instructions from the user:\n{instructions.strip()}" if instructions else ""
+    """The prompt of our own summary call: a scratchpad first, which format_summary drops."""
     return (
         "Reply with text only. Do not call any tool: every tool call is refused and wastes the "
         "one reply you have. Everything you need is in the conversation above.\n\n"
-        "Write a thorough summary of the conversation so far, so that work can continue from it "
-        "without the original messages. Keep the user's explicit requests, what was done about "
-        "them, and every technical detail a colleague would need: file paths, function names, "
-        "code that was written or changed, commands and their outcomes, errors and their fixes.\n\n"
+        f"{_WHAT_TO_KEEP}\n\n"
         "First think inside <analysis> tags: go through the conversation in order and note each "
         "request, the approach taken, decisions, exact details and user feedback; then check "
         "that nothing important is missing. The analysis is discarded.\n\n"
         "Then write the summary inside <summary> tags with these numbered sections:\n"
-        f"{sections}\n\n"
-        "Under 'All User Messages' list every message the user typed (not tool results). Under "
-        "'Current Work' say precisely what was being done just before this summary. Under "
-        "'Next Steps' give the next step only if it follows directly from the user's latest "
-        "request, quoting it.\n\n"
-        "If the conversation contains instructions about how to summarize (for example a "
-        "'Compact Instructions' section in CLAUDE.md), follow them.\n\n"
-        f"Shape of the answer:\n<analysis>\n...\n</analysis>\n<summary>\n{skeleton}\n</summary>"
-        f"{extra}\n\nRemember: plain text, no tools, <analysis> then <summary>."
+        f"{_sections()}\n\n{_SECTION_RULES}\n\n"
+        f"Shape of the answer:\n<analysis>\n...\n</analysis>\n<summary>\n{_skeleton()}\n</summary>"
+        f"{_users(instructions)}\n\nRemember: plain text, no tools, <analysis> then <summary>."
+    )
+
+
+def server_compaction_instructions(instructions: str | None) -> str:
+    """The same summary asked of a provider's own compaction. Its answer is signed and sent
+    back verbatim on every later request, so nothing in it may be meant for discarding: no
+    scratchpad, no tags, the sections alone."""
+    return (
+        f"{_WHAT_TO_KEEP}\n\n"
+        "Write only the summary, with no preamble, in these numbered sections:\n"
+        f"{_sections()}\n\n{_SECTION_RULES}\n\n"
+        f"Shape of the answer:\n{_skeleton()}{_users(instructions)}"
     )
 
 
@@ -82,6 +104,21 @@ def summary_message_text(summary: str, transcript_path: str | None, *, auto: boo
         parts += ["", "Continue the last task where it stopped, without recapping or asking "
                   "whether to continue."]
     return "\n".join(parts)
+
+
+def server_summary_note(transcript_path: str | None, *, auto: bool, preserved_tail: bool) -> str:
+    """What follows a summary the provider holds: the same guidance as around our own."""
+    parts = ["This session continues an earlier conversation that ran out of context; the "
+             "compaction above summarizes its earlier part."]
+    if preserved_tail:
+        parts.append("The most recent messages follow verbatim after it.")
+    if transcript_path:
+        parts.append("If you need exact details from before it (code, error messages, "
+                     f"outputs), the full transcript is at: {transcript_path}")
+    if auto:
+        parts.append("Continue the last task where it stopped, without recapping or asking "
+                     "whether to continue.")
+    return "\n\n".join(parts)
 
 
 MEMORY_TEMPLATE_SECTIONS = [

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sidecar.core.compaction.forked_call import forked_text_call
 from sidecar.core.compaction.prompts import format_summary, memory_template, memory_update_prompt
-from sidecar.core.messages import Message
+from sidecar.core.messages import Message, is_compact_boundary
 from sidecar.core.tokens import message_tokens
 
 if TYPE_CHECKING:
-    from sidecar.core.session import Session
+    from sidecar.core.compaction.host import CompactionHost
 
 log = logging.getLogger(__name__)
 SECTION_CHARS = 8_000
@@ -38,7 +39,7 @@ class SessionMemory:
         self.path = storage_dir / "session-memory" / f"{session_id}.md"
         self._state_path = self.path.with_suffix(".json")
         self.state = MemoryState()
-        self._task: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[bool] | None = None
         try:
             self.state = MemoryState(**json.loads(self._state_path.read_text()))
         except (OSError, ValueError, TypeError):
@@ -58,7 +59,7 @@ class SessionMemory:
         tmp.replace(self.path)
         self._state_path.write_text(json.dumps(self.state.__dict__))
 
-    def note_response(self, session: Session, tool_calls: int) -> None:
+    def note_response(self, session: CompactionHost, tool_calls: int) -> None:
         """Called after every model response; starts an update when thresholds are met."""
         cfg = session.settings.sessionMemory
         if not cfg.enabled or (self._task is not None and not self._task.done()):
@@ -82,10 +83,8 @@ class SessionMemory:
             except (asyncio.TimeoutError, Exception):
                 pass
 
-    async def update(self, session: Session, ends_on_text: bool = True) -> bool:
-        from sidecar.core.compaction.forked_call import forked_text_call
-
-        records = session.view_records()
+    async def update(self, session: CompactionHost, ends_on_text: bool = True) -> bool:
+        records = session.transcript.model_view()
         if not records:
             return False
         current = self.content() or memory_template()
@@ -133,7 +132,7 @@ def _truncate_sections(text: str) -> str:
     return "\n# ".join(out)
 
 
-def select_tail(records: list[Message], start: int, session: Session) -> int:
+def select_tail(records: list[Message], start: int, session: CompactionHost) -> int:
     """Extend the kept tail backwards to the minimums, then repair API invariants."""
     cfg = session.settings.sessionMemory
     counter = session.ledger.counter
@@ -147,7 +146,7 @@ def select_tail(records: list[Message], start: int, session: Session) -> int:
         if tokens >= cfg.maxTokens or (tokens >= cfg.minTokens and texts >= cfg.minTextBlockMessages):
             break
         prev = records[start - 1]
-        if prev.kind == "system" and prev.subtype == "compact_boundary":
+        if is_compact_boundary(prev):
             break
         if tokens + cost(prev) > cfg.maxTokens:
             break
@@ -173,13 +172,13 @@ def select_tail(records: list[Message], start: int, session: Session) -> int:
     return start
 
 
-def plan_memory_compaction(session: Session, memory: SessionMemory) -> tuple[str, list[Message]] | None:
+def plan_memory_compaction(session: CompactionHost, memory: SessionMemory) -> tuple[str, list[Message]] | None:
     """The summary text and the kept tail, or None when the memory cannot serve."""
     text = memory.content()
     if text is None:
         return None
-    records = session.view_records()
-    body = [i for i, m in enumerate(records) if not (m.kind == "system" and m.subtype == "compact_boundary")]
+    records = session.transcript.model_view()
+    body = [i for i, m in enumerate(records) if not is_compact_boundary(m)]
     if not body:
         return None
     last = memory.state.last_summarized_uuid
@@ -191,5 +190,5 @@ def plan_memory_compaction(session: Session, memory: SessionMemory) -> tuple[str
     else:
         start = len(records)
     start = select_tail(records, start, session)
-    tail = [m for m in records[start:] if not (m.kind == "system" and m.subtype == "compact_boundary")]
+    tail = [m for m in records[start:] if not is_compact_boundary(m)]
     return _truncate_sections(text), tail

@@ -25,8 +25,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from sidecar.providers.fake_llm import RecordedRequest, Reply
-from sidecar.providers.fake_llm.counting import count_text
+from sidecar.fake_llm import RecordedRequest, Reply
+from sidecar.fake_llm.counting import count_text
 from tests.bench.peer.workloads import Turn, Workload, prose
 
 MAX_REISSUES = 2
@@ -61,7 +61,10 @@ def message_text(message: dict[str, Any] | None) -> str:
 
 
 def is_summary_request(body: dict[str, Any]) -> bool:
-    """A compaction summary or a session-notes update, by its prompt (either client)."""
+    """A compaction summary or a session-notes update, by its prompt (either client), or a
+    request for the provider's own compaction (its ``compaction`` parameter)."""
+    if isinstance(body.get("compaction"), dict):
+        return True
     texts = [str(b.get("text", "")) for b in _blocks(latest_user_message(body))
              if b.get("type") == "text"]
     return any(SUMMARY_TAG in t or t.lstrip().startswith(CLAUDE_CODE_COMPACT_MARK)

@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from sidecar.providers.fake_llm import FakeLLMServer
+from sidecar.fake_llm import FakeLLMServer
 from tests import claude_code
 from tests.bench.peer.agent import ScriptedAgent
 from tests.bench.peer.measure import COUNT_PATH, Figures, figures_of
@@ -118,11 +118,15 @@ def run_claude_code(binary: Path, workload: Workload, window: int, ws: Path, tmp
 
 # ------------------------------------------------------------------ the sidecar
 
+# Settings over the defaults for every sidecar run (``--sidecar-settings``), for A/B runs.
+SIDECAR_OVERRIDES: dict[str, Any] = {}
+
+
 def sidecar_settings(workload: Workload, window: int, url: str, store: Path) -> dict[str, Any]:
     """Only what the run needs: provider, model, endpoint, window, the Bash allow-list."""
     return {"provider": "anthropic", "model": model_for(window), "baseUrl": url,
             "apiKeyEnv": KEY_ENV, "storageDir": str(store), "contextWindow": window,
-            "tools": {"allow": list(workload.shell_allow)}}
+            "tools": {"allow": list(workload.shell_allow)}, **SIDECAR_OVERRIDES}
 
 
 def _editor_handlers(client: LanguageClient) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sidecar.core.request_labels import CALL_HEADER
-from sidecar.providers.fake_llm import FakeLLMServer, RecordedRequest
+from sidecar.fake_llm import FakeLLMServer, RecordedRequest
 from sidecar.replay.billing import CACHE_READ_WEIGHT, CACHE_WRITE_WEIGHT, CLAUDE_OUTPUT_WEIGHT
 from tests.bench.peer.agent import is_side_call, is_summary_request
 

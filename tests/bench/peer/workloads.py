@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sidecar.providers.fake_llm.counting import count_text
+from sidecar.fake_llm.counting import count_text
 
 # Ten minutes: past the 5-minute prompt-cache TTL, so every cached prefix expires.
 CACHE_BREAK_SECONDS = 600.0

@@ -1,9 +1,10 @@
 -- An in-process sidecar stand-in handed to vim.lsp.start as a `cmd` function, for tests of
 -- the client's own logic (handshake refusal, rendering) that need exact, timed messages.
--- `script.protocol` is the version it announces; `script.turn(ctx)` plays one prompt turn.
+-- `script.protocol` is the version it announces; `script.turn(ctx)` plays one prompt turn;
+-- `script.answers[method]`, when set, is the answer to every request of that method.
 local F = {}
 
----@param script {protocol: integer|nil, turn: fun(ctx: table)|nil, log: table}
+---@param script {protocol: integer|nil, turn: fun(ctx: table)|nil, answers: table|nil, log: table}
 function F.cmd(script)
   return function(dispatchers)
     local closing = false
@@ -43,7 +44,12 @@ function F.cmd(script)
           callback(err, result)
         end)
       end
-      if method == "initialize" then
+      local canned = script.answers and script.answers[method]
+      if canned ~= nil then
+        script.asked = script.asked or {}
+        script.asked[method] = params
+        reply(nil, vim.deepcopy(canned))
+      elseif method == "initialize" then
         local caps = { experimental = {} }
         if script.protocol then
           caps.experimental.contextSidecar = { protocolVersion = script.protocol, providers = { "anthropic" } }

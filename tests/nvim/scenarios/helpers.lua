@@ -82,7 +82,7 @@ end
 function H.setup_real(extra_settings)
   local settings = {
     provider = "anthropic",
-    model = "claude-sonnet-4-5",
+    model = "claude-sonnet-5-5",
     baseUrl = assert(os.getenv("CS_FAKE_URL"), "CS_FAKE_URL not set"),
     apiKeyEnv = "FAKE_LLM_KEY",
     storageDir = assert(os.getenv("CS_STORAGE")),

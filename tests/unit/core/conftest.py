@@ -1,11 +1,14 @@
 """The core unit tests run in a clean environment: no developer's shell variable or user
-settings file may change what they see."""
+settings file may change what they see. The prefix tests use real files and a real git,
+isolated from the developer's setup."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+
+from tests.git_repo import git, isolated_git, repo  # noqa: F401
 
 # Every variable the core reads.
 CORE_ENV = (

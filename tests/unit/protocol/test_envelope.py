@@ -9,9 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sidecar.contract.errors import INVALID_REQUEST, PARSE_ERROR
 from sidecar.protocol.envelope import (
-    INVALID_REQUEST,
-    PARSE_ERROR,
     Invalid,
     Notification,
     Request,

@@ -14,7 +14,7 @@ import pytest
 
 from sidecar.core.file_state import FileReadState
 from sidecar.core.settings import Settings, Tools
-from sidecar.storage.key_redaction import forget_secrets
+from sidecar.core.redaction import forget_secrets
 
 
 @pytest.fixture(autouse=True)

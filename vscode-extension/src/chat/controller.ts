@@ -14,6 +14,7 @@ import {
   type PermissionOutcome,
   type PromptResult,
   type RequestPermissionParams,
+  type SessionList,
   type SessionStarted,
   type SessionSummary,
   type SessionUpdateParams,
@@ -207,7 +208,7 @@ export class ChatController {
     const port = this.requirePort();
     if (!port) return [];
     try {
-      const result = await port.request<{ sessions: SessionSummary[] }>(Methods.sessionList, { cwd: this.cwd() });
+      const result = await port.request<SessionList>(Methods.sessionList, { cwd: this.cwd() });
       const sessions = Array.isArray(result?.sessions) ? result.sessions : [];
       this.hooks.post({ type: "sessions", sessions });
       return sessions;

@@ -49,6 +49,7 @@ export const SIDECAR_KEYS = [
   "thinking.budgetTokens",
   "thinking.effort",
   "manualCompact",
+  "compactionBackend",
   "sessionMemory.initTokens",
   "sessionMemory.updateTokens",
   "sessionMemory.updateToolCalls",

@@ -57,7 +57,6 @@ export class SidecarClient implements vscode.Disposable {
   private restartTimer: NodeJS.Timeout | undefined;
   private stoppingOnPurpose = false;
   /** Lives as long as one client; a restart makes a new one. */
-  private watcher: vscode.FileSystemWatcher | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -98,8 +97,6 @@ export class SidecarClient implements vscode.Disposable {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    this.watcher?.dispose();
-    this.watcher = undefined;
     if (!client) return;
     this.stoppingOnPurpose = true;
     try {
@@ -158,10 +155,8 @@ export class SidecarClient implements vscode.Disposable {
       transport: TransportKind.stdio,
       options: { cwd: folder?.uri.fsPath ?? os.homedir(), env },
     };
-    // The sidecar's prefix memo (CLAUDE.md files, git state) is invalidated by these events.
-    this.watcher?.dispose();
-    const watcher = vscode.workspace.createFileSystemWatcher("**/{CLAUDE.md,CLAUDE.local.md,.git/HEAD,.git/index}");
-    this.watcher = watcher;
+    // No file watcher here: the sidecar watches the CLAUDE.md files and git state it reads
+    // itself (it alone knows which: includes, parent folders, the user's own file).
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
       outputChannel: this.log,
@@ -170,7 +165,6 @@ export class SidecarClient implements vscode.Disposable {
         name: vscode.env.appName,
         version: vscode.version,
       }),
-      synchronize: { fileEvents: watcher },
       middleware: {
         workspace: {
           configuration: async (params, token, next) => {

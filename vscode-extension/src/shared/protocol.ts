@@ -1,6 +1,7 @@
-// Wire types of the context-sidecar protocol, version 2 (PROTOCOL.md), as far as this
+// Wire types of the context-sidecar protocol, version 2 (docs/protocol.md), as far as this
 // extension reads them. Fields the extension never looks at are typed loosely so a newer
-// sidecar adding fields does not break the build or the UI.
+// sidecar adding fields does not break the build or the UI. The unit tests hold the names,
+// codes, update kinds and result fields below to the golden fixtures in docs/contract/.
 
 export const PROTOCOL_MAJOR = 2;
 
@@ -111,6 +112,19 @@ export type SessionUpdate =
   | { sessionUpdate: "session_info_update"; title?: string | null; updatedAt?: string | null }
   | { sessionUpdate: "available_commands_update"; availableCommands: { name: string; description?: string }[] };
 
+/** Every update kind; the compiler holds this list to the union above. */
+export const SessionUpdateKinds = {
+  user_message_chunk: true,
+  agent_message_chunk: true,
+  agent_thought_chunk: true,
+  tool_call: true,
+  tool_call_update: true,
+  usage_update: true,
+  compaction_update: true,
+  session_info_update: true,
+  available_commands_update: true,
+} as const satisfies Record<SessionUpdate["sessionUpdate"], true>;
+
 export interface SessionUpdateParams {
   sessionId: string;
   update: SessionUpdate;
@@ -133,6 +147,10 @@ export interface SessionSummary {
   updatedAt?: string;
   used?: number;
   size?: number;
+}
+
+export interface SessionList {
+  sessions: SessionSummary[];
 }
 
 export interface PromptResult {
@@ -187,3 +205,32 @@ export interface ContextView {
   fileReadState?: unknown;
   messages?: unknown;
 }
+
+/** The fields of T at run time, for the tests; the compiler holds the list to T's keys. */
+const fieldsOf = <T>(fields: Record<keyof T, true>) => Object.keys(fields) as (keyof T & string)[];
+
+const sessionStarted = fieldsOf<SessionStarted>({ sessionId: true, model: true, provider: true, gauge: true });
+
+/** What the extension reads of each answer it asks for. */
+export const ResultFields: Record<string, string[]> = {
+  [Methods.sessionNew]: sessionStarted,
+  [Methods.sessionLoad]: sessionStarted,
+  [Methods.sessionList]: fieldsOf<SessionList>({ sessions: true }),
+  [Methods.sessionPrompt]: fieldsOf<PromptResult>({ stopReason: true, gauge: true }),
+  [Methods.compact]: fieldsOf<CompactResult>({
+    compactionId: true, status: true, tier: true, tokensBefore: true, tokensAfter: true,
+  }),
+  [Methods.gauge]: fieldsOf<Gauge>({
+    sessionId: true, seq: true, model: true, provider: true, used: true, size: true,
+    effectiveWindow: true, autoCompactAt: true, warningAt: true, errorAt: true, blockingAt: true,
+    percentUsed: true, percentLeftUntilAutoCompact: true, level: true, source: true, anchor: true,
+    breakdown: true, lastTurn: true, cost: true, compactions: true, autoCompact: true,
+  }),
+  [Methods.context]: fieldsOf<ContextView>({ gauge: true, prefix: true, fileReadState: true, messages: true }),
+};
+
+/** What it reads of each entry of a session/list answer. */
+export const SessionSummaryFields = fieldsOf<SessionSummary>({
+  sessionId: true, title: true, cwd: true, model: true, provider: true, createdAt: true,
+  updatedAt: true, used: true, size: true,
+});

@@ -79,6 +79,8 @@ before(async () => {
         "chat.commandCenter.enabled": false,
         "contextSidecar.pythonPath": PYTHON,
         "contextSidecar.baseUrl": fake.url,
+        // A 200K model, so the gauge below reaches its warning level.
+        "contextSidecar.model": "claude-haiku-4-5",
         "contextSidecar.apiKeyEnv": "FAKE_LLM_KEY",
         "contextSidecar.storageDir": dirs.storage,
       },

@@ -117,7 +117,7 @@ after(async () => {
 });
 
 function settings() {
-  return { provider: "anthropic", model: "claude-sonnet-4-5", baseUrl: fake.url, apiKeyEnv: "FAKE_LLM_KEY", storageDir: dirs.storage };
+  return { provider: "anthropic", model: "claude-haiku-4-5", baseUrl: fake.url, apiKeyEnv: "FAKE_LLM_KEY", storageDir: dirs.storage };
 }
 
 function port(): SidecarPort {
@@ -187,7 +187,7 @@ test("a chat turn through the ChatController streams text and updates the gauge"
   assert.ok(meta.used >= 142_300, `used ${meta.used} is anchored on the provider's usage`);
   assert.equal(meta.size, 200_000);
   assert.equal(meta.source, "provider");
-  // 142.3K of 200K: past the warning threshold (167K - 20K = 147K)? No: just below it.
+  // A 200K model (Haiku 4.5). 142.3K of 200K: past the warning threshold (167K - 20K = 147K)? No: just below it.
   assert.equal(meta.autoCompactAt, 167_000);
   const seqs = usage.map((u) => (u.update as any)._meta.sidecar.seq as number);
   assert.deepEqual([...seqs].sort((a, b) => a - b), seqs, "seq rises");

@@ -63,7 +63,7 @@ export interface FakeLlm {
 }
 
 export async function startFakeLlm(): Promise<FakeLlm> {
-  const child = spawn(PYTHON, ["-m", "sidecar.providers.fake_llm", "--port", "0"], {
+  const child = spawn(PYTHON, ["-m", "sidecar.fake_llm", "--port", "0"], {
     cwd: REPO_ROOT,
     detached: true,
     // The fake stops at end of stdin, so it also goes away if this process dies.

@@ -6,7 +6,7 @@ import { gauge } from "./fixtures";
 
 test("the /context document shows the gauge, breakdown and the sidecar's sections", () => {
   const md = contextMarkdown({ gauge: gauge(), prefix: { claudeMd: ["CLAUDE.md"] }, fileReadState: [{ path: "a.py" }], messages: "```weird```" });
-  assert.match(md, /^# Context: claude-sonnet-4-5/);
+  assert.match(md, /^# Context: claude-sonnet-5-5/);
   assert.match(md, /142\.3K \/ 200K \(71%\)/);
   assert.match(md, /\| Messages \| 90,000 \|/);
   assert.match(md, /## Files read\n\n1 entry\n\n```json/);

@@ -43,7 +43,7 @@ function setup(handlers: Record<string, Handler>) {
   return { controller, port, posts, gauges, compacting, contexts, send, resetSeq: () => (seq = 0) };
 }
 
-const started = (id = "s-1") => ({ sessionId: id, model: "claude-sonnet-4-5", provider: "anthropic", gauge: gauge({ sessionId: id, seq: 1, used: 3_000, percentUsed: 1.5 }) });
+const started = (id = "s-1") => ({ sessionId: id, model: "claude-sonnet-5-5", provider: "anthropic", gauge: gauge({ sessionId: id, seq: 1, used: 3_000, percentUsed: 1.5 }) });
 
 test("a first prompt creates a session, streams updates and ends the turn", async () => {
   let release!: () => void;

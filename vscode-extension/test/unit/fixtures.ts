@@ -1,4 +1,4 @@
-// Gauge payloads shaped as PROTOCOL.md's Gauge section describes them.
+// Gauge payloads shaped as docs/protocol.md's Gauge section describes them.
 import type { Gauge } from "../../src/shared/protocol";
 
 export function gauge(overrides: Partial<Gauge> = {}): Gauge {
@@ -7,7 +7,7 @@ export function gauge(overrides: Partial<Gauge> = {}): Gauge {
   return {
     sessionId: "s-1",
     seq: 1,
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     provider: "anthropic",
     used,
     size,

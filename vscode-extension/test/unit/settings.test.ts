@@ -45,7 +45,7 @@ test("contributed defaults are the seed's numbers", () => {
   assert.equal(d("history.maxPastedContentLength"), 1024);
   assert.equal(d("microcompact.timeBased.gapMinutes"), 60);
   assert.equal(d("provider"), "anthropic");
-  assert.equal(d("model"), "claude-sonnet-4-5");
+  assert.equal(d("model"), "claude-sonnet-5-5");
   assert.equal(d("apiKeyEnv"), "ANTHROPIC_API_KEY");
   assert.equal(d("gaugeClickAction"), "showContext");
 });

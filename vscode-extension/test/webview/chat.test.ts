@@ -60,7 +60,7 @@ async function host(page: Page, body: HostToWebviewBody, seq = ++hostSeq): Promi
 
 const posted = (page: Page) => page.evaluate(() => (window as any).__posted as any[]);
 
-const running = { type: "state", connection: "running", sessionId: "s-1", title: null, model: "claude-sonnet-4-5", busy: false, compacting: false } as const;
+const running = { type: "state", connection: "running", sessionId: "s-1", title: null, model: "claude-sonnet-5-5", busy: false, compacting: false } as const;
 
 test("the view says ready, then posts the prompt typed in the box", { skip }, async () => {
   const page = await openView();

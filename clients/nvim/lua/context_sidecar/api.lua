@@ -1,9 +1,27 @@
----One wrapper per sidecar method (PROTOCOL.md). Each takes a ready client state, params and an
+---One wrapper per sidecar method (docs/protocol.md). Each takes a ready client state, params and an
 ---optional callback `cb(err, result)`. Without a callback it must run inside a coroutine: it
 ---yields until the answer arrives and returns `err, result`.
 local client = require("context_sidecar.client")
 
 local M = {}
+
+---The wire names of the methods below; tests hold them to docs/contract/index.json.
+M.methods = {
+  session_new = "session/new",
+  session_load = "session/load",
+  session_list = "session/list",
+  session_close = "session/close",
+  session_delete = "session/delete",
+  session_prompt = "session/prompt",
+  session_set_model = "session/set_model",
+  session_cancel = "session/cancel",
+  gauge = "sidecar/gauge",
+  compact = "sidecar/compact",
+  context = "sidecar/context",
+  history_list = "sidecar/history/list",
+  history_undo = "sidecar/history/undo",
+}
+local methods = M.methods
 
 ---@alias context_sidecar.Level "ok"|"warning"|"error"|"blocking"
 
@@ -86,7 +104,7 @@ end
 ---@param params {cwd: string, model?: string, provider?: string, title?: string}
 ---@param cb? fun(err: table|nil, result: context_sidecar.SessionResult|nil)
 function M.session_new(state, params, cb)
-  return M.request(state, "session/new", params, cb)
+  return M.request(state, methods.session_new, params, cb)
 end
 
 ---Replays the session's visible history as session/update notifications, then answers.
@@ -94,28 +112,28 @@ end
 ---@param params {sessionId: string}
 ---@param cb? fun(err: table|nil, result: context_sidecar.SessionResult|nil)
 function M.session_load(state, params, cb)
-  return M.request(state, "session/load", params, cb)
+  return M.request(state, methods.session_load, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
 ---@param params {cwd?: string}
 ---@param cb? fun(err: table|nil, result: {sessions: context_sidecar.SessionSummary[]}|nil)
 function M.session_list(state, params, cb)
-  return M.request(state, "session/list", client.object(params), cb)
+  return M.request(state, methods.session_list, client.object(params), cb)
 end
 
 ---@param state context_sidecar.ClientState
 ---@param params {sessionId: string}
 ---@param cb? context_sidecar.Callback
 function M.session_close(state, params, cb)
-  return M.request(state, "session/close", params, cb)
+  return M.request(state, methods.session_close, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
 ---@param params {sessionId: string}
 ---@param cb? context_sidecar.Callback
 function M.session_delete(state, params, cb)
-  return M.request(state, "session/delete", params, cb)
+  return M.request(state, methods.session_delete, params, cb)
 end
 
 ---Answered when the turn ends; streamed output arrives as session/update meanwhile.
@@ -123,14 +141,14 @@ end
 ---@param params {sessionId: string, prompt: table[]}
 ---@param cb? fun(err: table|nil, result: context_sidecar.PromptResult|nil)
 function M.session_prompt(state, params, cb)
-  return M.request(state, "session/prompt", params, cb)
+  return M.request(state, methods.session_prompt, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
 ---@param params {sessionId: string, model: string, provider?: string}
 ---@param cb? fun(err: table|nil, result: {gauge: context_sidecar.Gauge}|nil)
 function M.session_set_model(state, params, cb)
-  return M.request(state, "session/set_model", params, cb)
+  return M.request(state, methods.session_set_model, params, cb)
 end
 
 ---Notification: the running session/prompt then answers with stopReason "cancelled".
@@ -138,21 +156,21 @@ end
 ---@param params {sessionId: string}
 ---@return boolean
 function M.session_cancel(state, params)
-  return client.notify(state, "session/cancel", params)
+  return client.notify(state, methods.session_cancel, params)
 end
 
 ---@param state context_sidecar.ClientState
 ---@param params {sessionId: string}
 ---@param cb? fun(err: table|nil, result: context_sidecar.Gauge|nil)
 function M.gauge(state, params, cb)
-  return M.request(state, "sidecar/gauge", params, cb)
+  return M.request(state, methods.gauge, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
 ---@param params {sessionId: string, instructions?: string, workDoneToken?: string}
 ---@param cb? fun(err: table|nil, result: context_sidecar.CompactResult|nil)
 function M.compact(state, params, cb)
-  return M.request(state, "sidecar/compact", params, cb)
+  return M.request(state, methods.compact, params, cb)
 end
 
 ---The `/context` view.
@@ -160,20 +178,20 @@ end
 ---@param params {sessionId: string}
 ---@param cb? fun(err: table|nil, result: {gauge: context_sidecar.Gauge, prefix: any, fileReadState: any, messages: any}|nil)
 function M.context(state, params, cb)
-  return M.request(state, "sidecar/context", params, cb)
+  return M.request(state, methods.context, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
 ---@param params {limit?: integer, project?: string}
 ---@param cb? context_sidecar.Callback
 function M.history_list(state, params, cb)
-  return M.request(state, "sidecar/history/list", client.object(params), cb)
+  return M.request(state, methods.history_list, client.object(params), cb)
 end
 
 ---@param state context_sidecar.ClientState
 ---@param cb? context_sidecar.Callback
 function M.history_undo(state, cb)
-  return M.request(state, "sidecar/history/undo", vim.empty_dict(), cb)
+  return M.request(state, methods.history_undo, vim.empty_dict(), cb)
 end
 
 return M

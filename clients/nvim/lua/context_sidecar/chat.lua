@@ -44,32 +44,54 @@ local by_buf = {}
 ---@type string|nil
 local last_session
 
+---An update for the chat showing its session, if one does. A silent replay (reopening a
+---session already on screen) shows nothing but compactions.
+---@param apply fun(chat: context_sidecar.Chat, update: table)
+---@param while_silent? boolean
+local function in_chat(apply, while_silent)
+  return function(params)
+    local chat = chats[params.sessionId]
+    if not chat or not vim.api.nvim_buf_is_valid(chat.buf) then
+      return
+    end
+    if chat.replay == "silent" and not while_silent then
+      return
+    end
+    apply(chat, params.update)
+  end
+end
+
+---What each `session/update` kind does; a kind missing here is ignored. Tests hold the kinds
+---to docs/contract/index.json.
+---@type table<string, fun(params: {sessionId: string, update: table})>
+M.update_handlers = {
+  usage_update = function(params)
+    status.from_usage_update(params.sessionId, params.update)
+  end,
+  session_info_update = in_chat(function(chat, update)
+    chat.title = nn(update.title) or chat.title
+    vim.b[chat.buf].context_sidecar_title = chat.title
+  end),
+  available_commands_update = in_chat(function(chat, update)
+    chat.commands = nn(update.availableCommands)
+  end),
+  user_message_chunk = in_chat(transcript.render),
+  agent_message_chunk = in_chat(transcript.render),
+  agent_thought_chunk = in_chat(transcript.render),
+  tool_call = in_chat(transcript.render),
+  tool_call_update = in_chat(transcript.render),
+  compaction_update = in_chat(transcript.render, true),
+}
+
 ---Route one `session/update` notification.
 ---@param params {sessionId: string, update: table}
 function M.on_update(params)
   if type(params) ~= "table" or type(params.update) ~= "table" then
     return
   end
-  local update = params.update
-  local kind = update.sessionUpdate
-  if kind == "usage_update" then
-    status.from_usage_update(params.sessionId, update)
-    return
-  end
-  local chat = chats[params.sessionId]
-  if not chat or not vim.api.nvim_buf_is_valid(chat.buf) then
-    return
-  end
-  if chat.replay == "silent" and kind ~= "compaction_update" then
-    return
-  end
-  if kind == "session_info_update" then
-    chat.title = nn(update.title) or chat.title
-    vim.b[chat.buf].context_sidecar_title = chat.title
-  elseif kind == "available_commands_update" then
-    chat.commands = nn(update.availableCommands)
-  else
-    transcript.render(chat, update)
+  local handler = M.update_handlers[params.update.sessionUpdate]
+  if handler then
+    handler(params)
   end
 end
 

@@ -4,7 +4,7 @@
 ---version is stopped with a message saying why.
 local M = {}
 
----The protocol major version this client speaks (PROTOCOL.md, "version 2": the sidecar's
+---The protocol major version this client speaks (docs/protocol.md, "version 2": the sidecar's
 ---error codes moved to -33001..-33006).
 M.PROTOCOL_VERSION = 2
 M.NAME = "context_sidecar"
@@ -57,7 +57,7 @@ function M.root(bufnr)
   return vim.fs.normalize(vim.fn.getcwd())
 end
 
----Client capabilities: Neovim's own plus what this plugin handles (PROTOCOL.md, Lifecycle).
+---Client capabilities: Neovim's own plus what this plugin handles (docs/protocol.md, Lifecycle).
 ---@return table
 function M.capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
@@ -114,7 +114,7 @@ end
 
 ---Notification and server-request handlers; the modules are required when a message arrives.
 ---@return table<string, function>
-local function handlers()
+function M.handlers()
   return {
     ["session/update"] = function(_, params, ctx)
       require("context_sidecar.chat").on_update(params, ctx.client_id)
@@ -194,7 +194,7 @@ function M.ensure(root, cb)
     },
     -- Answers the server's workspace/configuration pull (section contextSidecar).
     settings = { contextSidecar = M.object(vim.deepcopy(cfg.settings)) },
-    handlers = handlers(),
+    handlers = M.handlers(),
     on_init = function(client, result)
       local major, caps = M.server_protocol(result)
       if major ~= M.PROTOCOL_VERSION then

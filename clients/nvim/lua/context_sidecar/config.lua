@@ -17,7 +17,7 @@ local M = {}
 ---@field cmd string[] how the sidecar is started (LSP over stdio)
 ---@field cmd_env table<string,string>|nil extra environment for the sidecar process
 ---@field root_markers string[] files or folders that mark a workspace root
----@field settings table the `contextSidecar` settings object (PROTOCOL.md), passed through untouched
+---@field settings table the `contextSidecar` settings object (docs/protocol.md), passed through untouched
 ---@field model string|nil model for new sessions; nil lets the sidecar pick from its settings
 ---@field attach_buffers boolean attach file buffers under the root so the sidecar sees unsaved text
 ---@field chat context_sidecar.ChatOptions

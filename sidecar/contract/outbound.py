@@ -1,0 +1,67 @@
+"""What the sidecar sends the client besides answers: notifications and its own requests."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict, Union, cast
+
+from sidecar.contract.updates import SessionUpdate
+
+StatusKind = Literal["normal", "warning", "error", "inactive"]
+PermissionKind = Literal["allow_once", "allow_always", "reject_once", "reject_always"]
+
+
+class SessionUpdateParams(TypedDict):
+    """``session/update``."""
+
+    sessionId: str
+    update: SessionUpdate
+
+
+class StatusParams(TypedDict):
+    """``sidecar/didChangeStatus``: global state for a status bar."""
+
+    kind: StatusKind
+    busy: bool
+    message: str
+
+
+class PermissionOption(TypedDict):
+    optionId: str
+    name: str
+    kind: PermissionKind
+
+
+class PermissionParams(TypedDict):
+    """``session/request_permission``, server to client."""
+
+    sessionId: str
+    toolCall: dict[str, Any]
+    options: list[PermissionOption]
+
+
+class _Selected(TypedDict):
+    outcome: Literal["selected"]
+    optionId: str
+
+
+class _Cancelled(TypedDict):
+    outcome: Literal["cancelled"]
+
+
+class PermissionResult(TypedDict):
+    outcome: Union[_Selected, _Cancelled]
+
+
+def session_update_params(session_id: str, update: SessionUpdate) -> SessionUpdateParams:
+    return {"sessionId": session_id, "update": update}
+
+
+# The editor port carries kinds and options as plain strings; these are the wire's spellings.
+def status_params(kind: str, busy: bool, message: str) -> StatusParams:
+    return {"kind": cast(StatusKind, kind), "busy": busy, "message": message}
+
+
+def permission_params(session_id: str, tool_call: dict[str, Any],
+                      options: list[dict[str, str]]) -> PermissionParams:
+    return {"sessionId": session_id, "toolCall": tool_call,
+            "options": cast(list[PermissionOption], options)}

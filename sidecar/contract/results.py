@@ -1,0 +1,204 @@
+"""What each request answers: plain dicts on the wire, described here as TypedDicts."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+Level = Literal["ok", "warning", "error", "blocking"]
+StopReason = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]
+CompactionTier = Literal["session_memory", "full"]
+CompactionBackend = Literal["local", "server"]  # who wrote the summary: the sidecar or the provider
+
+
+class Anchor(TypedDict):
+    apiTokens: int
+    estimatedSince: int
+    messagesSince: int
+
+
+class Breakdown(TypedDict):
+    system: int
+    tools: int
+    memoryFiles: int
+    messages: int
+    toolResults: int
+    summary: int
+    free: int
+    reservedOutput: int
+
+
+class LastTurn(TypedDict):
+    inputTokens: int
+    cacheReadTokens: int
+    cacheWriteTokens: int
+    outputTokens: int
+
+
+class Cost(TypedDict):
+    amount: float
+    currency: str
+
+
+class AutoCompact(TypedDict):
+    enabled: bool
+    circuitBreaker: Literal["closed", "open"]
+    consecutiveFailures: int
+
+
+class Gauge(TypedDict):
+    """docs/protocol.md, Gauge: the one view of the context's size every other view shows."""
+
+    sessionId: str
+    seq: int
+    model: str
+    provider: str
+    used: int
+    size: int
+    effectiveWindow: int
+    autoCompactAt: int | None
+    warningAt: int
+    errorAt: int
+    blockingAt: int
+    percentUsed: float
+    percentLeftUntilAutoCompact: float | None
+    level: Level
+    source: Literal["provider", "estimate"]
+    windowSource: str | None  # which rule decided the window (the provider's endpoint, a setting...)
+    estimator: str
+    anchor: Anchor
+    breakdown: Breakdown
+    lastTurn: LastTurn
+    cost: Cost | None
+    compactions: dict[str, int]
+    autoCompact: AutoCompact
+
+
+class SessionOpened(TypedDict):
+    """``session/new`` and ``session/load``."""
+
+    sessionId: str
+    model: str
+    provider: str
+    gauge: Gauge
+
+
+class SessionSummary(TypedDict):
+    sessionId: str
+    title: str | None
+    cwd: str
+    model: str
+    provider: str
+    createdAt: str
+    updatedAt: str
+    used: int
+    size: int
+
+
+class SessionList(TypedDict):
+    sessions: list[SessionSummary]  # newest first
+
+
+class Empty(TypedDict):
+    """``session/close`` and ``session/delete``."""
+
+
+class PromptResult(TypedDict):
+    stopReason: StopReason
+    gauge: Gauge
+
+
+class ModelSet(TypedDict):
+    gauge: Gauge
+
+
+class Compacted(TypedDict):
+    compactionId: str
+    status: Literal["completed"]
+    tier: CompactionTier
+    tokensBefore: int
+    tokensAfter: int
+    backend: CompactionBackend
+
+
+class ExactCount(TypedDict):
+    tokens: int
+    source: str  # "count_tokens" or "tiktoken:<encoding>"
+
+
+class MemoryFile(TypedDict):
+    path: str
+    kind: str
+    tokens: int
+    chars: int
+
+
+class Prefix(TypedDict):
+    parts: dict[str, int]
+    memoryFiles: list[MemoryFile]
+
+
+class FileRead(TypedDict):
+    path: str
+    tokens: int
+    readAt: str
+    stale: bool
+    offset: int | None
+    limit: int | None
+    origin: str
+
+
+class StorageState(TypedDict):
+    skippedTranscriptLines: int
+    skippedTranscriptValues: int
+    skippedHistoryLines: int
+    skippedHistoryValues: int
+    pendingWrites: int
+    lastWriteError: str | None
+
+
+class LastCompaction(TypedDict):
+    tier: CompactionTier
+    backend: CompactionBackend
+    trigger: str | None
+    tokensBefore: int | None
+
+
+class ModelStatus(TypedDict):
+    """What is known of the session's model: retired, deprecated or active, and what to use."""
+
+    model: str
+    lifecycle: Literal["active", "deprecated", "retired"]
+    replacement: str | None
+    retiresAt: str | None
+    source: str | None
+    message: str | None
+
+
+class ContextView(TypedDict):
+    """``sidecar/context``: the ``/context`` view."""
+
+    gauge: Gauge
+    exact: ExactCount | None
+    watcher: Literal["watchfiles", "client", "off"]
+    prefix: Prefix
+    fileReadState: list[FileRead]
+    messages: list[dict[str, Any]]  # the next request's messages, as the provider gets them
+    storage: StorageState
+    lastCompaction: LastCompaction | None
+    modelStatus: ModelStatus
+
+
+class HistoryEntry(TypedDict):
+    display: str
+    pastedContents: dict[str, dict[str, Any]]
+    timestamp: int  # milliseconds since the epoch
+    project: str | None
+    sessionId: str | None
+
+
+class HistoryList(TypedDict):
+    entries: list[HistoryEntry]  # newest first
+
+
+class HistoryUndone(TypedDict):
+    removed: HistoryEntry | None

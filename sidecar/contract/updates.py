@@ -1,0 +1,206 @@
+"""The ``session/update`` kinds (docs/protocol.md, Notifications) and one constructor each.
+
+Every update the sidecar sends is built by these functions, so the kinds and their fields
+are spelled in one place. A field passed as None is left out, as the protocol's optional
+fields are.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict, Union, cast, get_args, get_type_hints
+
+from sidecar.contract.content import TextBlock, text_block
+from sidecar.contract.results import CompactionBackend, CompactionTier, Cost, Gauge
+
+ToolCallStatus = Literal["pending", "in_progress", "completed", "failed"]
+CompactionStatus = Literal["in_progress", "completed", "failed", "cancelled"]
+CompactionTrigger = Literal["auto", "manual"]
+
+
+class _UserMessageChunk(TypedDict):
+    sessionUpdate: Literal["user_message_chunk"]
+    content: TextBlock
+
+
+class _AgentMessageChunk(TypedDict):
+    sessionUpdate: Literal["agent_message_chunk"]
+    content: TextBlock
+    messageId: str
+
+
+class _AgentThoughtChunk(TypedDict):
+    sessionUpdate: Literal["agent_thought_chunk"]
+    content: TextBlock
+    messageId: str
+
+
+class Location(TypedDict, total=False):
+    path: str
+    line: int
+
+
+class _ToolCallRequired(TypedDict):
+    sessionUpdate: Literal["tool_call"]
+    toolCallId: str
+    title: str
+    kind: str
+    status: ToolCallStatus
+    rawInput: dict[str, Any]
+
+
+class _ToolCall(_ToolCallRequired, total=False):
+    locations: list[Location]
+
+
+class _ToolCallUpdateRequired(TypedDict):
+    sessionUpdate: Literal["tool_call_update"]
+    toolCallId: str
+    status: ToolCallStatus
+
+
+class _ToolCallUpdate(_ToolCallUpdateRequired, total=False):
+    content: list[dict[str, Any]]  # ACP's [{type: "content", content: {type: "text", text}}]
+    rawOutput: dict[str, Any]
+
+
+class _SidecarGauge(TypedDict):
+    sidecar: Gauge
+
+
+class _UsageUpdateRequired(TypedDict):
+    sessionUpdate: Literal["usage_update"]
+    used: int
+    size: int
+    _meta: _SidecarGauge
+
+
+class _UsageUpdate(_UsageUpdateRequired, total=False):
+    cost: Cost
+
+
+class _CompactionUpdateRequired(TypedDict):
+    sessionUpdate: Literal["compaction_update"]
+    compactionId: str
+    trigger: CompactionTrigger
+    status: CompactionStatus
+    tier: CompactionTier
+
+
+class _CompactionUpdate(_CompactionUpdateRequired, total=False):
+    tokensBefore: int
+    tokensAfter: int
+    summary: str
+    backend: CompactionBackend
+    error: str
+
+
+class _SessionInfoUpdateRequired(TypedDict):
+    sessionUpdate: Literal["session_info_update"]
+
+
+class _SessionInfoUpdate(_SessionInfoUpdateRequired, total=False):
+    title: str
+    updatedAt: str
+
+
+class Command(TypedDict):
+    name: str
+    description: str
+
+
+class _AvailableCommandsUpdate(TypedDict):
+    sessionUpdate: Literal["available_commands_update"]
+    availableCommands: list[Command]
+
+
+SessionUpdate = Union[
+    _UserMessageChunk, _AgentMessageChunk, _AgentThoughtChunk, _ToolCall, _ToolCallUpdate,
+    _UsageUpdate, _CompactionUpdate, _SessionInfoUpdate, _AvailableCommandsUpdate,
+]
+
+
+def user_message_chunk(text: str) -> _UserMessageChunk:
+    """A user message, replayed by ``session/load``."""
+    return {"sessionUpdate": "user_message_chunk", "content": text_block(text)}
+
+
+def agent_message_chunk(text: str, message_id: str) -> _AgentMessageChunk:
+    return {"sessionUpdate": "agent_message_chunk", "content": text_block(text),
+            "messageId": message_id}
+
+
+def agent_thought_chunk(text: str, message_id: str) -> _AgentThoughtChunk:
+    return {"sessionUpdate": "agent_thought_chunk", "content": text_block(text),
+            "messageId": message_id}
+
+
+def tool_call(tool_call_id: str, title: str, kind: str, status: ToolCallStatus,
+              raw_input: dict[str, Any], locations: list[dict[str, Any]] | None = None) -> _ToolCall:
+    update: _ToolCall = {"sessionUpdate": "tool_call", "toolCallId": tool_call_id, "title": title,
+                         "kind": kind, "status": status, "rawInput": raw_input}
+    if locations is not None:
+        # Tools build them as plain dicts of these fields.
+        update["locations"] = cast(list[Location], locations)
+    return update
+
+
+def tool_call_update(tool_call_id: str, status: ToolCallStatus, *,
+                     content: list[dict[str, Any]] | None = None,
+                     raw_output: dict[str, Any] | None = None) -> _ToolCallUpdate:
+    update: _ToolCallUpdate = {"sessionUpdate": "tool_call_update", "toolCallId": tool_call_id,
+                               "status": status}
+    if content is not None:
+        update["content"] = content
+    if raw_output is not None:
+        update["rawOutput"] = raw_output
+    return update
+
+
+def usage_update(gauge: Gauge) -> _UsageUpdate:
+    """ACP's fields at the root (Zed draws its ring from them), the whole gauge in ``_meta``."""
+    update: _UsageUpdate = {"sessionUpdate": "usage_update", "used": gauge["used"],
+                            "size": gauge["size"], "_meta": {"sidecar": gauge}}
+    cost = gauge.get("cost")
+    if cost:
+        update["cost"] = cost
+    return update
+
+
+def compaction_update(compaction_id: str, *, trigger: CompactionTrigger,
+                      status: CompactionStatus, tier: CompactionTier,
+                      tokens_before: int | None = None, tokens_after: int | None = None,
+                      summary: str | None = None, backend: CompactionBackend | None = None,
+                      error: str | None = None) -> _CompactionUpdate:
+    update: _CompactionUpdate = {"sessionUpdate": "compaction_update",
+                                 "compactionId": compaction_id, "trigger": trigger,
+                                 "status": status, "tier": tier}
+    if tokens_before is not None:
+        update["tokensBefore"] = tokens_before
+    if tokens_after is not None:
+        update["tokensAfter"] = tokens_after
+    if summary is not None:
+        update["summary"] = summary
+    if backend is not None:
+        update["backend"] = backend
+    if error is not None:
+        update["error"] = error
+    return update
+
+
+def session_info_update(*, title: str | None = None,
+                        updated_at: str | None = None) -> _SessionInfoUpdate:
+    update: _SessionInfoUpdate = {"sessionUpdate": "session_info_update"}
+    if title is not None:
+        update["title"] = title
+    if updated_at is not None:
+        update["updatedAt"] = updated_at
+    return update
+
+
+def available_commands_update(commands: list[Command]) -> _AvailableCommandsUpdate:
+    return {"sessionUpdate": "available_commands_update", "availableCommands": commands}
+
+
+# Every kind, in docs/protocol.md's order (the union's), read off the TypedDicts above.
+UPDATE_KINDS: tuple[str, ...] = tuple(
+    get_args(get_type_hints(shape)["sessionUpdate"])[0] for shape in get_args(SessionUpdate))

@@ -1,0 +1,69 @@
+"""What the context-management tiers may use of the session they keep inside its window.
+
+The tiers receive this narrow view instead of the whole session: its records, its token
+ledger and thresholds, its settings, a way to call the model, and one way to commit a new
+context. The session implements it; nothing here imports the session, so the session can
+import the tiers without a cycle.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+if TYPE_CHECKING:
+    from sidecar.contract.updates import SessionUpdate
+    from sidecar.core.file_state import FileReadState
+    from sidecar.core.messages import Block, Message
+    from sidecar.core.ports import Editor, ModelDescription, ModelRequest, Provider, Tool
+    from sidecar.core.request_labels import CallKind, Cause
+    from sidecar.core.settings import Settings
+    from sidecar.core.tokens import TokenLedger
+    from sidecar.core.transcript import Transcript
+    from sidecar.core.window import Thresholds
+
+
+class CompactionHost(Protocol):
+    settings: Settings
+    thresholds: Thresholds
+    ledger: TokenLedger
+    editor: Editor
+    file_state: FileReadState
+    transcript: Transcript
+    clock: Callable[[], float]
+    tools: list[Tool]
+
+    @property
+    def id(self) -> str: ...
+
+    def estimate(self, records: list[Message]) -> int:
+        """Tokens of a would-be context: the prefix plus these records."""
+
+    def prefix_parts(self) -> dict[str, int]: ...
+
+    def leading_context(self) -> list[Block]:
+        """The blocks (project rules, date) that lead the first user message of every request."""
+
+    def record_clearing(self, ids: list[str], kind: str) -> None:
+        """Freeze a microcompact decision in the transcript."""
+
+    def commit(self, records: list[Message]) -> None:
+        """Append a compaction's records and start the context over from them."""
+
+    def update(self, payload: SessionUpdate) -> None:
+        """A ``session/update`` to the editor."""
+
+    def send_usage_update(self) -> dict[str, Any]: ...
+
+    def build_request(self, records: list[Message] | None = None, *,
+                      call: CallKind = "main") -> ModelRequest: ...
+
+    def labels(self, call: CallKind = "main") -> dict[str, str]: ...
+
+    def rewrite(self, cause: Cause) -> None:
+        """Note a named cause of a change to what the next request repeats."""
+
+    def described(self, model: str | None = None) -> ModelDescription | None:
+        """What the provider's models endpoint said of a model (the session's by default)."""
+
+    def provider_for(self, model: str | None = None) -> Provider:
+        """The session's provider, or one for another model of it (a cheaper summarizer)."""

@@ -1,0 +1,435 @@
+"""The ports of the engine: what it needs from a model provider, a tool and an editor.
+
+Adapters (``sidecar.providers``, ``sidecar.tools``, the transports) implement these; the
+engine only knows them. Requests and responses are in Anthropic content-block form; a
+provider adapter translates to its wire and back, importing its SDK on first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Literal, Mapping, Protocol, Sequence
+
+from sidecar.contract.updates import SessionUpdate
+from sidecar.core.file_state import FileReadState
+from sidecar.core.messages import ApiMessage, Block, Message, Usage
+from sidecar.core.settings import Settings
+from sidecar.core.storage_health import StorageHealth
+
+if TYPE_CHECKING:
+    from sidecar.core.prefix import PrefixStore
+
+# ----- model providers ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+@dataclass
+class ModelRequest:
+    model: str
+    system: list[Block]  # text blocks; the adapter places cache breakpoints
+    messages: list[ApiMessage]
+    tools: list[ToolSpec] = field(default_factory=list)
+    max_tokens: int = 8_192
+    # Thinking: at most ``thinking_budget`` tokens, or ``thinking_adaptive`` (the model
+    # decides); ``effort`` as the provider names it (Anthropic output_config.effort, OpenAI
+    # reasoning_effort).
+    thinking_budget: int | None = None
+    thinking_adaptive: bool = False
+    effort: str | None = None
+    # The model's long-context (1M) window was asked for with a ``[1m]`` suffix.
+    long_context: bool = False
+    # Anthropic server-side context editing (tier 2); adapters for other providers ignore it
+    # because the session applies the same edit client-side for them.
+    context_management: dict[str, Any] | None = None
+    prompt_cache_key: str | None = None
+    # Cache the latest message too (off for forked one-shot calls such as summaries).
+    cache_latest_message: bool = True
+    timeout_seconds: float = 600.0
+    # Sent as HTTP headers (see sidecar.core.request_labels); the APIs ignore them.
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    index: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ThinkingDelta:
+    index: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolUseStart:
+    index: int
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ToolInputDelta:
+    index: int
+    partial_json: str
+
+
+@dataclass(frozen=True)
+class Completed:
+    """The whole response: blocks in Anthropic form, usage, stop reason."""
+
+    content: list[Block]
+    usage: Usage
+    stop_reason: str  # end_turn, tool_use, max_tokens, refusal, stop_sequence
+    message_id: str
+    model: str
+    applied_edits: list[dict[str, Any]] = field(default_factory=list)
+
+
+StreamEvent = TextDelta | ThinkingDelta | ToolUseStart | ToolInputDelta | Completed
+
+_PTL_ANTHROPIC = re.compile(r"prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)", re.IGNORECASE)
+_PTL_OPENAI = re.compile(
+    r"maximum context length is (\d+) tokens.*?(?:resulted in|requested) (\d+) tokens",
+    re.IGNORECASE | re.DOTALL,
+)
+_PTL_WORDS = re.compile(
+    r"prompt is too long|context_length_exceeded|maximum context length|context window|"
+    r"too many tokens|input is too long|exceeds the context",
+    re.IGNORECASE,
+)
+
+
+class ProviderError(Exception):
+    """A provider failure, classified so retry and compaction can act on it."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        type: str = "api_error",
+        retry_after: float | None = None,
+        retryable: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.type = type
+        self.retry_after = retry_after
+        self.retryable = retryable
+        self.prompt_too_long, self.token_gap = classify_prompt_too_long(message, type)
+
+    def to_data(self) -> dict[str, Any]:
+        return {"status": self.status, "type": self.type, "retryAfter": self.retry_after}
+
+
+def classify_prompt_too_long(message: str, type: str = "") -> tuple[bool, int | None]:
+    """Whether an error says the prompt was too long, and by how many tokens if stated."""
+    m = _PTL_ANTHROPIC.search(message)
+    if m:
+        return True, max(int(m.group(1)) - int(m.group(2)), 0)
+    m = _PTL_OPENAI.search(message)
+    if m:
+        return True, max(int(m.group(2)) - int(m.group(1)), 0)
+    if type == "context_length_exceeded" or _PTL_WORDS.search(message):
+        return True, None
+    return False, None
+
+
+@dataclass(frozen=True)
+class ServerCompaction:
+    """A compaction the provider made itself: what later requests send first, in place of
+    the messages it summarizes.
+
+    ``blocks`` are in our block form, the ``type: "compaction"`` one with the provider's
+    opaque fields kept verbatim (Anthropic's signed ``content``; OpenAI's
+    ``encrypted_content``); ``role`` is the message they are sent in: Anthropic's block
+    alone, as the assistant's; OpenAI's the user messages it kept, then its compaction
+    item, as the user's. ``summary`` is readable text when the provider returns it
+    (Anthropic does, OpenAI's is encrypted), for the user and for the transcript.
+    """
+
+    blocks: list[Block]
+    summary: str | None
+    usage: Usage
+    role: Literal["assistant", "user"] = "assistant"
+
+
+# Anthropic's words for where a model is in its life (``ModelInfo.lifecycle``).
+Lifecycle = Literal["active", "deprecated", "retired"]
+
+
+@dataclass(frozen=True)
+class ModelDescription:
+    """What a provider's models endpoint says of one model."""
+
+    model: str
+    context_window: int | None
+    max_output_tokens: int | None
+    lifecycle: Lifecycle = "active"
+    # Capability names the provider lists (thinking, effort, context_management, compaction...).
+    capabilities: frozenset[str] = frozenset()
+    replacement: str | None = None  # a current model to move to, when it says so
+    source: str = ""  # which endpoint said it, e.g. "anthropic /v1/models", "vllm max_model_len"
+    retires_at: str | None = None  # ISO date of the scheduled (or past) retirement, if said
+    # False when the endpoint says nothing of lifecycles (vLLM, llama.cpp, Ollama,
+    # OpenRouter): ``lifecycle`` is then only the default, and the catalog's word stands.
+    lifecycle_known: bool = True
+
+
+class Provider(Protocol):
+    name: str
+    # The provider clears old tool results itself (Anthropic's context_management); for the
+    # others the engine makes the same edit on the outgoing request.
+    server_context_management: bool
+    # The provider can summarize the conversation itself (``compact``).
+    server_compaction: bool
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        """Yield deltas, then exactly one ``Completed``; raise ``ProviderError`` on failure."""
+        ...
+
+    async def count_tokens(self, request: ModelRequest) -> int | None:
+        """Exact input tokens where the provider can count them, else None."""
+        ...
+
+    async def compact(self, request: ModelRequest, instructions: str | None) -> ServerCompaction:
+        """Summarize ``request``'s conversation server-side (only when ``server_compaction``);
+        raise ``ProviderError`` when the provider refuses."""
+        ...
+
+    async def describe_models(self) -> list[ModelDescription]:
+        """What the provider's models endpoint says of its models ([] when it has none or
+        is unreachable). Called off the start-up path; the result is cached on disk."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+# ----- tools -------------------------------------------------------------------------------
+
+# ACP tool kinds (agentclientprotocol.com, ToolKind).
+ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]
+ALLOWING: frozenset[str] = frozenset({"allow_once", "allow_always"})
+
+
+class ToolContext(Protocol):
+    """What a session gives its tools."""
+
+    roots: list[Path]
+    file_state: FileReadState
+    cancelled: asyncio.Event
+    settings: Settings
+
+    async def read_buffer(self, path: Path) -> str | None:
+        """The editor's unsaved text of ``path``, or None when the editor has none open."""
+        ...
+
+    async def apply_edit(self, path: Path, new_text: str, label: str) -> bool | None:
+        """Replace (or create) the whole document through the editor; True when applied,
+        None when the editor cannot apply edits (the tool then writes the file itself)."""
+        ...
+
+    async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
+        """One of ``allow_once, allow_always, reject_once, reject_always, cancelled``."""
+        ...
+
+
+@dataclass
+class ToolOutcome:
+    content: str | list[Block]
+    is_error: bool = False
+    raw_output: dict[str, Any] = field(default_factory=dict)
+    # ACP tool_call content for the editor (e.g. a diff); text content is used when empty.
+    display: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def error(cls, message: str, **raw: Any) -> ToolOutcome:
+        return cls(message, is_error=True, raw_output={"error": message, **raw})
+
+    def text(self) -> str:
+        if isinstance(self.content, str):
+            return self.content
+        return "".join(str(b.get("text", "")) for b in self.content if b.get("type") == "text")
+
+    def acp_content(self) -> list[dict[str, Any]]:
+        """``content`` of a ``tool_call_update``."""
+        if self.display:
+            return self.display
+        if isinstance(self.content, str):
+            return [{"type": "content", "content": {"type": "text", "text": self.content}}]
+        return [{"type": "content", "content": b} for b in self.content if b.get("type") == "text"]
+
+
+class Tool(Protocol):
+    """A tool the model may call. ``run`` never raises for bad input or a failing file
+    system: every failure is an ``is_error`` outcome the model reads."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def input_schema(self) -> dict[str, Any]: ...
+
+    @property
+    def kind(self) -> ToolKind: ...
+
+    @property
+    def compactable(self) -> bool:
+        """Whether old results of this tool may be cleared by microcompact."""
+
+    def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str: ...
+
+    def locations(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> list[dict[str, Any]]: ...
+
+    async def run(self, input: dict[str, Any], ctx: ToolContext) -> ToolOutcome: ...
+
+
+def tool_specs(tools: Sequence[Tool]) -> list[ToolSpec]:
+    return [ToolSpec(t.name, t.description, t.input_schema) for t in tools]
+
+
+# ----- the editor --------------------------------------------------------------------------
+
+class Editor(Protocol):
+    def session_update(self, session_id: str, update: SessionUpdate) -> None:
+        """Send a ``session/update`` notification."""
+
+    def status(self, kind: str, busy: bool, message: str) -> None:
+        """Global state for a status bar (``sidecar/didChangeStatus``)."""
+
+    def show_message(self, level: str, text: str) -> None:
+        """A visible message to the user (warning, error, info)."""
+
+    async def request_permission(
+        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, str]]
+    ) -> str:
+        """An optionId, or "cancelled"; "reject_once" when the editor cannot ask."""
+
+    async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:
+        """Apply a whole-file change in the editor; None when the editor cannot apply edits."""
+
+    def buffer_text(self, path: Path) -> str | None:
+        """The editor's unsaved content of a file, when it has the file open."""
+
+    async def progress(self, token: str | None, kind: str, title: str, message: str = "",
+                       percentage: int | None = None) -> str | None:
+        """Work-done progress (begin / report / end); returns the token used, if any."""
+
+
+# ----- storage -----------------------------------------------------------------------------
+
+
+class Jsonable(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class TranscriptStore(Protocol):
+    """Where a session's records go, as they happen (append-only)."""
+
+    def path_for(self, session_id: str, cwd: str) -> Path: ...
+
+    def prepare(self, session_id: str, cwd: str) -> None:
+        """Open a continued transcript (blocking: call it in a worker thread)."""
+
+    def append(self, message: Message, session_id: str, cwd: str) -> object: ...
+
+    def append_many(self, messages: list[Message], session_id: str, cwd: str) -> object:
+        """All or nothing on a crash (a compaction's records)."""
+
+    def append_state(self, session_id: str, cwd: str, *, model: str, provider: str,
+                     title: str | None, used: int, size: int) -> object: ...
+
+    def close_session(self, session_id: str, cwd: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class PromptHistoryStore(Protocol):
+    """The global prompt history (``history.jsonl``), long pastes kept apart."""
+
+    def add_prompt(self, blocks: list[Block], *, project: str, session_id: str) -> None: ...
+
+    def list(self, limit: int, project: str | None = None) -> Sequence[Jsonable]: ...
+
+    def undo(self) -> Jsonable | None: ...
+
+    def flush(self) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class StoredSession(Protocol):
+    """A transcript read back: its records and what they say about the session."""
+
+    path: Path
+    messages: list[Message]
+    session_id: str | None
+    cwd: str | None
+    title: str | None
+    model: str | None
+    provider: str | None
+    torn_lines: int
+    skipped_values: int
+    warnings: list[str]
+
+
+class SessionArchive(Protocol):
+    """Stored sessions: find, list, read and delete (all blocking: use worker threads)."""
+
+    def find(self, session_id: str) -> Path | None: ...
+
+    def list(self, cwd: str | None) -> Sequence[Jsonable]: ...
+
+    def read(self, path: Path) -> StoredSession: ...
+
+    def delete(self, session_id: str) -> bool:
+        """Remove a stored session; False when there is none."""
+
+
+# ----- workspace changes ---------------------------------------------------------------------
+
+
+class WorkspaceWatcher(Protocol):
+    """Reports changed CLAUDE.md files and git state of one workspace to its prefix store."""
+
+    @property
+    def mode(self) -> str:
+        """``watchfiles``, ``client`` or ``off``."""
+
+    def feed(self, paths: list[Path]) -> None:
+        """Changes the editor reported (``workspace/didChangeWatchedFiles``)."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+# ----- the pieces a service is built from ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Adapters:
+    """The concrete pieces behind the ports, chosen in one place (``sidecar.composition``)
+    for the transports, and replaced piece by piece by replay and tests."""
+
+    provider: Callable[[Settings, Mapping[str, str]], Provider]
+    tools: Callable[[Settings], list[Tool]]
+    transcripts: Callable[[Path, StorageHealth], TranscriptStore]
+    history: Callable[[Path, Settings, StorageHealth], PromptHistoryStore]
+    archive: Callable[[Path], SessionArchive]
+    prefix: Callable[[Path, Settings], PrefixStore]
+    # None: no watching (replay, tests); the sidecar still works, only less current.
+    watcher: Callable[[PrefixStore], WorkspaceWatcher] | None = None

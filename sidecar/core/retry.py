@@ -1,0 +1,140 @@
+"""Bounded retries of a model call, streamed or not.
+
+The SDK clients run with ``max_retries=0``; this module is the only place a call is
+repeated, so a retry can be shown to the user (``on_retry``) and a partial answer from a
+cut stream can be discarded (``Restarted``) before the next attempt streams again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sidecar.core.ports import ModelRequest, Provider, ProviderError, StreamEvent
+
+# Error types (ProviderError.type) worth another attempt.
+RETRYABLE_TYPES = frozenset(
+    {
+        "rate_limit_error",
+        "overloaded_error",
+        "api_error",
+        "timeout",
+        "timeout_error",
+        "connection_error",
+        "stream_interrupted",
+        "malformed_event",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Restarted:
+    """The attempt that streamed the preceding deltas failed; discard them, a retry follows."""
+
+    attempt: int
+    error: ProviderError
+
+
+OnRetry = Callable[[int, ProviderError, float], Any]
+Sleep = Callable[[float], Awaitable[Any]]
+
+
+def backoff_delay(
+    attempt: int,
+    error: ProviderError,
+    *,
+    base_delay: float,
+    max_delay: float,
+    rng: Callable[[], float],
+) -> float:
+    """How long to wait before retry number ``attempt`` (1-based).
+
+    A server's retry-after wins (bounded by ``max_delay``, since the whole point is a bounded
+    wait); otherwise exponential backoff with up to 25% jitter so that many clients hit by
+    the same outage do not come back in lockstep.
+    """
+    if error.retry_after is not None:
+        return max(0.0, min(error.retry_after, max_delay))
+    delay = min(base_delay * (2 ** (attempt - 1)), max_delay)
+    return max(0.0, min(delay * (1.0 + 0.25 * rng()), max_delay))
+
+
+def should_retry(error: ProviderError) -> bool:
+    return error.retryable and not error.prompt_too_long
+
+
+async def stream_with_retry(
+    provider: Provider,
+    request: ModelRequest,
+    *,
+    max_retries: int,
+    base_delay: float,
+    max_delay: float,
+    on_retry: OnRetry | None = None,
+    sleep: Sleep = asyncio.sleep,
+    rng: Callable[[], float] = random.random,
+) -> AsyncIterator[StreamEvent | Restarted]:
+    """Re-yield ``provider.stream(request)``, retrying retryable failures up to ``max_retries``.
+
+    Before waiting, ``on_retry(attempt, error, delay)`` is called (it may be a coroutine
+    function). When a failed attempt had already yielded events, ``Restarted`` is yielded
+    first. Non-retryable errors, prompt-too-long errors and the last failure are raised.
+    """
+    attempt = 0
+    while True:
+        produced = False
+        stream = provider.stream(request)
+        try:
+            async for event in stream:
+                produced = True
+                yield event
+            return
+        except ProviderError as error:
+            if not should_retry(error) or attempt >= max_retries:
+                raise
+            attempt += 1
+            if produced:
+                yield Restarted(attempt, error)
+            delay = backoff_delay(
+                attempt, error, base_delay=base_delay, max_delay=max_delay, rng=rng
+            )
+            if on_retry is not None:
+                outcome = on_retry(attempt, error, delay)
+                if asyncio.iscoroutine(outcome):
+                    await outcome
+            await sleep(delay)
+        finally:
+            # Close the attempt's stream now (also when our consumer stops early), so its
+            # HTTP response is released at once rather than whenever it is collected.
+            close = getattr(stream, "aclose", None)
+            if close is not None:
+                await close()
+
+
+T = TypeVar("T")
+
+
+async def call_with_retry(
+    call: Callable[[], Awaitable[T]],
+    *,
+    max_retries: int,
+    base_delay: float,
+    max_delay: float,
+    sleep: Sleep = asyncio.sleep,
+    rng: Callable[[], float] = random.random,
+) -> T:
+    """``await call()``, retrying retryable failures as ``stream_with_retry`` does (a call
+    that streams nothing, such as a provider's compaction)."""
+    attempt = 0
+    while True:
+        try:
+            return await call()
+        except ProviderError as error:
+            if not should_retry(error) or attempt >= max_retries:
+                raise
+            attempt += 1
+            await sleep(backoff_delay(attempt, error, base_delay=base_delay,
+                                      max_delay=max_delay, rng=rng))

@@ -1,0 +1,235 @@
+"""One agent turn: the loop of model calls and tool rounds, and the streaming of each call.
+
+Around every call the context tiers run (before the call, on the request, after the
+response); the answer streams to the editor in coalesced chunks; tool calls run and their
+results are appended; the loop ends when the model stops asking for tools, when the user
+cancels, or at ``maxTurnRequests``. A provider failure after retries leaves the transcript
+consistent: the partial answer kept and marked, the error recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sidecar.core.catalog import cost_usd
+from sidecar.core.coalesce import ChunkCoalescer
+from sidecar.contract.errors import ContextWindowExceeded, ProviderFailed
+from sidecar.contract.updates import agent_message_chunk, agent_thought_chunk, session_info_update
+from sidecar.core.messages import INTERRUPTED_MARK, Block, Message, new_uuid
+from sidecar.core.ports import (
+    Completed,
+    ModelRequest,
+    ProviderError,
+    TextDelta,
+    ThinkingDelta,
+    ToolUseStart,
+)
+from sidecar.core.retry import Restarted, stream_with_retry
+from sidecar.core.messages import Usage
+from sidecar.core.tool_context import ToolHost
+from sidecar.core.tool_runner import run_tool_calls
+
+if TYPE_CHECKING:
+    from sidecar.core.compaction.pipeline import ContextTiers
+    from sidecar.core.ports import Provider
+    from sidecar.core.tokens import TokenLedger
+    from sidecar.core.window import Thresholds
+
+
+class TurnInfo(Protocol):
+    session_id: str
+    cwd: str
+    model: str
+    provider: str
+    title: str | None
+
+
+class TurnHost(ToolHost, Protocol):
+    """What a turn needs of its session (the session implements it)."""
+
+    @property
+    def info(self) -> TurnInfo: ...
+
+    tiers: ContextTiers | None
+    ledger: TokenLedger
+    thresholds: Thresholds
+    last_usage: Usage | None
+    cost_usd: float | None
+
+    def provider(self) -> Provider: ...
+
+    def build_request(self) -> ModelRequest: ...
+
+    def take_prefix_changes(self) -> None: ...
+
+    def send_usage_update(self) -> dict[str, Any]: ...
+
+    def persist_state(self) -> None: ...
+
+log = logging.getLogger(__name__)
+
+STOP_REASONS = {"end_turn": "end_turn", "stop_sequence": "end_turn", "tool_use": "end_turn",
+                "max_tokens": "max_tokens", "refusal": "refusal", "pause_turn": "end_turn"}
+
+
+class TurnRunner:
+    def __init__(self, session: TurnHost) -> None:
+        self.session = session
+
+    async def run(self, prompt: list[Block]) -> str:
+        """Run one agent turn; returns the stop reason."""
+        s = self.session
+        tiers = s.tiers
+        s.cancel_event.clear()
+        if s.info.title is None:
+            text = " ".join(b.get("text", "") for b in prompt if b.get("type") == "text").strip()
+            s.info.title = (text[:80] or "New session")
+            s.update(session_info_update(title=s.info.title))
+        s.append(Message(kind="user", content=prompt))
+        s.take_prefix_changes()
+        s.send_usage_update()
+        calls = 0
+        reactive_compacted = False
+        while True:
+            if s.cancel_event.is_set():
+                return "cancelled"
+            if calls >= s.settings.maxTurnRequests:
+                return "max_turn_requests"
+            if tiers is not None:
+                await tiers.before_call()
+            elif s.ledger.used() >= s.thresholds.blocking_at:
+                raise ContextWindowExceeded("The context is full; run /compact")
+            if s.cancel_event.is_set():
+                return "cancelled"
+            request = s.build_request()
+            if tiers is not None:
+                request = tiers.prepare_request(request)
+            calls += 1
+            try:
+                completed = await self._stream_call(request)
+            except ProviderError as err:
+                if err.prompt_too_long and not reactive_compacted and tiers is not None:
+                    reactive_compacted = True
+                    if await tiers.recover_from_overflow(err):
+                        calls -= 1
+                        continue
+                self._record_api_error(err)
+                s.persist_state()
+                raise ProviderFailed(
+                    f"The provider failed: {err.message}", data=err.to_data()
+                ) from err
+            if completed is None:  # cancelled midway
+                return "cancelled"
+            tool_uses = [b for b in completed.content if b.get("type") == "tool_use"]
+            if not tool_uses or completed.stop_reason != "tool_use":
+                s.persist_state()
+                return STOP_REASONS.get(completed.stop_reason, "end_turn")
+            await run_tool_calls(s, tool_uses, completed.message_id)
+            s.take_prefix_changes()
+            s.send_usage_update()
+            if s.cancel_event.is_set():
+                s.persist_state()
+                return "cancelled"
+
+    async def _stream_call(self, request: ModelRequest) -> Completed | None:
+        """Stream one model call to the editor; None when cancelled."""
+        s = self.session
+        message_id = f"msg_{new_uuid()[:12]}"
+        partial: dict[str, list[str]] = {"text": [], "thinking": []}
+
+        def emit(kind: str, text: str) -> None:
+            chunk = agent_message_chunk if kind == "text" else agent_thought_chunk
+            s.update(chunk(text, message_id))
+
+        coalescer = ChunkCoalescer(emit)
+        retry = s.settings.retry
+
+        def on_retry(attempt: int, error: Exception, delay: float) -> None:
+            s.editor.status("warning", True, f"Provider error ({error}); retry {attempt} in {delay:.1f}s")
+
+        async def consume() -> Completed | None:
+            result = None
+            async for event in stream_with_retry(
+                s.provider(), request, max_retries=retry.maxRetries,
+                base_delay=retry.baseDelayMs / 1000, max_delay=retry.maxDelayMs / 1000,
+                on_retry=on_retry,
+            ):
+                if isinstance(event, TextDelta):
+                    partial["text"].append(event.text)
+                    coalescer.add("text", event.text)
+                elif isinstance(event, ThinkingDelta):
+                    partial["thinking"].append(event.text)
+                    coalescer.add("thinking", event.text)
+                elif isinstance(event, Restarted):
+                    coalescer.flush()
+                    partial["text"].clear()
+                    partial["thinking"].clear()
+                    emit("text", "\n\n[retrying after a provider error]\n\n")
+                elif isinstance(event, ToolUseStart):
+                    coalescer.flush()
+                elif isinstance(event, Completed):
+                    result = event
+            return result
+
+        task = asyncio.ensure_future(consume())
+        cancel_wait = asyncio.ensure_future(s.cancel_event.wait())
+        try:
+            done, _ = await asyncio.wait({task, cancel_wait}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            task.cancel()
+            cancel_wait.cancel()
+            raise
+        cancel_wait.cancel()
+        coalescer.flush()
+        if task not in done:
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+            self._keep_partial(partial, request.model, message_id)
+            return None
+        try:
+            completed = task.result()
+        except Exception:
+            self._keep_partial(partial, request.model, message_id)
+            raise
+        if completed is None:
+            self._keep_partial(partial, request.model, message_id)
+            return None
+        s.last_usage = completed.usage
+        cost = cost_usd(completed.usage, s.info.model, s.info.provider)
+        if cost is not None:
+            s.cost_usd = (s.cost_usd or 0.0) + cost
+        s.append(Message(
+            kind="assistant", content=completed.content or [{"type": "text", "text": ""}],
+            message_id=completed.message_id or message_id, model=completed.model or request.model,
+            usage=completed.usage, stop_reason=completed.stop_reason,
+        ))
+        if s.tiers is not None:
+            s.tiers.after_response(completed)
+        s.send_usage_update()
+        return completed
+
+    def _record_api_error(self, err: Exception) -> None:
+        """The failure stays in the transcript, as Claude Code keeps it: never sent to the
+        model again, but it tells normalization which media the provider refused."""
+        text = f"API Error: {getattr(err, 'message', None) or err}"
+        self.session.append(Message(kind="assistant", content=[{"type": "text", "text": text}],
+                                    is_api_error=True, stop_reason="error"))
+
+    def _keep_partial(self, partial: dict[str, list[str]], model: str, message_id: str) -> None:
+        """The partial answer stays in the transcript, marked as interrupted."""
+        text = "".join(partial["text"])
+        if not text and not partial["thinking"]:
+            return
+        blocks: list[Block] = []
+        if text:
+            blocks.append({"type": "text", "text": f"{text}\n\n{INTERRUPTED_MARK}"})
+        else:
+            blocks.append({"type": "text", "text": INTERRUPTED_MARK})
+        self.session.append(Message(kind="assistant", content=blocks, message_id=message_id,
+                                    model=model, stop_reason="interrupted",
+                                    extra={"interrupted": True}))

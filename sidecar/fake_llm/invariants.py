@@ -1,0 +1,271 @@
+"""Invariants every request of a sidecar session must keep, checked as the fake receives it.
+
+A long test that checks only its end state can pass while request 40 of 300 was refused,
+lost the project's rules, or rewrote the whole prompt cache. The fake applies this checker
+to every request it records, so each test, the demo and replay fail on the request that
+broke a rule, with its index.
+
+The sidecar labels its requests with headers (real APIs ignore unknown headers):
+
+- ``x-context-sidecar-session``: the session id;
+- ``x-context-sidecar-call``: ``main`` for the conversation's own turns, else ``summary``,
+  ``memory`` or ``count`` (forked and counting calls are validated but are no conversation);
+- ``x-context-sidecar-epoch``: ``N:cause``; N rises each time a named cause rewrites what was
+  sent before (``compaction``, ``clear``, ``microcompact``, ``context_edit``, ``model``,
+  ``settings``, ``load``);
+- ``x-context-sidecar-blocking-at``: the session's blocking limit.
+
+Rules, per session:
+
+1. ``refused``: the request passed the real API's validation (see ``validation``).
+2. ``user_context``: the first block of every main request is the user context (project
+   rules and date); once a session's requests carried CLAUDE.md content, every later one
+   does.
+3. ``blocking``: no main request holds more input tokens (as the fake counts them) than the
+   blocking limit.
+4. ``prefix``: within one epoch, each main request's model, tools, system and messages extend
+   the previous main request's byte for byte (cache markers aside), since any other change
+   throws the provider's prompt cache away.
+5. ``epoch``: an epoch change names a known cause and never goes backwards.
+
+Requests without the headers (other clients, such as Claude Code) are checked by rule 1
+only.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from sidecar.core.request_labels import (
+    BLOCKING_HEADER,
+    CALL_HEADER,
+    CAUSES,
+    EPOCH_HEADER,
+    SESSION_HEADER,
+)
+
+from .responses_input import input_items, message_role, part_text, parts
+
+# Text the sidecar's user-context block starts with, and its CLAUDE.md section heading.
+USER_CONTEXT_MARK = "<system-reminder>\nThe following context may be used while you answer"
+CLAUDE_MD_MARK = "\n# claudeMd\n"
+
+
+@dataclass(frozen=True)
+class Violation:
+    index: int  # the request's position in the fake's record
+    rule: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"request {self.index}: {self.rule}: {self.detail}"
+
+
+@dataclass
+class _Conversation:
+    epoch: int = -1
+    cause: str = "start"
+    model: str = ""
+    tools: str = ""
+    system: str = ""
+    blocks: list[str] = field(default_factory=list)
+    had_claude_md: bool = False
+    requests: int = 0
+
+
+def _header(headers: dict[str, str], name: str) -> str | None:
+    for key, value in headers.items():
+        if key.lower() == name:
+            return value
+    return None
+
+
+def _strip_markers(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _strip_markers(v) for k, v in node.items() if k != "cache_control"}
+    if isinstance(node, list):
+        return [_strip_markers(v) for v in node]
+    return node
+
+
+def _canonical(node: Any) -> str:
+    return json.dumps(_strip_markers(node), sort_keys=True, ensure_ascii=False)
+
+
+def _wire(provider: str, path: str) -> str:
+    """``anthropic``, ``openai`` (Chat Completions) or ``responses``: the body's shape."""
+    return "responses" if path.startswith("/v1/responses") else provider
+
+
+def _message_blocks(provider: str, body: dict[str, Any]) -> list[str]:
+    """The conversation as a flat list of strings the provider's cache matches in order.
+
+    Anthropic: one per (role, block), so a request that merged a new user block into the
+    previous user message still extends it, as it does for the cache. OpenAI: one per
+    message, its content text last, so a message whose text grew still extends (its
+    cache is a token prefix). Responses: one per message part and one per other item, for
+    the same reason as Anthropic's blocks.
+    """
+    if provider == "responses":
+        return _response_blocks(body)
+    out: list[str] = []
+    for message in body.get("messages") or []:
+        if not isinstance(message, dict):
+            continue
+        role = str(message.get("role"))
+        content = message.get("content")
+        if provider == "openai":
+            rest = {k: v for k, v in message.items() if k != "content"}
+            text = content if isinstance(content, str) else _canonical(content)
+            out.append(f"{role}\x00{_canonical(rest)}\x00{text}")
+            continue
+        if isinstance(content, list):
+            out.extend(f"{role}\x00{_canonical(b)}" for b in content)
+        elif content is not None:
+            out.append(f"{role}\x00{_canonical({'type': 'text', 'text': content})}")
+    return out
+
+
+def _response_blocks(body: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for item in input_items(body):
+        role = message_role(item)
+        if role is None:
+            out.append(_canonical(item))
+            continue
+        rest = _canonical({k: v for k, v in item.items() if k != "content"})
+        out.extend(f"{role}\x00{rest}\x00{_canonical(part)}" for part in parts(item.get("content")))
+    return out
+
+
+def _first_text(provider: str, body: dict[str, Any]) -> str:
+    if provider == "responses":
+        first = next((i for i in input_items(body) if message_role(i) == "user"), None)
+        found = parts(first.get("content")) if first is not None else []
+        return part_text(found[0]) if found else ""
+    messages = body.get("messages") or []
+    for message in messages:
+        if not isinstance(message, dict) or message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list) and content:
+            first = content[0]
+            if isinstance(first, dict):
+                return str(first.get("text", ""))
+        return ""
+    return ""
+
+
+def _system(provider: str, body: dict[str, Any]) -> str:
+    if provider == "responses":
+        return _canonical(body.get("instructions"))
+    if provider == "openai":
+        return _canonical([m for m in body.get("messages") or []
+                           if isinstance(m, dict) and m.get("role") in ("system", "developer")][:1])
+    return _canonical(body.get("system"))
+
+
+class InvariantChecker:
+    """Keeps the state the rules need; ``observe`` returns the violations of one request."""
+
+    # Every checker of this process, for a test run's summary line.
+    process_checked = 0
+    process_refused = 0
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._conversations: dict[str, _Conversation] = {}
+        self.violations: list[Violation] = []
+        self.checked = 0
+        self.refused = 0
+
+    def reset(self) -> None:
+        with self._lock:
+            self._conversations.clear()
+            self.violations.clear()
+            self.checked = 0
+            self.refused = 0
+
+    def observe(self, index: int, provider: str, path: str, headers: dict[str, str],
+                body: dict[str, Any], *, refusal: str | None, input_tokens: int) -> list[Violation]:
+        found: list[Violation] = []
+        with self._lock:
+            self.checked += 1
+            InvariantChecker.process_checked += 1
+            if refusal is not None:
+                self.refused += 1
+                InvariantChecker.process_refused += 1
+                found.append(Violation(index, "refused", refusal))
+            session = _header(headers, SESSION_HEADER)
+            call = _header(headers, CALL_HEADER)
+            if session is not None and call == "main" and refusal is None:
+                found.extend(self._main(index, _wire(provider, path), session, headers, body,
+                                        input_tokens))
+            self.violations.extend(found)
+        return found
+
+    def _main(self, index: int, provider: str, session: str, headers: dict[str, str],
+              body: dict[str, Any], input_tokens: int) -> list[Violation]:
+        found: list[Violation] = []
+        conv = self._conversations.setdefault(session, _Conversation())
+        first = _first_text(provider, body)
+        if not first.startswith(USER_CONTEXT_MARK):
+            found.append(Violation(index, "user_context",
+                                   f"the first block is not the user context: {first[:80]!r}"))
+        has_md = CLAUDE_MD_MARK in first
+        if conv.had_claude_md and not has_md:
+            found.append(Violation(index, "user_context", "the CLAUDE.md content is gone"))
+        limit = _header(headers, BLOCKING_HEADER)
+        if limit is not None and limit.isdigit() and input_tokens > int(limit):
+            found.append(Violation(index, "blocking",
+                                   f"{input_tokens:,} input tokens past the blocking limit "
+                                   f"{int(limit):,}"))
+        epoch, cause = self._epoch(headers)
+        model = str(body.get("model"))
+        tools = _canonical(body.get("tools"))
+        system = _system(provider, body)
+        blocks = _message_blocks(provider, body)
+        if conv.requests and epoch < conv.epoch:
+            found.append(Violation(index, "epoch", f"epoch went back from {conv.epoch} to {epoch}"))
+        elif conv.requests and epoch != conv.epoch and cause not in CAUSES:
+            found.append(Violation(index, "epoch", f"unknown cause {cause!r}"))
+        elif conv.requests and epoch == conv.epoch:
+            found.extend(self._extends(index, conv, model, tools, system, blocks,
+                                       growable_last=provider == "openai"))
+        conv.epoch, conv.cause = epoch, cause
+        conv.model, conv.tools, conv.system, conv.blocks = model, tools, system, blocks
+        conv.had_claude_md = conv.had_claude_md or has_md
+        conv.requests += 1
+        return found
+
+    @staticmethod
+    def _epoch(headers: dict[str, str]) -> tuple[int, str]:
+        raw = _header(headers, EPOCH_HEADER) or "0:start"
+        number, _, cause = raw.partition(":")
+        return (int(number) if number.isdigit() else -1), cause
+
+    @staticmethod
+    def _extends(index: int, conv: _Conversation, model: str, tools: str, system: str,
+                 blocks: list[str], *, growable_last: bool) -> list[Violation]:
+        if model != conv.model:
+            return [Violation(index, "prefix", f"the model changed ({conv.model} -> {model}) "
+                                               "with no named cause")]
+        if tools != conv.tools:
+            return [Violation(index, "prefix", "the tools changed with no named cause")]
+        if system != conv.system:
+            return [Violation(index, "prefix", "the system prompt changed with no named cause")]
+        for position, (old, new) in enumerate(zip(conv.blocks, blocks)):
+            last = position == len(conv.blocks) - 1
+            if old != new and not (last and growable_last and new.startswith(old)):
+                return [Violation(index, "prefix",
+                                  f"message block {position} changed with no named cause: "
+                                  f"{old[:120]!r} -> {new[:120]!r}")]
+        if len(blocks) < len(conv.blocks):
+            return [Violation(index, "prefix", f"the conversation shrank from {len(conv.blocks)} "
+                                               f"to {len(blocks)} blocks with no named cause")]
+        return []

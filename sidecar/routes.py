@@ -1,0 +1,88 @@
+"""Which session service call serves which method of the contract: the one table both
+transports dispatch by.
+
+A transport finds a route by the contract's method name (ACP adds its ``_sidecar/`` prefix
+to the sidecar's own methods), restates its wire's params in the contract's spelling where
+they differ, decodes them into the route's params dataclass and makes the call; then it
+frames the answer its way. What a method does is decided here and in the service, once.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, TypeVar
+
+from sidecar.contract import methods as m
+from sidecar.contract.decoding import decode
+from sidecar.contract.params import (
+    CompactParams,
+    DocumentChangeParams,
+    DocumentCloseParams,
+    DocumentOpenParams,
+    FilesChangedParams,
+    HistoryListParams,
+    ListSessionsParams,
+    LoadSessionParams,
+    NewSessionParams,
+    NoParams,
+    PromptParams,
+    SessionParams,
+    SetModelParams,
+)
+from sidecar.core.service import SessionService
+
+P = TypeVar("P")
+
+
+@dataclass(frozen=True)
+class Route(Generic[P]):
+    method: str
+    params: type[P]
+    # The service's method, unbound: it returns the result, or an awaitable of it.
+    call: Callable[[SessionService, P], Any]
+
+    def decode(self, params: Any) -> P:
+        """The params as the service takes them; InvalidParams when they do not fit."""
+        return decode(self.params, params)
+
+    def invoke(self, service: SessionService, params: P) -> Any:
+        """The call's result, or its awaitable (see ``settle``)."""
+        return self.call(service, params)
+
+    async def serve(self, service: SessionService, raw: Any) -> Any:
+        """Decode ``raw`` params, make the call and wait for its result."""
+        return await settle(self.invoke(service, self.decode(raw)))
+
+
+async def settle(value: Any) -> Any:
+    """``value``, awaited when the service method was a coroutine."""
+    if inspect.isawaitable(value):
+        return await value
+    return value
+
+
+REQUESTS: tuple[Route[Any], ...] = (
+    Route(m.SESSION_NEW, NewSessionParams, SessionService.new_session),
+    Route(m.SESSION_LOAD, LoadSessionParams, SessionService.load_session),
+    Route(m.SESSION_LIST, ListSessionsParams, SessionService.list_sessions),
+    Route(m.SESSION_CLOSE, SessionParams, SessionService.close_session),
+    Route(m.SESSION_DELETE, SessionParams, SessionService.delete_session),
+    Route(m.SESSION_PROMPT, PromptParams, SessionService.prompt),
+    Route(m.SESSION_SET_MODEL, SetModelParams, SessionService.set_model),
+    Route(m.GAUGE, SessionParams, SessionService.gauge),
+    Route(m.COMPACT, CompactParams, SessionService.compact),
+    Route(m.CONTEXT, SessionParams, SessionService.context_view),
+    Route(m.HISTORY_LIST, HistoryListParams, SessionService.history_list),
+    Route(m.HISTORY_UNDO, NoParams, SessionService.history_undo),
+)
+
+NOTIFICATIONS: tuple[Route[Any], ...] = (
+    Route(m.SESSION_CANCEL, SessionParams, SessionService.cancel),
+    Route(m.DOCUMENT_DID_OPEN, DocumentOpenParams, SessionService.document_opened),
+    Route(m.DOCUMENT_DID_CHANGE, DocumentChangeParams, SessionService.document_changed),
+    Route(m.DOCUMENT_DID_CLOSE, DocumentCloseParams, SessionService.document_closed),
+    Route(m.FILES_DID_CHANGE, FilesChangedParams, SessionService.files_changed),
+)
+
+ROUTES: dict[str, Route[Any]] = {route.method: route for route in REQUESTS + NOTIFICATIONS}

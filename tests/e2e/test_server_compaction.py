@@ -1,0 +1,125 @@
+"""Full compaction by the provider itself (Anthropic's ``compaction`` parameter), through the
+real process: the request the API expects, the signed block leading every later request,
+the project's rules still first among the user's words, and our own summary when the
+provider refuses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sidecar.fake_llm import Reply
+from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+
+RULE = "Keep functions short."
+NOTES = "notes: " + "the parser keeps its state between calls. " * 500
+
+
+async def open_session(llm: Any, tmp_path: Path, workspace: Path, **settings: Any) -> tuple[Any, Any, str]:
+    (workspace / "CLAUDE.md").write_text(RULE + "\n")
+    client = await start_client()
+    rec = await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store",
+                                                compactionBackend="server", **settings))
+    sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
+    return client, rec, sid
+
+
+async def test_the_provider_compacts_and_its_block_leads_later_requests(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client, rec, sid = await open_session(llm, tmp_path, workspace)
+    try:
+        await prompt(client, sid, NOTES)
+        llm.queue(Reply.text("The user shared notes on the parser's state."))
+        res = await call(client, "sidecar/compact", {"sessionId": sid, "instructions": "keep file names"})
+        compaction_request = llm.requests[-1]
+        await prompt(client, sid, "what next?")
+        after = llm.requests[-1]
+    finally:
+        await stop_client(client)
+    assert res["status"] == "completed" and res["tier"] == "full" and res["backend"] == "server"
+    assert res["tokensAfter"] < res["tokensBefore"]
+    # The compaction request: the conversation as it stood, the compaction parameter with our
+    # instructions, its beta, and no context_management beside it.
+    body = compaction_request.body
+    assert body["compaction"]["type"] == "summarize"
+    assert "keep file names" in body["compaction"]["instructions"]
+    # Its answer is signed and resent verbatim: nothing in it may be meant for discarding.
+    assert "<analysis>" not in body["compaction"]["instructions"]
+    assert "compact-2026-09-04" in compaction_request.headers["anthropic-beta"]
+    assert "context_management" not in body
+    assert NOTES[:40] in json.dumps(body["messages"])
+    # Later requests send the signed block first, then the user's words, rules leading.
+    first, second = after.body["messages"][0], after.body["messages"][1]
+    assert first["role"] == "assistant" and first["content"][0]["type"] == "compaction"
+    assert first["content"][0]["content"] == "The user shared notes on the parser's state."
+    assert first["content"][0]["signature"]
+    assert second["role"] == "user" and RULE in second["content"][0]["text"]
+    assert "full transcript is at" in json.dumps(after.body["messages"])
+    assert NOTES[:40] not in json.dumps(after.body["messages"])
+    done = [u for u in rec.of("compaction_update") if u["status"] == "completed"][-1]
+    assert done["backend"] == "server" and "parser" in done["summary"]
+
+
+async def test_a_refused_server_compaction_falls_back_to_our_summary(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client, rec, sid = await open_session(llm, tmp_path, workspace)
+    try:
+        await prompt(client, sid, NOTES)
+        # The provider turns the compaction down (a 400: it is not offered for this model).
+        llm.queue(Reply(fault={"fault": "invalid_request",
+                               "message": "compaction is not supported for this model"}))
+        res = await call(client, "sidecar/compact", {"sessionId": sid})
+        said = [m.message if hasattr(m, "message") else m["message"] for m in client.messages]
+    finally:
+        await stop_client(client)
+    assert res["status"] == "completed" and res["backend"] == "local"
+    summary_request = llm.requests[-1]
+    assert "compaction" not in summary_request.body
+    assert "<summary>" in json.dumps(summary_request.body["messages"][-1])
+    assert any("did not compact" in m and "summarized it instead" in m for m in said)
+
+
+async def test_a_failing_provider_fails_the_compaction_without_a_second_summary(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client, rec, sid = await open_session(llm, tmp_path, workspace)
+    try:
+        await prompt(client, sid, NOTES)
+        # Failing as it would on any call (the first try and two retries): our own summary,
+        # from the same provider, would only fail again.
+        for _ in range(3):
+            llm.queue(Reply(fault={"fault": "server_error"}))
+        sent = len(llm.requests)
+        try:
+            await call(client, "sidecar/compact", {"sessionId": sid})
+            raise AssertionError("the compaction succeeded")
+        except Exception as err:  # noqa: BLE001 - the JSON-RPC error is what is checked
+            assert getattr(err, "code", None) == -33005
+    finally:
+        await stop_client(client)
+    tried = llm.requests[sent:]
+    assert len(tried) == 3 and all("compaction" in r.body for r in tried)
+    assert [u["status"] for u in rec.of("compaction_update")] == ["in_progress", "failed"]
+
+
+async def test_a_model_listed_without_compaction_goes_straight_to_our_summary(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    """The models endpoint says which models take ``compaction``; for one that does not,
+    the sidecar does not spend a refused call finding out."""
+    llm.configure_models({"models": [
+        {"id": "claude-haiku-4-5-20251001", "context_window": 200_000, "max_output": 64_000,
+         "line": "haiku", "adaptive_thinking": False, "budget_thinking": True}]})
+    client, rec, sid = await open_session(llm, tmp_path, workspace, model="claude-haiku-4-5")
+    try:
+        # The listing has arrived once the window comes from it (the alias names the snapshot).
+        await rec.wait_for(lambda: any(
+            u["_meta"]["sidecar"].get("windowSource") == "anthropic /v1/models"
+            for u in rec.of("usage_update")))
+        await prompt(client, sid, NOTES)
+        sent = len(llm.requests)
+        res = await call(client, "sidecar/compact", {"sessionId": sid})
+    finally:
+        await stop_client(client)
+    assert res["status"] == "completed" and res["backend"] == "local"
+    assert not any("compaction" in r.body for r in llm.requests[sent:])
+    assert llm.model_requests == ["GET /v1/models"]

@@ -1,0 +1,142 @@
+"""Session memory (tier 3): the kept tail's minimums, maximum and API invariants; and in a
+real session, the notes a background call keeps and the compaction they serve with no
+summary call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from sidecar.core.compaction.prompts import memory_template
+from sidecar.core.compaction.session_memory import select_tail
+from sidecar.core.messages import Message, tool_result_block
+from sidecar.core.ports import ProviderError
+from sidecar.core.settings import SessionMemory, Settings
+from sidecar.core.tokens import SeedBytes, TokenLedger
+from tests.unit.core.engine_builders import (
+    MEMORY_NOTES,
+    Engine,
+    Reply,
+    build_engine,
+    call_kind,
+    request_tokens,
+    texts,
+    tool_turns,
+)
+
+
+def session_with(settings: Settings) -> SimpleNamespace:
+    return SimpleNamespace(settings=settings, ledger=TokenLedger(SeedBytes()))
+
+
+def turn(i: int, size: int) -> list[Message]:
+    return [
+        Message(kind="user", content=[{"type": "text", "text": f"question {i} " + "q" * size}]),
+        Message(kind="assistant", message_id=f"m{i}", content=[
+            {"type": "thinking", "thinking": "hmm"},
+            {"type": "tool_use", "id": f"t{i}", "name": "Read", "input": {"file_path": "a"}}]),
+        Message(kind="user", content=[tool_result_block(f"t{i}", "r" * size)]),
+        Message(kind="assistant", message_id=f"n{i}", content=[{"type": "text", "text": "done " * 10}]),
+    ]
+
+
+def test_tail_reaches_the_minimums_and_never_starts_on_a_result() -> None:
+    records = [m for i in range(30) for m in turn(i, 4000)]
+    settings = Settings()
+    start = select_tail(records, len(records), session_with(settings))
+    kept = records[start:]
+    assert kept and kept[0].kind == "user" and not kept[0].tool_results()
+    uses = {b["id"] for m in kept for b in m.tool_uses()}
+    assert {b["tool_use_id"] for m in kept for b in m.tool_results()} <= uses
+
+
+def test_tail_stops_at_the_maximum() -> None:
+    records = [m for i in range(200) for m in turn(i, 4000)]
+    settings = Settings()
+    start = select_tail(records, len(records), session_with(settings))
+    assert 0 < start < len(records)
+    assert len(records) - start < 200
+
+
+def test_empty_tail_at_a_boundary_is_safe() -> None:
+    boundary = Message(kind="system", subtype="compact_boundary", content=[])
+    records = [boundary]
+    assert select_tail(records, 1, session_with(Settings())) == 1
+
+
+# ----- in a session ----------------------------------------------------------------------
+
+# Small enough for a 40,000 window: the first notes at 4,000 tokens, then every 3,000.
+SMALL_MEMORY = SessionMemory(enabled=True, initTokens=4_000, updateTokens=3_000, updateToolCalls=1,
+                             minTokens=1_000, maxTokens=6_000, minTextBlockMessages=2)
+
+
+async def settled_turns(engine: Engine, count: int) -> None:
+    """Tool turns, each followed by the memory update it started (as replay settles them)."""
+    for i in range(count):
+        await tool_turns(engine, 1, start=i)
+        await engine.tiers.memory.wait()
+
+
+async def test_notes_kept_in_the_background_serve_auto_compact_with_no_summary_call(
+        tmp_path: Path) -> None:
+    engine = build_engine(tmp_path, sessionMemory=SMALL_MEMORY)
+    memory = engine.tiers.memory
+
+    await settled_turns(engine, 2)
+    [first, *_] = engine.provider.requests_of("memory")
+    assert request_tokens(first) >= 4_000  # not before initTokens
+    prompt = first.messages[-1].content[-1]["text"]
+    assert f"<current_notes_content>\n{memory_template()}" in prompt
+    assert memory.path.read_text() == MEMORY_NOTES and memory.state.updates >= 1
+
+    await settled_turns(engine, 6)
+    updates = engine.provider.requests_of("memory")
+    assert len(updates) >= 3
+    assert f"<current_notes_content>\n{MEMORY_NOTES}" in texts(updates[-1])  # notes build on notes
+
+    assert engine.fired() == ["session_memory"] and engine.boundary_tiers() == ["session_memory"]
+    assert engine.provider.requests_of("summary") == []
+    # The next request starts from the notes, then the most recent messages verbatim.
+    cut = next(i for i, r in enumerate(engine.provider.requests) if r.headers["x-context-sidecar-epoch"].endswith(":compaction"))
+    after = engine.provider.requests[cut]
+    assert call_kind(after) == "main"
+    summary = after.messages[0].content[1]["text"]
+    assert MEMORY_NOTES in summary and "most recent messages follow verbatim" in summary
+    assert len(after.messages) > 1
+    kept = [m for m in engine.session.transcript.records if "keptFrom" in m.extra]
+    auto_at = engine.session.thresholds.auto_compact_at
+    assert auto_at is not None and kept and request_tokens(after) < auto_at // 2
+    event = engine.tiers.events[0]
+    assert event["trigger"] == "auto" and event["tokensAfter"] < event["tokensBefore"]
+    # The update thresholds start again from the smaller context.
+    assert memory.state.tokens_at_update < event["tokensBefore"]
+    engine.assert_clean()
+
+
+async def test_without_notes_auto_compact_falls_back_to_a_full_summary(tmp_path: Path) -> None:
+    engine = build_engine(tmp_path, sessionMemory=SMALL_MEMORY)
+    broken = ProviderError("internal error", status=500, type="api_error")
+    engine.provider.memory.extend([Reply(error=broken) for _ in range(20)])
+
+    await settled_turns(engine, 8)  # every update fails; the turns go on regardless
+
+    assert engine.provider.requests_of("memory")
+    assert not engine.tiers.memory.path.exists()
+    assert engine.fired() == ["full"] and len(engine.provider.requests_of("summary")) == 1
+    engine.assert_clean()
+
+
+async def test_notes_too_large_to_shrink_the_context_give_way_to_a_full_summary(
+        tmp_path: Path) -> None:
+    engine = build_engine(tmp_path, sessionMemory=SMALL_MEMORY)
+    # Twelve sections of 8,000 characters: 24,000 tokens of notes, past auto-compact alone.
+    huge = "\n".join(f"# Section {i}\n" + "n" * 7_900 for i in range(12))
+    engine.provider.memory.extend([Reply(f"<summary>{huge}</summary>") for _ in range(20)])
+
+    await settled_turns(engine, 8)
+
+    assert engine.tiers.memory.content() is not None
+    assert engine.fired() == ["full"] and engine.boundary_tiers() == ["full"]
+    assert len(engine.provider.requests_of("summary")) == 1
+    engine.assert_clean()

@@ -1,0 +1,152 @@
+"""The invariant checker catches each rule's breach on the request that breaks it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sidecar.core.request_labels import request_headers
+from sidecar.fake_llm.invariants import InvariantChecker
+
+CONTEXT = ("<system-reminder>\nThe following context may be used while you answer the user:\n"
+           "# claudeMd\nUse tabs.\n</system-reminder>\n")
+
+
+def headers(epoch: int = 1, cause: str = "start", blocking: int = 100_000,
+            call: str = "main", session: str = "s1") -> dict[str, str]:
+    return request_headers(session, call, epoch, cause, blocking)  # type: ignore[arg-type]
+
+
+def req(*messages: dict[str, Any], system: str = "sys", model: str = "m") -> dict[str, Any]:
+    return {"model": model, "max_tokens": 100, "system": [{"type": "text", "text": system}],
+            "messages": list(messages)}
+
+
+def user(*texts: str, context: bool = False) -> dict[str, Any]:
+    blocks = [{"type": "text", "text": CONTEXT}] if context else []
+    return {"role": "user", "content": blocks + [{"type": "text", "text": t} for t in texts]}
+
+
+def assistant(text: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": [{"type": "text", "text": text}]}
+
+
+def observe(checker: InvariantChecker, body: dict[str, Any], hdrs: dict[str, str] | None = None,
+            tokens: int = 10, refusal: str | None = None, provider: str = "anthropic",
+            path: str = "/v1/messages") -> list[str]:
+    found = checker.observe(checker.checked, provider, path,
+                            headers() if hdrs is None else hdrs, body,
+                            refusal=refusal, input_tokens=tokens)
+    return [f"{v.rule}: {v.detail}" for v in found]
+
+
+def test_a_conversation_that_extends_itself_is_clean() -> None:
+    c = InvariantChecker()
+    assert observe(c, req(user("hi", context=True))) == []
+    assert observe(c, req(user("hi", context=True), assistant("yo"), user("more"))) == []
+    # A new block merged into the last user message still extends it.
+    assert observe(c, req(user("hi", context=True), assistant("yo"), user("more", "and"))) == []
+
+
+def test_a_changed_block_without_a_cause_is_caught() -> None:
+    c = InvariantChecker()
+    observe(c, req(user("hi", context=True), assistant("yo"), user("more")))
+    found = observe(c, req(user("hi", context=True), assistant("YO"), user("more")))
+    assert len(found) == 1 and found[0].startswith("prefix: message block 2 changed")
+    # The same change with a named cause is fine.
+    assert observe(c, req(user("hi", context=True), assistant("yo!"), user("x")),
+                   headers(epoch=2, cause="compaction")) == []
+
+
+def test_system_tools_and_model_are_part_of_the_prefix() -> None:
+    c = InvariantChecker()
+    observe(c, req(user("hi", context=True)))
+    assert observe(c, req(user("hi", context=True), system="other"))[0].startswith(
+        "prefix: the system prompt changed")
+    c = InvariantChecker()
+    observe(c, req(user("hi", context=True)))
+    assert observe(c, req(user("hi", context=True), model="n"))[0].startswith(
+        "prefix: the model changed")
+    assert observe(c, req(user("hi", context=True), model="o"), headers(2, "model")) == []
+
+
+def test_the_user_context_leads_every_request_and_claude_md_stays() -> None:
+    c = InvariantChecker()
+    assert observe(c, req(user("hi")))[0].startswith("user_context: the first block")
+    c = InvariantChecker()
+    observe(c, req(user("hi", context=True)))
+    without = {"role": "user", "content": [
+        {"type": "text", "text": CONTEXT.replace("# claudeMd\nUse tabs.\n", "")},
+        {"type": "text", "text": "x"}]}
+    assert "user_context: the CLAUDE.md content is gone" in observe(
+        c, req(without), headers(2, "compaction"))
+
+
+def test_blocking_limit_refusals_and_epochs() -> None:
+    c = InvariantChecker()
+    assert observe(c, req(user("hi", context=True)), tokens=100_001)[0].startswith("blocking:")
+    assert observe(c, req(user("x")), refusal="bad field") == ["refused: bad field"]
+    c = InvariantChecker()
+    observe(c, req(user("hi", context=True)), headers(epoch=5))
+    assert observe(c, req(user("x", context=True)), headers(epoch=4, cause="clear"))[0].startswith(
+        "epoch: epoch went back")
+    assert observe(c, req(user("y", context=True)), headers(epoch=9, cause="whim"))[0].startswith(
+        "epoch: unknown cause")
+
+
+def test_forked_calls_and_other_clients_are_only_validated() -> None:
+    c = InvariantChecker()
+    observe(c, req(user("hi", context=True)))
+    assert observe(c, req(user("summarize")), headers(call="summary")) == []
+    assert observe(c, req(user("anything")), {}) == []
+    assert c.checked == 3 and c.violations == []
+
+
+def test_openai_messages_may_grow_their_last_text() -> None:
+    c = InvariantChecker()
+    first = {"model": "gpt-5.5", "messages": [
+        {"role": "system", "content": "sys"}, {"role": "user", "content": CONTEXT + "hi"}]}
+    grown = {"model": "gpt-5.5", "messages": [
+        {"role": "system", "content": "sys"}, {"role": "user", "content": CONTEXT + "hi\n\nmore"}]}
+    assert observe(c, first, provider="openai") == []
+    assert observe(c, grown, provider="openai") == []
+    changed = {"model": "gpt-5.5", "messages": [
+        {"role": "system", "content": "sys"}, {"role": "user", "content": CONTEXT + "HI"},
+        {"role": "assistant", "content": "ok"}]}
+    assert observe(c, changed, provider="openai")[0].startswith("prefix: message block 1 changed")
+
+
+def responses(*items: dict[str, Any], instructions: str = "sys") -> dict[str, Any]:
+    return {"model": "gpt-5", "instructions": instructions, "store": False, "input": list(items)}
+
+
+def said(role: str, *texts: str) -> dict[str, Any]:
+    kind = "output_text" if role == "assistant" else "input_text"
+    return {"type": "message", "role": role,
+            "content": [{"type": kind, "text": t} for t in texts]}
+
+
+def observe_responses(checker: InvariantChecker, body: dict[str, Any],
+                      hdrs: dict[str, str] | None = None) -> list[str]:
+    return observe(checker, body, hdrs, provider="openai", path="/v1/responses")
+
+
+def test_responses_bodies_keep_the_same_rules() -> None:
+    c = InvariantChecker()
+    call = {"type": "function_call", "call_id": "c1", "name": "Read", "arguments": "{}"}
+    output = {"type": "function_call_output", "call_id": "c1", "output": "body"}
+    assert observe_responses(c, responses(said("user", CONTEXT, "hi"))) == []
+    # A part merged into the last user message, then a tool round, still extend the prefix.
+    assert observe_responses(c, responses(said("user", CONTEXT, "hi", "more"))) == []
+    assert observe_responses(c, responses(said("user", CONTEXT, "hi", "more"), call, output)) == []
+    changed = responses(said("user", CONTEXT, "hi", "MORE"), call, output)
+    assert observe_responses(c, changed)[0].startswith("prefix: message block 2 changed")
+    # The instructions are the system prompt.
+    moved = responses(said("user", CONTEXT, "hi", "MORE"), call, output, instructions="other")
+    assert observe_responses(c, moved)[0].startswith("prefix: the system prompt changed")
+    shrunk = responses(said("user", CONTEXT, "hi"), instructions="other")
+    assert observe_responses(c, shrunk)[0].startswith("prefix: the conversation shrank")
+    # The user context leads the first user message, whatever comes before it.
+    lost = responses(said("developer", CONTEXT), said("user", "no context"))
+    assert observe_responses(c, lost, headers(2, "compaction"))[0].startswith(
+        "user_context: the first block is not the user context")
+
