@@ -55,6 +55,11 @@ class SessionMemory:
     initTokens: int = 10_000
     updateTokens: int = 5_000
     updateToolCalls: int = 3
+    # The notes serve only an auto-compaction, and each update re-reads the whole context
+    # and writes the notes anew: they start at this share of the auto-compact point and are
+    # updated at most once per updatePercent of it (updateTokens is the floor of that step).
+    startPercent: int = 60
+    updatePercent: int = 20
 
 
 @dataclass(frozen=True)

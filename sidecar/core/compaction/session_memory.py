@@ -66,11 +66,20 @@ class SessionMemory:
             return
         self.state.tool_calls_since += tool_calls
         used = session.ledger.used()
+        auto_at = session.thresholds.auto_compact_at
+        if auto_at is None:
+            return  # only an auto-compaction reads the notes
+        # Each update costs a read of the whole context and the notes written out again
+        # (output, the dearest kind of token); a session that stays far below the
+        # auto-compact point never needs them. So the first update waits for startPercent
+        # of that point, and later ones for updatePercent of it: two or three updates
+        # before a compaction instead of one every few thousand tokens.
         if self.state.updates == 0:
-            if used < cfg.initTokens:
+            if used < max(cfg.initTokens, auto_at * cfg.startPercent // 100):
                 return
         else:
-            if used - self.state.tokens_at_update < cfg.updateTokens:
+            if used - self.state.tokens_at_update < max(cfg.updateTokens,
+                                                         auto_at * cfg.updatePercent // 100):
                 return
             if self.state.tool_calls_since < cfg.updateToolCalls and tool_calls > 0:
                 return

@@ -68,6 +68,7 @@ def test_empty_tail_at_a_boundary_is_safe() -> None:
 
 # Small enough for a 40,000 window: the first notes at 4,000 tokens, then every 3,000.
 SMALL_MEMORY = SessionMemory(enabled=True, initTokens=4_000, updateTokens=3_000, updateToolCalls=1,
+                             startPercent=1, updatePercent=1,
                              minTokens=1_000, maxTokens=6_000, minTextBlockMessages=2)
 
 
@@ -139,4 +140,25 @@ async def test_notes_too_large_to_shrink_the_context_give_way_to_a_full_summary(
     assert engine.tiers.memory.content() is not None
     assert engine.fired() == ["full"] and engine.boundary_tiers() == ["full"]
     assert len(engine.provider.requests_of("summary")) == 1
+    engine.assert_clean()
+
+
+async def test_notes_wait_for_a_share_of_the_auto_compact_point(tmp_path: Path) -> None:
+    """Each update re-reads the whole context and writes the notes anew; in a session far
+    below the auto-compact point none is written, and near it they come a share of it apart
+    rather than every few thousand tokens."""
+    engine = build_engine(tmp_path, window=200_000, sessionMemory=SessionMemory(enabled=True))
+    auto_at = engine.session.thresholds.auto_compact_at
+    assert auto_at is not None
+    await settled_turns(engine, 10)  # about 30,000 tokens: far below 60 % of the point
+    assert engine.provider.requests_of("memory") == []
+    for i in range(10, 60):
+        await tool_turns(engine, 1, tokens=3_000, start=i)
+        await engine.tiers.memory.wait()
+    updates = engine.provider.requests_of("memory")
+    assert updates and request_tokens(updates[0]) >= auto_at * 60 // 100
+    sizes = [request_tokens(r) for r in updates]
+    assert all(b - a >= auto_at * 20 // 100 - 3_500 for a, b in zip(sizes, sizes[1:]))
+    # The seed's numbers alone (every 5,000 tokens from 10,000) would have made about 30.
+    assert len(updates) <= 4
     engine.assert_clean()
