@@ -60,6 +60,10 @@ class SessionMemory:
     # updated at most once per updatePercent of it (updateTokens is the floor of that step).
     startPercent: int = 60
     updatePercent: int = 20
+    # The kept tail is at most this share of the auto-compact point (and maxTokens), so a
+    # session-memory compaction lands well below the point instead of refilling to it in a
+    # step or two; in a 200K window the seed's maxTokens is the smaller bound.
+    tailPercent: int = 40
 
 
 @dataclass(frozen=True)

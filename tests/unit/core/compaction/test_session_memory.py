@@ -12,7 +12,7 @@ from sidecar.core.compaction.session_memory import select_tail
 from sidecar.core.messages import Message, tool_result_block
 from sidecar.core.ports import ProviderError
 from sidecar.core.settings import SessionMemory, Settings
-from sidecar.core.tokens import SeedBytes, TokenLedger
+from sidecar.core.tokens import SeedBytes, TokenLedger, message_tokens
 from tests.unit.core.engine_builders import (
     MEMORY_NOTES,
     Engine,
@@ -26,7 +26,8 @@ from tests.unit.core.engine_builders import (
 
 
 def session_with(settings: Settings) -> SimpleNamespace:
-    return SimpleNamespace(settings=settings, ledger=TokenLedger(SeedBytes()))
+    return SimpleNamespace(settings=settings, ledger=TokenLedger(SeedBytes()),
+                           thresholds=SimpleNamespace(auto_compact_at=None))
 
 
 def turn(i: int, size: int) -> list[Message]:
@@ -162,3 +163,17 @@ async def test_notes_wait_for_a_share_of_the_auto_compact_point(tmp_path: Path) 
     # The seed's numbers alone (every 5,000 tokens from 10,000) would have made about 30.
     assert len(updates) <= 4
     engine.assert_clean()
+
+
+def test_in_a_small_window_the_tail_is_a_share_of_the_auto_compact_point() -> None:
+    """A 40K window compacts at 15,000 tokens: the seed's 10,000-token minimum tail would
+    land the context a single file read below that point, to compact again a step later."""
+    records = [m for i in range(30) for m in turn(i, 4000)]
+    session = session_with(Settings())
+    session.thresholds = SimpleNamespace(auto_compact_at=15_000)
+    start = select_tail(records, len(records), session)
+    kept = sum(message_tokens(m, session.ledger.counter) for m in records[start:])
+    assert 0 < kept <= 15_000 * 40 // 100
+    session.thresholds = SimpleNamespace(auto_compact_at=167_000)  # 200K: the seed's bounds
+    start = select_tail(records, len(records), session)
+    assert sum(message_tokens(m, session.ledger.counter) for m in records[start:]) >= 10_000 * 3 // 4
