@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from pygls.exceptions import JsonRpcException
 
 from sidecar.fake_llm import Reply, default_reply
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
@@ -140,7 +141,7 @@ async def test_a_compaction_without_real_headroom_counts_as_a_failure(
     files = {f"part{i}": write_module(workspace, f"part{i}", 200) for i in range(10)}
     # A summarizer that keeps almost everything: each compaction shrinks the context a
     # little but leaves it near the auto-compact point.
-    filler = " ".join(f"detail{i}" for i in range(9_000))
+    filler = " ".join(f"detail{i}" for i in range(6_000))
 
     def long_summary(req: Any) -> Reply:
         return Reply.text(f"<summary>{filler}</summary>")
@@ -148,9 +149,13 @@ async def test_a_compaction_without_real_headroom_counts_as_a_failure(
     llm.responder = rereading_model(files, on_summary=long_summary)
     client = await start(llm, tmp_path, workspace, **SMALL, sessionMemory={"enabled": False})
     try:
-        await prompt(client, client.sid, "read every part and keep them all in view")
+        try:
+            await prompt(client, client.sid, "read every part and keep them all in view")
+        except JsonRpcException as err:
+            assert err.code == -33003  # blocked once compaction can no longer help
         gauge = await call(client, "sidecar/gauge", {"sessionId": client.sid})
         assert gauge["autoCompact"]["circuitBreaker"] == "open"
+        assert gauge["autoCompact"]["consecutiveFailures"] == 3
         assert len(main_requests(llm)) < 40
         done = completed_auto(client)
         # Committed, since they shrank the context, but not reported as a plain success.
