@@ -26,11 +26,16 @@ FLOOR_SHARE = 3
 PREVIEW_CHARS = 2_000
 
 
-def result_budget(thresholds: Thresholds, used: int, percent: int) -> int:
-    """The most tokens one more tool result may add when the context holds ``used``."""
+def result_budget(thresholds: Thresholds, used: int, percent: int, round_so_far: int = 0) -> int:
+    """The most tokens one more tool result may add when the context holds ``used`` and
+    the results already taken from the same response add ``round_so_far`` to it.
+
+    The floor holds for a response's results together: a compaction keeps the round in
+    progress verbatim, so several reads of a parallel call must still fit beside a summary.
+    """
     limit = thresholds.auto_compact_at or thresholds.blocking_at
-    floor = limit // FLOOR_SHARE
-    share = max(limit - used, 0) * percent // 100
+    floor = limit // FLOOR_SHARE - round_so_far
+    share = max(limit - used - round_so_far, 0) * percent // 100
     return min(max(share, floor), MAX_RESULT_TOKENS)
 
 

@@ -97,8 +97,8 @@ async def _within_budget(session: ToolHost, tid: str, run: ToolRun, added: int) 
     if text is None:
         return run
     tokens = round(session.ledger.counter.text(text))
-    budget = result_budget(session.thresholds, session.ledger.used() + added,
-                           session.settings.tools.resultBudgetPercent)
+    budget = result_budget(session.thresholds, session.ledger.used(),
+                           session.settings.tools.resultBudgetPercent, added)
     if tokens <= budget:
         return run
     path = await session.save_result(tid, text)
