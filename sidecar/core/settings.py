@@ -25,6 +25,9 @@ class AutoCompact:
     bufferTokens: int = 13_000
     confirm: bool = False
     maxConsecutiveFailures: int = 3
+    # Auto-compactions one prompt may run; past it the turn stops (the context refills
+    # faster than compaction can empty it).
+    maxPerTurn: int = 3
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,9 @@ class Tools:
     allow: tuple[str, ...] = ()
     shellOutputChars: int = 30_000
     readMaxLines: int = 2_000
+    # The share (percent) of the room left under the auto-compact point that one tool
+    # result may take; a larger one is saved to a file and the model gets a preview.
+    resultBudgetPercent: int = 50
 
 
 @dataclass(frozen=True)
@@ -161,6 +167,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 # Numbers that may be zero; every other int must be positive.
 _ZERO_OK = {"microcompact.timeBased.keepRecent", "retry.maxRetries"}
+# Upper bounds of numbers that have one.
+_MAXIMA = {"tools.resultBudgetPercent": 100}
 
 
 def _coerce(path: str, hint: Any, value: Any, default: Any, warnings: list[str]) -> Any:
@@ -177,6 +185,7 @@ def _coerce(path: str, hint: Any, value: Any, default: Any, warnings: list[str])
         ok = (value is None and "None" in text) or (
             isinstance(value, int) and not isinstance(value, bool)
             and (value > 0 or (value == 0 and path in _ZERO_OK))
+            and value <= _MAXIMA.get(path, value)
         )
     elif hint is str or text in ("str | None", "typing.Optional[str]"):
         ok = (value is None and "None" in text) or (isinstance(value, str) and value != "")

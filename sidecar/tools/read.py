@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from sidecar.core.ports import ToolContext, ToolOutcome
 from sidecar.tools.base import BaseTool, ToolError
 from sidecar.tools.documents import load_document, read_bytes
-from sidecar.tools.paths import display_path, location_of, resolve_path
+from sidecar.tools.paths import display_path, location_of, resolve_readable
 
 MAX_LINE_CHARS = 2_000
 # Claude Code refuses a single Read larger than this many tokens (bytes / 4).
@@ -96,7 +96,7 @@ class ReadTool(BaseTool):
         return location_of(input.get("file_path"), roots, input.get("offset"))
 
     async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
-        path = resolve_path(args["file_path"], ctx.roots)
+        path = resolve_readable(args["file_path"], ctx.roots, ctx.readable)
         return await self._read(
             path, ctx, args.get("offset"), args.get("limit"), True, MAX_OUTPUT_TOKENS
         )
