@@ -7,8 +7,9 @@ close to the window's size refills the context right after every compaction.
 
 The budget is ``resultBudgetPercent`` of the room left under the auto-compact point (the
 blocking limit when auto-compact is off), never below a floor that lets an ordinary read
-through (a third of that point: a result that size, kept verbatim after a compaction, still
-leaves room), and never above the largest result a tool returns today (Read's 25,000
+through (half of that point: a result that size, kept verbatim after a compaction beside the
+prefix and a summary, still leaves the fifth of room a compaction must make; in a 60K window
+a whole ~10,000-token source file is read whole, a 26,000-token one is not), and never above the largest result a tool returns today (Read's 25,000
 tokens). In a 200K window the floor reaches that cap, so only small windows see previews.
 The decision is made once, when the result is appended, so later requests repeat its bytes.
 """
@@ -21,8 +22,8 @@ from sidecar.core.window import Thresholds
 
 # Read refuses more than this in one call; the budget never lets more through either.
 MAX_RESULT_TOKENS = 25_000
-# A result up to this share of the auto-compact point always fits.
-FLOOR_SHARE = 3
+# A result up to this share of the auto-compact point always fits (1/FLOOR_SHARE).
+FLOOR_SHARE = 2
 PREVIEW_CHARS = 2_000
 
 

@@ -12,16 +12,17 @@ LARGE = compute_thresholds(Window(200_000, 32_000, "test"), Settings())
 
 def test_the_budget_is_a_share_of_the_room_left() -> None:
     assert SMALL.auto_compact_at == 27_000
-    assert result_budget(SMALL, 3_000, 50) == 12_000
+    assert result_budget(SMALL, 3_000, 50) == 13_500  # the floor: half of the point
+    assert result_budget(SMALL, 3_000, 70) == 16_800
     assert result_budget(SMALL, 3_000, 100) == 24_000
-    # Near the auto-compact point an ordinary read still fits: a third of that point.
-    assert result_budget(SMALL, 20_000, 50) == 9_000
-    assert result_budget(SMALL, 40_000, 50) == 9_000
+    # Near the auto-compact point an ordinary read still fits: half of that point.
+    assert result_budget(SMALL, 20_000, 50) == 13_500
+    assert result_budget(SMALL, 40_000, 50) == 13_500
 
 
 def test_the_floor_holds_for_a_response_s_results_together() -> None:
-    assert result_budget(SMALL, 20_000, 50, round_so_far=6_000) == 3_000
-    assert result_budget(SMALL, 20_000, 50, round_so_far=12_000) == 0
+    assert result_budget(SMALL, 20_000, 50, round_so_far=6_000) == 7_500
+    assert result_budget(SMALL, 20_000, 50, round_so_far=14_000) == 0
 
 
 def test_a_large_window_keeps_today_s_caps() -> None:

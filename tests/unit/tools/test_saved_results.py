@@ -22,7 +22,7 @@ async def test_read_and_grep_open_a_saved_output(tmp_path: Path, ctx: Any) -> No
     path = saved_output(tmp_path, ctx)
     outcome = await ReadTool().run({"file_path": str(path), "offset": 250, "limit": 2}, ctx)
     assert not outcome.is_error
-    assert outcome.content.splitlines()[:2] == ["   250→row 250", "   251→row 251"]
+    assert outcome.content.splitlines()[:2] == ["250\trow 250", "251\trow 251"]
     found = await GrepTool().run({"pattern": "row 42$", "path": str(path),
                                   "output_mode": "content"}, ctx)
     assert not found.is_error and "row 42" in str(found.content)
