@@ -229,6 +229,9 @@ class ToolContext(Protocol):
     file_state: FileReadState
     cancelled: asyncio.Event
     settings: Settings
+    # Directories outside the roots that Read and Grep may reach: the session's saved
+    # tool outputs, which the model was told to read in slices.
+    readable: list[Path]
 
     async def read_buffer(self, path: Path) -> str | None:
         """The editor's unsaved text of ``path``, or None when the editor has none open."""
@@ -340,6 +343,13 @@ class TranscriptStore(Protocol):
     """Where a session's records go, as they happen (append-only)."""
 
     def path_for(self, session_id: str, cwd: str) -> Path: ...
+
+    def results_dir(self, session_id: str, cwd: str) -> Path:
+        """Where the session's tool outputs too large for its context are saved."""
+
+    def save_result(self, session_id: str, cwd: str, tool_use_id: str, text: str) -> Path:
+        """Save one such output whole and return its path (blocking: call it in a worker
+        thread)."""
 
     def prepare(self, session_id: str, cwd: str) -> None:
         """Open a continued transcript (blocking: call it in a worker thread)."""

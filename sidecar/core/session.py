@@ -14,6 +14,7 @@ import json
 import logging
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from sidecar.contract.results import Gauge
@@ -166,6 +167,18 @@ class Session:
         )
 
     # ----- records ------------------------------------------------------------------
+
+    def results_dir(self) -> Path | None:
+        return self.transcript.results_dir()
+
+    async def save_result(self, tool_use_id: str, text: str) -> Path | None:
+        """Save a tool output too large for the context; None when it cannot be saved
+        (the result then stays whole)."""
+        try:
+            return await asyncio.to_thread(self.transcript.save_result, tool_use_id, text)
+        except (OSError, ValueError) as exc:
+            log.warning("could not save a large tool result: %s", exc)
+            return None
 
     def append(self, message: Message) -> Message:
         self.transcript.add(message)

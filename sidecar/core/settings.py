@@ -25,6 +25,9 @@ class AutoCompact:
     bufferTokens: int = 13_000
     confirm: bool = False
     maxConsecutiveFailures: int = 3
+    # Auto-compactions one prompt may run; past it the turn stops (the context refills
+    # faster than compaction can empty it).
+    maxPerTurn: int = 3
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,15 @@ class SessionMemory:
     initTokens: int = 10_000
     updateTokens: int = 5_000
     updateToolCalls: int = 3
+    # The notes serve only an auto-compaction, and each update re-reads the whole context
+    # and writes the notes anew: they start at this share of the auto-compact point and are
+    # updated at most once per updatePercent of it (updateTokens is the floor of that step).
+    startPercent: int = 60
+    updatePercent: int = 20
+    # The kept tail is at most this share of the auto-compact point (and maxTokens), so a
+    # session-memory compaction lands well below the point instead of refilling to it in a
+    # step or two; in a 200K window the seed's maxTokens is the smaller bound.
+    tailPercent: int = 40
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,9 @@ class Tools:
     allow: tuple[str, ...] = ()
     shellOutputChars: int = 30_000
     readMaxLines: int = 2_000
+    # The share (percent) of the room left under the auto-compact point that one tool
+    # result may take; a larger one is saved to a file and the model gets a preview.
+    resultBudgetPercent: int = 50
 
 
 @dataclass(frozen=True)
@@ -152,6 +167,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 # Numbers that may be zero; every other int must be positive.
 _ZERO_OK = {"microcompact.timeBased.keepRecent", "retry.maxRetries"}
+# Upper bounds of numbers that have one.
+_MAXIMA = {"tools.resultBudgetPercent": 100}
 
 
 def _coerce(path: str, hint: Any, value: Any, default: Any, warnings: list[str]) -> Any:
@@ -168,6 +185,7 @@ def _coerce(path: str, hint: Any, value: Any, default: Any, warnings: list[str])
         ok = (value is None and "None" in text) or (
             isinstance(value, int) and not isinstance(value, bool)
             and (value > 0 or (value == 0 and path in _ZERO_OK))
+            and value <= _MAXIMA.get(path, value)
         )
     elif hint is str or text in ("str | None", "typing.Optional[str]"):
         ok = (value is None and "None" in text) or (isinstance(value, str) and value != "")

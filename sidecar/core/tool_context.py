@@ -12,6 +12,8 @@ if TYPE_CHECKING:
     from sidecar.core.messages import Message
     from sidecar.core.ports import Editor, Tool
     from sidecar.core.settings import Settings
+    from sidecar.core.tokens import TokenLedger
+    from sidecar.core.window import Thresholds
 
 
 class SessionIdentity(Protocol):
@@ -31,9 +33,17 @@ class ToolHost(Protocol):
     settings: Settings
     cancel_event: asyncio.Event
     allowed_always: set[str]
+    ledger: TokenLedger
+    thresholds: Thresholds
 
     @property
     def id(self) -> str: ...
+
+    def results_dir(self) -> Path | None:
+        """Where the session's tool outputs too large for its context are saved."""
+
+    async def save_result(self, tool_use_id: str, text: str) -> Path | None:
+        """Save one such output whole; its path, or None when it could not be saved."""
 
     def update(self, payload: SessionUpdate) -> None: ...
 
@@ -54,6 +64,8 @@ class SessionToolContext:
         self.settings = session.settings
         self.cancelled: asyncio.Event = session.cancel_event
         self.current_tool_call: dict[str, Any] = {}
+        saved = session.results_dir()
+        self.readable: list[Path] = [saved] if saved is not None else []
 
     async def read_buffer(self, path: Path) -> str | None:
         # Transports whose buffers sit behind a request (ACP fs/read_text_file) read async.

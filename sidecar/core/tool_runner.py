@@ -1,7 +1,9 @@
 """Running the tool calls of one model response, with the editor watching.
 
 Every result is redacted of the keys the sidecar holds before the model, the transcript or
-the editor sees it: a file, a command or an error text can carry one.
+the editor sees it: a file, a command or an error text can carry one. A result too large for
+the room left in the window is saved to a file and replaced by a preview (see
+``sidecar.core.result_budget``), once, as it is appended.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sidecar.contract.updates import tool_call, tool_call_update
 from sidecar.core.messages import Block, Message, json_object, tool_result_block
+from sidecar.core.result_budget import SavedResult, preview, result_budget, saved_result_text
 from sidecar.core.tool_context import SessionToolContext, ToolHost
 from sidecar.core.redaction import redact_api_keys, redact_value
 
@@ -47,6 +50,7 @@ async def run_tool_calls(session: ToolHost, tool_uses: list[Block], message_id: 
     ctx = SessionToolContext(session)
     by_name = {t.name: t for t in session.tools}
     results: list[Block] = []
+    added = 0  # tokens the results of this response already add
     for use in tool_uses:
         tid = str(use.get("id"))
         raw_input = json_object(use.get("input"))
@@ -64,10 +68,50 @@ async def run_tool_calls(session: ToolHost, tool_uses: list[Block], message_id: 
             session.update(tool_call_update(tid, "in_progress"))
             ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind, "rawInput": shown_input}
             run = _redacted(await _run_one(session, tool, raw_input, ctx))
+            run = await _within_budget(session, tid, run, added)
+        added += _tokens(session, run.content)
         results.append(tool_result_block(tid, run.content, is_error=run.is_error))
         session.update(tool_call_update(tid, "failed" if run.is_error else "completed",
                                         content=run.update_content(), raw_output=run.raw_output))
     session.append(Message(kind="user", content=results, extra={"sourceToolMessageId": message_id}))
+
+
+def _text_of(content: str | list[Block]) -> str | None:
+    """The text of a result; None when it holds more than text (an image stays whole)."""
+    if isinstance(content, str):
+        return content
+    if all(b.get("type") == "text" for b in content):
+        return "".join(str(b.get("text", "")) for b in content)
+    return None
+
+
+def _tokens(session: ToolHost, content: str | list[Block]) -> int:
+    text = _text_of(content)
+    return round(session.ledger.counter.text(text)) if text is not None else 0
+
+
+async def _within_budget(session: ToolHost, tid: str, run: ToolRun, added: int) -> ToolRun:
+    """``run``, or a preview of it with the path of its saved whole when it is too large for
+    the room left under the auto-compact point."""
+    text = _text_of(run.content)
+    if text is None:
+        return run
+    tokens = round(session.ledger.counter.text(text))
+    budget = result_budget(session.thresholds, session.ledger.used(),
+                           session.settings.tools.resultBudgetPercent, added)
+    if tokens <= budget:
+        return run
+    path = await session.save_result(tid, text)
+    if path is None:
+        return run
+    saved = SavedResult(str(path), len(text), len(text.encode("utf-8", "surrogatepass")),
+                        tokens, budget)
+    raw = {**run.raw_output, "savedTo": saved.path, "savedTokens": tokens}
+    read_path = run.raw_output.get("path")
+    if isinstance(read_path, str):
+        # The model saw a preview, not the range: a re-read must return content again.
+        session.file_state.forget_results([read_path])
+    return ToolRun(saved_result_text(saved, preview(text)), run.is_error, raw, run.display)
 
 
 def _redacted(run: ToolRun) -> ToolRun:

@@ -54,6 +54,16 @@ class Transcript:
     def path(self) -> Path | None:
         return self.store.path_for(self.session_id, self.cwd) if self.store is not None else None
 
+    def results_dir(self) -> Path | None:
+        """Where this session's tool outputs too large for the context are saved."""
+        return self.store.results_dir(self.session_id, self.cwd) if self.store is not None else None
+
+    def save_result(self, tool_use_id: str, text: str) -> Path | None:
+        """Save one such output (blocking: call it in a worker thread); None without storage."""
+        if self.store is None:
+            return None
+        return self.store.save_result(self.session_id, self.cwd, tool_use_id, text)
+
     # ----- views ------------------------------------------------------------------------
 
     def since_boundary(self) -> list[Message]:

@@ -3,7 +3,9 @@
 Around every call the context tiers run (before the call, on the request, after the
 response); the answer streams to the editor in coalesced chunks; tool calls run and their
 results are appended; the loop ends when the model stops asking for tools, when the user
-cancels, or at ``maxTurnRequests``. A provider failure after retries leaves the transcript
+cancels, at ``maxTurnRequests``, or when the context needs more auto-compactions than
+``autoCompact.maxPerTurn`` (it refills as fast as it is compacted: the turn stops and says
+what to do rather than compacting once per request). A provider failure after retries leaves the transcript
 consistent: the partial answer kept and marked, the error recorded.
 """
 
@@ -92,10 +94,16 @@ class TurnRunner:
         s.send_usage_update()
         calls = 0
         reactive_compacted = False
+        if tiers is not None:
+            tiers.start_turn()
         while True:
             if s.cancel_event.is_set():
                 return "cancelled"
             if calls >= s.settings.maxTurnRequests:
+                return "max_turn_requests"
+            if tiers is not None and tiers.refilling():
+                self._stop_refilling(tiers.turn_auto_compactions)
+                s.persist_state()
                 return "max_turn_requests"
             if tiers is not None:
                 await tiers.before_call()
@@ -212,6 +220,21 @@ class TurnRunner:
             s.tiers.after_response(completed)
         s.send_usage_update()
         return completed
+
+    def _stop_refilling(self, compactions: int) -> None:
+        """Say why the turn stops: as a warning, and as the turn's last agent text."""
+        s = self.session
+        th = s.thresholds
+        text = (
+            f"Stopped: the context refills faster than it can be compacted ({compactions} "
+            f"auto-compactions in this turn, and it holds {s.ledger.used():,} tokens again, past "
+            f"the auto-compact point of {th.auto_compact_at or 0:,} in a {th.size:,}-token window). "
+            "Use a model with a bigger context window (or raise the contextWindow setting), "
+            "start over with /clear, or ask for narrower reads: a range of lines, or Grep "
+            "instead of whole files."
+        )
+        s.editor.show_message("warning", text)
+        s.update(agent_message_chunk(f"\n\n{text}", f"msg_{new_uuid()[:12]}"))
 
     def _record_api_error(self, err: Exception) -> None:
         """The failure stays in the transcript, as Claude Code keeps it: never sent to the

@@ -41,6 +41,7 @@ from sidecar.core.ports import (
     ToolUseStart,
 )
 from sidecar.core.retry import RETRYABLE_TYPES
+from sidecar.providers.sdk_client import SdkClientHolder
 from sidecar.providers.model_listing import list_anthropic_models
 from sidecar.providers.http_errors import (
     mid_stream,
@@ -261,7 +262,7 @@ class _Assembly:
         )
 
 
-class AnthropicProvider:
+class AnthropicProvider(SdkClientHolder):
     """``Provider`` over the Anthropic Messages API."""
 
     server_context_management = True
@@ -271,39 +272,11 @@ class AnthropicProvider:
 
     name = "anthropic"
 
-    def __init__(
-        self,
-        api_key: str,
-        base_url: str | None = None,
-        model_info: ModelInfo | None = None,
-        *,
-        default_timeout: float = 600.0,
-    ) -> None:
-        self._api_key = api_key
-        self.base_url = base_url
-        self.model_info = model_info
-        self._default_timeout = default_timeout
-        self._client: Any = None
+    def _new_client(self) -> Any:
+        import anthropic
 
-    def __repr__(self) -> str:  # never show the key
-        return f"AnthropicProvider(base_url={self.base_url!r})"
-
-    def _sdk_client(self) -> Any:
-        if self._client is None:
-            import anthropic
-
-            self._client = anthropic.AsyncAnthropic(
-                api_key=self._api_key,
-                base_url=self.base_url,
-                max_retries=0,
-                timeout=self._default_timeout,
-            )
-        return self._client
-
-    async def aclose(self) -> None:
-        client, self._client = self._client, None
-        if client is not None:
-            await client.close()
+        return anthropic.AsyncAnthropic(api_key=self._api_key, base_url=self.base_url,
+                                        max_retries=0, timeout=self._default_timeout)
 
     async def compact(self, request: ModelRequest, instructions: str | None) -> ServerCompaction:
         """One compaction request: the conversation as it stands, ``compaction`` instead of

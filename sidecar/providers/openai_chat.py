@@ -46,6 +46,7 @@ from sidecar.core.ports import (
 )
 from sidecar.core.retry import RETRYABLE_TYPES
 from sidecar.core.model_status import today_utc
+from sidecar.providers.sdk_client import SdkClientHolder
 from sidecar.providers.model_listing import list_openai_models
 from sidecar.providers.http_errors import (
     mid_stream,
@@ -66,6 +67,15 @@ IMAGE_IN_TOOL_RESULT_NOTE = "[image omitted: tool results carry text only on thi
 DOCUMENT_NOTE = "[document omitted: not supported by this provider]"
 # Placeholder key for keyless local servers; the SDK refuses to start without some key.
 KEYLESS_PLACEHOLDER = "sk-no-key-required"
+
+
+def new_openai_client(api_key: str, base_url: str | None, timeout: float) -> Any:
+    """The openai SDK's async client, retries left to the engine; local servers (Ollama,
+    llama.cpp, vLLM) take a placeholder where no key is configured."""
+    import openai
+
+    return openai.AsyncOpenAI(api_key=api_key or KEYLESS_PLACEHOLDER, base_url=base_url,
+                              max_retries=0, timeout=timeout)
 
 ProviderName = Literal["openai", "openai-compatible"]
 
@@ -472,7 +482,7 @@ class _Assembly:
         )
 
 
-class OpenAIChatProvider:
+class OpenAIChatProvider(SdkClientHolder):
     """``Provider`` over Chat Completions; ``name`` is "openai" or "openai-compatible"."""
 
     server_context_management = False
@@ -487,32 +497,12 @@ class OpenAIChatProvider:
         name: ProviderName = "openai",
         default_timeout: float = 600.0,
     ) -> None:
-        self._api_key = api_key or KEYLESS_PLACEHOLDER
-        self.base_url = base_url
-        self.model_info = model_info
-        self.name: str = name
-        self._default_timeout = default_timeout
-        self._client: Any = None
+        super().__init__(api_key or KEYLESS_PLACEHOLDER, base_url, model_info,
+                         default_timeout=default_timeout)
+        self.name = name
 
-    def __repr__(self) -> str:  # never show the key
-        return f"OpenAIChatProvider(name={self.name!r}, base_url={self.base_url!r})"
-
-    def _sdk_client(self) -> Any:
-        if self._client is None:
-            import openai
-
-            self._client = openai.AsyncOpenAI(
-                api_key=self._api_key,
-                base_url=self.base_url,
-                max_retries=0,
-                timeout=self._default_timeout,
-            )
-        return self._client
-
-    async def aclose(self) -> None:
-        client, self._client = self._client, None
-        if client is not None:
-            await client.close()
+    def _new_client(self) -> Any:
+        return new_openai_client(self._api_key, self.base_url, self._default_timeout)
 
     async def compact(self, request: ModelRequest, instructions: str | None) -> ServerCompaction:
         raise ProviderError(f"{self.name} has no server-side compaction here",

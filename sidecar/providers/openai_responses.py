@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sidecar.core.catalog import ModelInfo
 from sidecar.core.ports import (
     ModelDescription,
     ModelRequest,
@@ -35,7 +34,8 @@ from sidecar.core.ports import (
     StreamEvent,
 )
 from sidecar.providers.http_errors import mid_stream
-from sidecar.providers.openai_chat import KEYLESS_PLACEHOLDER, classify_openai_error
+from sidecar.providers.openai_chat import classify_openai_error, new_openai_client
+from sidecar.providers.sdk_client import SdkClientHolder
 from sidecar.providers.openai_responses_items import (
     build_compact_body,
     build_count_body,
@@ -45,7 +45,7 @@ from sidecar.providers.openai_responses_items import (
 from sidecar.providers.openai_responses_stream import ResponsesAssembly, usage_from_responses
 
 
-class OpenAIResponsesProvider:
+class OpenAIResponsesProvider(SdkClientHolder):
     """``Provider`` over the OpenAI Responses API."""
 
     server_context_management = False
@@ -53,39 +53,8 @@ class OpenAIResponsesProvider:
 
     name = "openai"
 
-    def __init__(
-        self,
-        api_key: str,
-        base_url: str | None = None,
-        model_info: ModelInfo | None = None,
-        *,
-        default_timeout: float = 600.0,
-    ) -> None:
-        self._api_key = api_key or KEYLESS_PLACEHOLDER
-        self.base_url = base_url
-        self.model_info = model_info
-        self._default_timeout = default_timeout
-        self._client: Any = None
-
-    def __repr__(self) -> str:  # never show the key
-        return f"OpenAIResponsesProvider(base_url={self.base_url!r})"
-
-    def _sdk_client(self) -> Any:
-        if self._client is None:
-            import openai
-
-            self._client = openai.AsyncOpenAI(
-                api_key=self._api_key,
-                base_url=self.base_url,
-                max_retries=0,
-                timeout=self._default_timeout,
-            )
-        return self._client
-
-    async def aclose(self) -> None:
-        client, self._client = self._client, None
-        if client is not None:
-            await client.close()
+    def _new_client(self) -> Any:
+        return new_openai_client(self._api_key, self.base_url, self._default_timeout)
 
     async def describe_models(self) -> list[ModelDescription]:
         return []

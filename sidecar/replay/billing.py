@@ -71,6 +71,21 @@ class Billed:
         }
 
 
+def excess(ours: Billed, recorded: Billed, out_weight: float) -> str:
+    """Where ``ours`` bills more than ``recorded``, kind by kind, largest first: the
+    explanation a session above its recording owes."""
+    kinds = (
+        ("cache writes", ours.cache_write_tokens - recorded.cache_write_tokens, CACHE_WRITE_WEIGHT),
+        ("cache reads", ours.cache_read_tokens - recorded.cache_read_tokens, CACHE_READ_WEIGHT),
+        ("uncached input", ours.input_tokens - recorded.input_tokens, 1.0),
+        ("output", ours.output_tokens - recorded.output_tokens, out_weight),
+    )
+    over = sorted(((tokens * weight, name, tokens) for name, tokens, weight in kinds
+                   if tokens > 0), reverse=True)
+    return ", ".join(f"{name} +{tokens:,} tokens (+{billed:,.0f} billed)"
+                     for billed, name, tokens in over) or "nothing"
+
+
 def billed_of(usages: list[Usage]) -> Billed:
     out = Billed()
     for usage in usages:

@@ -188,6 +188,12 @@ def _collect(
         "errorAt": th.error_at,
         "blockingAt": th.blocking_at,
     }
+    # The recording may start warm: its first call read a prefix an earlier session had
+    # cached (Claude Code's system prompt and tools). The replay starts with a cold fake;
+    # ours gets the same warm start, as much of its first write counted as read as the
+    # recording read, so the ratio compares the sessions, not the caches before them.
+    warm = script.calls[0].usage.cache_read_input_tokens if script.calls else 0
+    result.recorded_warm_tokens = warm
     for request in list(server.requests):
         kind = player.kinds.get(id(request))
         usage = Usage.from_json(request.usage) if request.usage else None
@@ -197,6 +203,12 @@ def _collect(
         if kind[0] == "summary":
             result.ours_summary.add(usage)
             continue
+        if warm and not result.ours_series:
+            moved = min(warm, usage.cache_creation_input_tokens)
+            usage = dataclasses.replace(
+                usage, cache_creation_input_tokens=usage.cache_creation_input_tokens - moved,
+                cache_read_input_tokens=usage.cache_read_input_tokens + moved)
+            result.warm_start_tokens = moved
         result.ours_main.add(usage)
         result.ours_series.append(usage.prompt_tokens)
         if usage.prompt_tokens >= th.blocking_at:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from sidecar.replay.billing import Billed, weights_json
+from sidecar.replay.billing import Billed, excess, weights_json
 from sidecar.replay.result import SessionResult, TierEvent
 from sidecar.replay.runner import replay_paths, say
 
@@ -236,6 +236,15 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
                         for level, p in r.levels.items()
                     )
                 )
+            ratio = r.billed_ratio()
+            if ratio is not None and ratio > 1:
+                notes.append(f"above the recording ({ratio:.2f}): "
+                             + excess(r.ours_total, r.recorded, r.out_weight))
+            if r.warm_start_tokens:
+                notes.append(
+                    f"warm start: the recording's first call read {r.recorded_warm_tokens:,} "
+                    f"tokens from an earlier session's cache; ours counts "
+                    f"{r.warm_start_tokens:,} of its first write as read")
             if r.past_blocking:
                 notes.append(f"{r.past_blocking} requests at or past blockingAt")
             if r.violations:

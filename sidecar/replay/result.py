@@ -61,6 +61,10 @@ class SessionResult:
     recorded: Billed = field(default_factory=Billed)
     rejected_requests: int = 0
     past_blocking: int = 0
+    # A recording whose first call read its prefix from a cache an earlier session wrote:
+    # ours is given the same warm start, these many tokens counted as read, not written.
+    warm_start_tokens: int = 0
+    recorded_warm_tokens: int = 0
     # The fake's verdict on every request: checked, refused as the real API would, and
     # each broken invariant (see sidecar.fake_llm.invariants).
     checked: int = 0
@@ -109,6 +113,8 @@ class SessionResult:
             },
             "peakContext": {"ours": self.peak_ours, "recorded": self.peak_recorded},
             "pastBlocking": self.past_blocking,
+            "warmStart": {"recordedRead": self.recorded_warm_tokens,
+                          "oursCountedRead": self.warm_start_tokens},
             "checks": {"requests": self.checked, "refused": self.refused,
                        "violations": self.violations},
             "tiers": [e.to_json() for e in self.events],

@@ -54,3 +54,9 @@ def history_path(storage_dir: Path | str) -> Path:
 
 def paste_cache_dir(storage_dir: Path | str) -> Path:
     return Path(storage_dir) / "paste-cache"
+
+
+def tool_results_dir(storage_dir: Path | str, cwd: str, session_id: str) -> Path:
+    """Where a session's tool outputs too large for its context are saved, next to its
+    transcript (``projects/<sanitized cwd>/<sessionId>/tool-results``)."""
+    return project_dir(storage_dir, cwd) / check_session_id(session_id) / "tool-results"

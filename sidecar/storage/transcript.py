@@ -28,7 +28,8 @@ from sidecar.storage.files import PartialWrite, open_append, seal, write_whole
 from sidecar.core.storage_health import StorageHealth
 from sidecar.core.redaction import redact_api_keys, redact_value
 from sidecar.storage.line_reader import iter_lines_reversed
-from sidecar.storage.paths import check_session_id, transcript_path
+from sidecar.storage.paths import check_session_id, tool_results_dir, transcript_path
+from sidecar.storage.tool_results import save_tool_result
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,14 @@ class TranscriptWriter:
 
     def path_for(self, session_id: str, cwd: str) -> Path:
         return transcript_path(self.storage_dir, cwd, session_id)
+
+    def results_dir(self, session_id: str, cwd: str) -> Path:
+        return tool_results_dir(self.storage_dir, cwd, session_id)
+
+    def save_result(self, session_id: str, cwd: str, tool_use_id: str, text: str) -> Path:
+        """Save a tool output too large for the context (blocking: call it in a worker
+        thread); its path goes to the model instead of the output."""
+        return save_tool_result(self.storage_dir, cwd, session_id, tool_use_id, text)
 
     def last_uuid(self, session_id: str, cwd: str) -> str | None:
         return self._handle(self.path_for(session_id, cwd)).last_uuid

@@ -60,6 +60,19 @@ def resolve_path(raw: str, roots: Sequence[Path], field: str = "file_path") -> P
     )
 
 
+def resolve_readable(raw: str, roots: Sequence[Path], readable: Sequence[Path],
+                     field: str = "file_path") -> Path:
+    """Like ``resolve_path``, but a file inside one of the ``readable`` directories (the
+    session's saved tool outputs) is accepted too, wherever it lies."""
+    if raw and "\x00" not in raw and readable:
+        text = os.path.expanduser(raw.strip())
+        if os.path.isabs(text):
+            real = os.path.realpath(text)
+            if any(_inside(real, r) and real != r for r in real_roots(readable)):
+                return Path(os.path.normpath(text))
+    return resolve_path(raw, roots, field)
+
+
 def display_path(path: Path | str, roots: Sequence[Path]) -> str:
     """``path`` relative to the root holding it (for titles), else as given."""
     text = os.path.normpath(os.fspath(path))

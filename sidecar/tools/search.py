@@ -26,7 +26,7 @@ from sidecar.tools.globbing import (
     split_base,
     walk_files,
 )
-from sidecar.tools.paths import display_path, is_inside_roots, location_of, resolve_path
+from sidecar.tools.paths import display_path, is_inside_roots, location_of, resolve_path, resolve_readable
 from sidecar.tools.read import split_lines
 
 GLOB_MAX_RESULTS = 100
@@ -39,11 +39,15 @@ MAX_WALK_FILES = 200_000
 TRUNCATED_NOTE = "(Results are truncated. Consider using a more specific path or pattern.)"
 
 
-def _base_dir(raw: Any, ctx: ToolContext, field: str = "path") -> Path:
+def _base_dir(raw: Any, ctx: ToolContext, field: str = "path", saved_ok: bool = False) -> Path:
+    """The directory or file a search starts from; with ``saved_ok``, a saved tool output
+    of the session too (Grep may search one, as the model is told)."""
     if raw is None:
         if not ctx.roots:
             raise ToolError("No workspace folder is open; tools cannot reach any file.")
         return Path(os.path.normpath(ctx.roots[0]))
+    if saved_ok:
+        return resolve_readable(raw, ctx.roots, ctx.readable, field)
     return resolve_path(raw, ctx.roots, field)
 
 
@@ -195,7 +199,7 @@ class GrepTool(BaseTool):
             regex = re.compile(args["pattern"], re.IGNORECASE if args.get("-i") else 0)
         except re.error as exc:
             raise ToolError(f"Invalid regular expression {args['pattern']!r}: {exc}") from None
-        base = _base_dir(args.get("path"), ctx)
+        base = _base_dir(args.get("path"), ctx, saved_ok=True)
         try:
             refuse_special(base, os.stat(base))
         except FileNotFoundError:

@@ -24,6 +24,7 @@ from tests.e2e.session_client import call, initialize, prompt, settings_for, sta
 
 SETTINGS = {"contextWindow": 40_000, "sessionMemory": {"initTokens": 4000, "updateTokens": 2000,
                                                        "updateToolCalls": 1, "minTokens": 2000,
+                                                       "startPercent": 1, "updatePercent": 1,
                                                        "maxTokens": 6000}}
 
 

@@ -148,7 +148,7 @@ def scripted(replies: list[Reply], on_summary: Any = None) -> Any:
 async def test_session_memory_tier(llm: Any, tmp_path: Path, workspace: Path) -> None:
     client = await start(llm, tmp_path, workspace, **SMALL, sessionMemory={
         "initTokens": 4000, "updateTokens": 2000, "updateToolCalls": 1,
-        "minTokens": 3000, "maxTokens": 9000})
+        "startPercent": 1, "updatePercent": 1, "minTokens": 3000, "maxTokens": 9000})
     try:
         replies: list[Reply] = []
         for i in range(8):

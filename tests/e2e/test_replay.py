@@ -166,6 +166,8 @@ def test_corpus_session_replays_every_recorded_call(
     assert session["series"]["ours"][0] == session["series"]["recorded"][0] == 25_801
     assert session["hiddenPrefix"]["filler"] > 20_000
     assert session["pastBlocking"] == 0 and session["errors"] == []
+    # The recording began warm (its first call read an earlier session's cache): ours too.
+    assert session["warmStart"] == {"recordedRead": 17_915, "oursCountedRead": 17_915}
     billed = session["billed"]
     assert billed["weights"]["output"] == 5.0
     assert billed["recorded"]["calls"] == 4 and billed["ours"]["main"]["calls"] == 4

@@ -5,7 +5,10 @@ memory first, tier 3, then full compaction, tier 4, with the prompt-too-long ret
 inside it), behind the circuit breaker; then the blocking check. On the request: API
 context management (tier 2), server-side where the provider has it, client-side elsewhere.
 A compaction is committed only when it really shrinks the context; a failed one changes
-nothing and says so.
+nothing and says so. One that shrinks it without making real room (see ``room_target``) is
+kept but reported as short of it, and an automatic one counts as a failure for the circuit
+breaker. Auto-compactions are counted per turn, so a turn that refills the context as fast
+as it is compacted can stop (``sidecar.core.turn``).
 """
 
 from __future__ import annotations
@@ -44,6 +47,18 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Real headroom: after a compaction the context must hold at most this share of the
+# auto-compact point. A fifth of the budget left free is room for a few ordinary results
+# (in a 60K window, 5,400 tokens); less, and the next result or two trigger the next
+# compaction, which is how a turn ends up compacting once per request.
+ROOM_SHARE = (4, 5)
+
+
+def room_target(auto_compact_at: int | None, blocking_at: int) -> int:
+    """The most a compacted context may hold and count as having made real room."""
+    limit = auto_compact_at or blocking_at
+    return limit * ROOM_SHARE[0] // ROOM_SHARE[1]
+
 
 @dataclass(frozen=True)
 class CompactOutcome:
@@ -62,6 +77,7 @@ class ContextTiers:
         self.breaker = CircuitBreaker(host.settings.autoCompact.maxConsecutiveFailures)
         self.memory = SessionMemory(storage_dir(host.settings), host.id)
         self.compacted_since_anchor = False
+        self.turn_auto_compactions = 0  # auto-compactions since the turn began
         self._task: asyncio.Task[Any] | None = None
         # What the client-side edit has cleared since the context began (the first
         # record after the last boundary): it stays cleared (see prepare_request).
@@ -85,6 +101,18 @@ class ContextTiers:
 
     # ----- before and around every call ---------------------------------------------
 
+    def start_turn(self) -> None:
+        self.turn_auto_compactions = 0
+
+    def refilling(self) -> bool:
+        """Whether the context needs another auto-compaction in a turn that already had
+        ``autoCompact.maxPerTurn`` of them: it refills faster than compaction empties it."""
+        host = self.host
+        auto = host.settings.autoCompact
+        return (auto.enabled and not self.breaker.open and not self.compacted_since_anchor
+                and self.turn_auto_compactions >= auto.maxPerTurn
+                and host.thresholds.should_auto_compact(host.ledger.used()))
+
     async def before_call(self) -> None:
         host = self.host
         now = host.clock()
@@ -106,6 +134,7 @@ class ContextTiers:
             if auto.confirm and not await self._confirmed(host, used):
                 pass
             else:
+                self.turn_auto_compactions += 1
                 try:
                     await self.compact_now(trigger="auto")
                 except CompactionFailed:
@@ -158,6 +187,7 @@ class ContextTiers:
 
     async def recover_from_overflow(self, err: ProviderError) -> bool:
         """The provider said the prompt is too long: one forced compaction, then retry."""
+        self.turn_auto_compactions += 1
         try:
             await self.compact_now(trigger="auto", force_full=True)
         except CompactionFailed:
@@ -221,23 +251,46 @@ class ContextTiers:
             raise CompactionFailed(msg, data={"tier": "full", "reason": reason}) from exc
         finally:
             self._task = None
-        self.breaker.record_success()
+        short = self._short_of_room(before, after)
+        if short is None:
+            self.breaker.record_success()
+        elif trigger == "auto":
+            self.breaker.record_failure()
         self.compacted_since_anchor = True
         self._log_event(tier, trigger=trigger, tokensBefore=before, tokensAfter=after,
-                        backend=done.backend)
+                        backend=done.backend, **({"short": short} if short else {}))
         host.update(compaction_update(compaction_id, trigger=trigger, status="completed",
                                       tier=tier, tokens_before=before, tokens_after=after,
-                                      summary=summary, backend=done.backend))
+                                      summary=summary, backend=done.backend, error=short))
         if done.fallback_reason:
             host.editor.show_message(
                 "info", f"The provider did not compact the conversation ({done.fallback_reason}); "
                 "the sidecar summarized it instead.")
         await host.editor.progress(progress["token"], "end", "Compacting",
-                                      f"saved {before - after:,} tokens")
-        host.editor.status("normal", False, f"Compacted: {before:,} → {after:,} tokens")
+                                   f"{before:,} → {after:,} tokens")
+        if short is None:
+            host.editor.status("normal", False, f"Compacted: {before:,} → {after:,} tokens")
+        else:
+            msg = f"Compacted {before:,} → {after:,} tokens, but {short}"
+            if trigger == "auto" and self.breaker.open:
+                msg += " (auto-compact is now off for this session after repeated failures)"
+            host.editor.show_message("warning", msg)
+            host.editor.status("warning", False, msg)
         host.send_usage_update()
         return {"compactionId": compaction_id, "status": "completed", "tier": tier,
                 "tokensBefore": before, "tokensAfter": after, "backend": done.backend}
+
+    def _short_of_room(self, before: int, after: int) -> str | None:
+        """Why a committed compaction did not make real room, or None when it did."""
+        th = self.host.thresholds
+        target = room_target(th.auto_compact_at, th.blocking_at)
+        if after >= before:
+            return f"the context did not shrink ({before:,} → {after:,} tokens)"
+        if after > target:
+            return (f"the context still holds {after:,} tokens, more than {target:,} "
+                    f"(80% of the {'auto-compact point' if th.auto_compact_at else 'blocking limit'}); "
+                    "it will fill up again within a few requests")
+        return None
 
     async def _compact(self, trigger: str, instructions: str | None, force_full: bool,
                        token: str | None) -> CompactOutcome:
@@ -245,7 +298,11 @@ class ContextTiers:
         # "Did it shrink" compares the rebuilt context's estimate with the context now, as
         # our estimate or as the gauge shows it (the provider's count), whichever is larger:
         # a compaction that grows the context by both measures has failed.
-        before = max(host.estimate(host.transcript.records), host.ledger.used())
+        # The gauge's figure is also the ``tokensBefore`` reported: a context that does not
+        # shrink below it is no compaction to report, whatever the estimates say.
+        shown = host.ledger.used()
+        before = max(host.estimate(host.transcript.records), shown)
+        target = room_target(host.thresholds.auto_compact_at, host.thresholds.blocking_at)
         if trigger == "auto" and not force_full and host.settings.sessionMemory.enabled:
             await self.memory.wait()
             plan = plan_memory_compaction(host, self.memory)
@@ -253,8 +310,8 @@ class ContextTiers:
                 summary, tail = plan
                 records = self._new_context("session_memory", trigger, before, summary, tail, [])
                 after = host.estimate(records)
-                limit = host.thresholds.auto_compact_at or host.thresholds.blocking_at
-                if after < before and after < limit:
+                # The notes must make real room, else the full summary may do better.
+                if after < min(before, shown) and after <= target:
                     self._commit(records)
                     return CompactOutcome("session_memory", "local", host.ledger.used(), summary)
                 log.info("session memory compaction would leave %s tokens; using full", after)
@@ -262,7 +319,7 @@ class ContextTiers:
         instructions = await with_hook_output(host, trigger, instructions)
         result = await full_compact(host, instructions)
         records, after = self._full_context(result, trigger, before)
-        if after >= before and result.server is not None:
+        if (after >= before or after >= shown) and result.server is not None:
             # The provider's compaction keeps too much (OpenAI's keeps every user message):
             # our own summary may still shrink it.
             log.info("the provider's compaction would leave %s tokens of %s; summarizing locally",
@@ -270,8 +327,9 @@ class ContextTiers:
             result = await full_compact(host, instructions, server_ok=False,
                                         fallback="its compaction would not shrink the context")
             records, after = self._full_context(result, trigger, before)
-        if after >= before:
-            raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context ({before:,})")
+        if after >= before or after >= shown:
+            raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context "
+                               f"({shown:,})")
         self._commit(records)
         return CompactOutcome("full", "server" if result.server else "local", host.ledger.used(),
                               result.summary, result.fallback_reason)

@@ -66,11 +66,20 @@ class SessionMemory:
             return
         self.state.tool_calls_since += tool_calls
         used = session.ledger.used()
+        auto_at = session.thresholds.auto_compact_at
+        if auto_at is None:
+            return  # only an auto-compaction reads the notes
+        # Each update costs a read of the whole context and the notes written out again
+        # (output, the dearest kind of token); a session that stays far below the
+        # auto-compact point never needs them. So the first update waits for startPercent
+        # of that point, and later ones for updatePercent of it: two or three updates
+        # before a compaction instead of one every few thousand tokens.
         if self.state.updates == 0:
-            if used < cfg.initTokens:
+            if used < max(cfg.initTokens, auto_at * cfg.startPercent // 100):
                 return
         else:
-            if used - self.state.tokens_at_update < cfg.updateTokens:
+            if used - self.state.tokens_at_update < max(cfg.updateTokens,
+                                                         auto_at * cfg.updatePercent // 100):
                 return
             if self.state.tool_calls_since < cfg.updateToolCalls and tool_calls > 0:
                 return
@@ -132,9 +141,22 @@ def _truncate_sections(text: str) -> str:
     return "\n# ".join(out)
 
 
+def tail_bounds(session: CompactionHost) -> tuple[int, int]:
+    """The kept tail's (minimum, maximum) tokens. Each compaction rewrites what it keeps
+    into the prompt cache, and a context that lands just under the auto-compact point
+    compacts again a step later: the tail is held to tailPercent of that point, which in
+    small windows is below the seed's minimum (10,000 of a 27,000 point would leave one
+    file read of room)."""
+    cfg = session.settings.sessionMemory
+    auto_at = session.thresholds.auto_compact_at
+    most = cfg.maxTokens if auto_at is None else min(cfg.maxTokens, auto_at * cfg.tailPercent // 100)
+    return min(cfg.minTokens, most), most
+
+
 def select_tail(records: list[Message], start: int, session: CompactionHost) -> int:
     """Extend the kept tail backwards to the minimums, then repair API invariants."""
     cfg = session.settings.sessionMemory
+    least, most = tail_bounds(session)
     counter = session.ledger.counter
 
     def cost(m: Message) -> float:
@@ -143,12 +165,12 @@ def select_tail(records: list[Message], start: int, session: CompactionHost) -> 
     tokens = sum(cost(m) for m in records[start:])
     texts = sum(1 for m in records[start:] if any(b.get("type") == "text" for b in m.content))
     while start > 0:
-        if tokens >= cfg.maxTokens or (tokens >= cfg.minTokens and texts >= cfg.minTextBlockMessages):
+        if tokens >= most or (tokens >= least and texts >= cfg.minTextBlockMessages):
             break
         prev = records[start - 1]
         if is_compact_boundary(prev):
             break
-        if tokens + cost(prev) > cfg.maxTokens:
+        if tokens + cost(prev) > most:
             break
         start -= 1
         tokens += cost(prev)

@@ -577,6 +577,12 @@ class MemoryTranscripts:
     def path_for(self, session_id: str, cwd: str) -> Path:
         return self.storage_dir / f"{session_id}.jsonl"
 
+    def results_dir(self, session_id: str, cwd: str) -> Path:
+        return self.storage_dir / session_id / "tool-results"
+
+    def save_result(self, session_id: str, cwd: str, tool_use_id: str, text: str) -> Path:
+        raise OSError("this store keeps nothing")  # large results then stay whole
+
     def prepare(self, session_id: str, cwd: str) -> None:
         pass
 

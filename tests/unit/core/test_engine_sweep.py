@@ -104,6 +104,7 @@ def draw_settings(rng: random.Random) -> dict[str, Any]:
             enabled=True, initTokens=int(window * rng.uniform(0.1, 0.3)),
             updateTokens=int(window * rng.uniform(0.05, 0.2)),
             updateToolCalls=rng.choice([1, 2, 3]),
+            startPercent=rng.choice([1, 30, 60]), updatePercent=rng.choice([1, 10, 20]),
             minTokens=int(window * 0.03), maxTokens=int(window * rng.uniform(0.08, 0.2)),
             minTextBlockMessages=rng.choice([1, 3]))
     return settings

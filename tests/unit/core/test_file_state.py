@@ -11,7 +11,7 @@ def test_record_read_and_staleness_by_hash(tmp_path: Path) -> None:
     f = tmp_path / "a.txt"
     f.write_text("one\ntwo\n")
     state = FileReadState()
-    entry = state.record_read(f, "one\ntwo\n", offset=1, limit=2000, shown="     1→one")
+    entry = state.record_read(f, "one\ntwo\n", offset=1, limit=2000, shown="1\tone")
     assert entry.sha256 == text_digest("one\ntwo\n")
     assert entry.size == 8 and entry.mtime == f.stat().st_mtime
     assert entry.offset == 1 and entry.limit == 2000 and entry.stub_ok and entry.origin == "read"
@@ -84,7 +84,7 @@ def test_snapshot_reports_disk_changes(tmp_path: Path) -> None:
     g = tmp_path / "b.txt"
     g.write_text("kept")
     state = FileReadState()
-    state.record_read(f, "before", 1, 2000, shown="     1→before")
+    state.record_read(f, "before", 1, 2000, shown="1\tbefore")
     state.record_read(g, "kept", 1, 2000)
     snap = {s["path"]: s for s in state.snapshot()}
     assert set(snap) == {str(f), str(g)}

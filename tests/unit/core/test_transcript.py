@@ -24,6 +24,12 @@ class RecordingStore:
     def path_for(self, session_id: str, cwd: str) -> Path:
         return Path(cwd) / f"{session_id}.jsonl"
 
+    def results_dir(self, session_id: str, cwd: str) -> Path:
+        return Path(cwd) / session_id / "tool-results"
+
+    def save_result(self, session_id: str, cwd: str, tool_use_id: str, text: str) -> Path:
+        raise OSError("this store keeps no tool results")
+
     def prepare(self, session_id: str, cwd: str) -> None:
         pass
 

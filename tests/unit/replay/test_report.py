@@ -162,3 +162,21 @@ def test_a_folder_lists_its_jsonl_files(tmp_path: Path) -> None:
     for name in ("b.jsonl", "a.jsonl", "notes.txt", "x.traj"):
         (tmp_path / name).write_text("{}\n")
     assert [p.name for p in input_files(str(tmp_path))] == ["a.jsonl", "b.jsonl"]
+
+
+def test_a_session_above_its_recording_says_why_and_a_warm_start_is_named() -> None:
+    r = result("dear.jsonl", [30_000, 31_000], [30_000, 31_000])
+    r.ours_main = billed_of([Usage(0, 30_000, 0, 2_000), Usage(0, 1_000, 30_000, 50)])
+    r.recorded = billed_of([Usage(0, 20_000, 10_000, 40), Usage(0, 1_000, 30_000, 50)])
+    r.ours_summary = billed_of([])
+    r.warm_start_tokens, r.recorded_warm_tokens = 10_000, 10_000
+    text = render_text([r], 1.0)
+    ratio = r.billed_ratio()
+    assert ratio is not None and ratio > 1
+    assert (f"above the recording ({ratio:.2f}): cache writes +10,000 tokens (+12,500 billed), "
+            "output +1,960 tokens (+9,800 billed)") in text
+    assert ("warm start: the recording's first call read 10,000 tokens from an earlier "
+            "session's cache; ours counts 10,000 of its first write as read") in text
+    below = result("cheap.jsonl", [1_000], [1_000])
+    below.ours_summary = billed_of([])
+    assert "above the recording" not in render_text([below], 1.0)

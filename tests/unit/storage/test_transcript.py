@@ -41,7 +41,7 @@ def _conversation() -> list[Message]:
             [call], message_id="msg_A", model="claude-sonnet-4-5",
             usage=Usage(3, 100, 2000, 276), stop_reason="tool_use",
         ),
-        Message(kind="user", content=[tool_result_block("toolu_01", "     1→print(1)")]),
+        Message(kind="user", content=[tool_result_block("toolu_01", "1\tprint(1)")]),
         assistant_message(
             [{"type": "text", "text": "API Error: overloaded"}],
             model=SYNTHETIC_MODEL, is_api_error=True, message_id="e1",

@@ -32,6 +32,7 @@ class FakeContext:
     file_state: FileReadState = field(default_factory=FileReadState)
     cancelled: asyncio.Event = field(default_factory=asyncio.Event)
     settings: Settings = field(default_factory=Settings)
+    readable: list[Path] = field(default_factory=list)
     buffers: dict[Path, str] = field(default_factory=dict)
     edits: list[tuple[Path, str, str]] = field(default_factory=list)
     apply_ok: bool = True

@@ -18,7 +18,7 @@ async def test_numbered_output_like_claude_code(ws: Path, ctx: Any) -> None:
     lines_file(ws, 3)
     outcome = await read.run({"file_path": "f.txt"}, ctx)
     assert not outcome.is_error
-    assert outcome.content == "     1→line 1\n     2→line 2\n     3→line 3"
+    assert outcome.content == "1\tline 1\n2\tline 2\n3\tline 3"
     assert outcome.raw_output["totalLines"] == 3
 
 
@@ -26,13 +26,13 @@ async def test_offset_and_limit(ws: Path, ctx: Any) -> None:
     lines_file(ws, 50)
     outcome = await read.run({"file_path": str(ws / "f.txt"), "offset": 10, "limit": 3}, ctx)
     body = outcome.content
-    assert body.splitlines()[:3] == ["    10→line 10", "    11→line 11", "    12→line 12"]
+    assert body.splitlines()[:3] == ["10\tline 10", "11\tline 11", "12\tline 12"]
     assert "Showing lines 10-12 of 50" in body
     entry = ctx.file_state.get(ws / "f.txt")
     assert (entry.offset, entry.limit) == (10, 3)
     # offset 0 means the start, like offset 1.
     outcome = await read.run({"file_path": "f.txt", "offset": 0, "limit": 1}, ctx)
-    assert outcome.content.startswith("     1→line 1")
+    assert outcome.content.startswith("1\tline 1")
 
 
 async def test_default_limit_comes_from_settings(ws: Path, ctx: Any) -> None:
@@ -40,7 +40,7 @@ async def test_default_limit_comes_from_settings(ws: Path, ctx: Any) -> None:
     ctx.with_tools(readMaxLines=20)
     outcome = await read.run({"file_path": "f.txt"}, ctx)
     assert outcome.raw_output["numLines"] == 20
-    assert "    20→line 20" in outcome.content and "line 21" not in outcome.content
+    assert "20\tline 20" in outcome.content and "line 21" not in outcome.content
     assert "Showing lines 1-20 of 30" in outcome.content
 
 
@@ -48,8 +48,8 @@ async def test_long_lines_truncated_and_crlf_stripped(ws: Path, ctx: Any) -> Non
     (ws / "long.txt").write_bytes(b"x" * (MAX_LINE_CHARS + 50) + b"\r\nshort\r\n")
     outcome = await read.run({"file_path": "long.txt"}, ctx)
     first, second = outcome.content.split("\n")
-    assert first == "     1→" + "x" * MAX_LINE_CHARS + "… [line truncated, 50 more characters]"
-    assert second == "     2→short"
+    assert first == "1\t" + "x" * MAX_LINE_CHARS + "… [line truncated, 50 more characters]"
+    assert second == "2\tshort"
 
 
 async def test_empty_missing_short_and_directory(ws: Path, ctx: Any) -> None:
@@ -98,11 +98,11 @@ async def test_editor_buffer_wins_over_disk(ws: Path, ctx: Any) -> None:
     path = lines_file(ws, 2)
     ctx.buffers[path] = "unsaved\n"
     outcome = await read.run({"file_path": "f.txt"}, ctx)
-    assert outcome.content == "     1→unsaved" and outcome.raw_output["fromBuffer"]
+    assert outcome.content == "1\tunsaved" and outcome.raw_output["fromBuffer"]
     assert not ctx.file_state.is_stale(path, "unsaved\n")
     # A file open only in the editor, never saved, can be read too.
     ctx.buffers[ws / "new.py"] = "x = 1\n"
-    assert (await read.run({"file_path": "new.py"}, ctx)).content == "     1→x = 1"
+    assert (await read.run({"file_path": "new.py"}, ctx)).content == "1\tx = 1"
 
 
 async def test_stub_on_unchanged_reread_of_same_range(ws: Path, ctx: Any) -> None:
@@ -114,24 +114,24 @@ async def test_stub_on_unchanged_reread_of_same_range(ws: Path, ctx: Any) -> Non
     assert first.content != UNCHANGED_STUB
     # Another range is new content.
     other = await read.run({"file_path": "f.txt", "offset": 2, "limit": 2}, ctx)
-    assert other.content.startswith("     2→line 2")
+    assert other.content.startswith("2\tline 2")
     # After a change, the same range returns content again.
     await read.run({"file_path": "f.txt"}, ctx)
     path.write_text("changed\n")
     changed = await read.run({"file_path": "f.txt"}, ctx)
-    assert changed.content == "     1→changed"
+    assert changed.content == "1\tchanged"
 
 
 async def test_content_again_after_forget_results_or_editor_change(ws: Path, ctx: Any) -> None:
     path = lines_file(ws, 2)
     await read.run({"file_path": "f.txt"}, ctx)
     ctx.file_state.forget_results()
-    assert (await read.run({"file_path": "f.txt"}, ctx)).content.startswith("     1→line 1")
+    assert (await read.run({"file_path": "f.txt"}, ctx)).content.startswith("1\tline 1")
     assert (await read.run({"file_path": "f.txt"}, ctx)).content == UNCHANGED_STUB
     ctx.file_state.mark_stale(path)
-    assert (await read.run({"file_path": "f.txt"}, ctx)).content.startswith("     1→line 1")
+    assert (await read.run({"file_path": "f.txt"}, ctx)).content.startswith("1\tline 1")
     ctx.buffers[path] = "edited in editor\n"
-    assert (await read.run({"file_path": "f.txt"}, ctx)).content == "     1→edited in editor"
+    assert (await read.run({"file_path": "f.txt"}, ctx)).content == "1\tedited in editor"
 
 
 def test_title_and_locations(ws: Path) -> None:

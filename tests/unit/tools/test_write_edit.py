@@ -95,7 +95,7 @@ async def test_edit_uniqueness_and_replace_all(ws: Path, ctx: Any) -> None:
         {"file_path": "dup.txt", "old_string": "b\nfoo", "new_string": "b\nbaz"}, ctx
     )
     assert not unique.is_error and path.read_text() == "a\nfoo\nb\nbaz\n"
-    assert "     3→b\n     4→baz" in unique.content
+    assert "3\tb\n4\tbaz" in unique.content
     everything = await edit.run(
         {"file_path": "dup.txt", "old_string": "a", "new_string": "A", "replace_all": True}, ctx
     )
@@ -142,7 +142,7 @@ async def test_reread_after_edit_returns_content_not_stub(ws: Path, ctx: Any) ->
     await read.run({"file_path": "s.txt"}, ctx)
     await edit.run({"file_path": "s.txt", "old_string": "v1", "new_string": "v2"}, ctx)
     outcome = await read.run({"file_path": "s.txt"}, ctx)
-    assert outcome.content == "     1→v2"
+    assert outcome.content == "1\tv2"
 
 
 async def test_non_utf8_and_directory_refused(ws: Path, ctx: Any) -> None:

@@ -345,7 +345,8 @@ async def test_a_declined_confirmation_skips_the_compaction(tmp_path: Path) -> N
 
 
 async def test_no_request_passes_the_blocking_limit_after_a_compaction(tmp_path: Path) -> None:
-    engine = build_engine(tmp_path)
+    # A store that cannot save a large result keeps it whole: the compaction must cope.
+    engine = build_engine(tmp_path, on_disk=False)
     blocking = engine.session.thresholds.blocking_at
     await tool_turns(engine, 3)
     engine.provider.main.extend([Reply("A big one.", tools=[shell("dump", blocking + 1_000)]),
@@ -358,3 +359,21 @@ async def test_no_request_passes_the_blocking_limit_after_a_compaction(tmp_path:
 
     assert engine.fired() == ["full"]
     assert max(request_tokens(r) for r in engine.main_requests()) <= blocking
+
+
+async def test_a_summary_that_does_not_shrink_the_gauges_figure_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = build_engine(tmp_path)
+    await tool_turns(engine, 3)
+    records = list(engine.session.transcript.records)
+    # The gauge (what tokensBefore reports) says less than the rebuilt context would hold,
+    # though our estimate of the current one says more: no "saved -13 tokens" as completed.
+    shown = engine.session.estimate([]) + 50
+    monkeypatch.setattr(engine.session.ledger, "used", lambda: shown)
+
+    with pytest.raises(CompactionFailed):
+        await engine.compact()
+
+    assert engine.session.transcript.records == records
+    compactions = [u for u in engine.editor.updates if u.get("sessionUpdate") == "compaction_update"]
+    assert compactions[-1]["status"] == "failed"

@@ -12,7 +12,7 @@ from sidecar.core.compaction.session_memory import select_tail
 from sidecar.core.messages import Message, tool_result_block
 from sidecar.core.ports import ProviderError
 from sidecar.core.settings import SessionMemory, Settings
-from sidecar.core.tokens import SeedBytes, TokenLedger
+from sidecar.core.tokens import SeedBytes, TokenLedger, message_tokens
 from tests.unit.core.engine_builders import (
     MEMORY_NOTES,
     Engine,
@@ -26,7 +26,8 @@ from tests.unit.core.engine_builders import (
 
 
 def session_with(settings: Settings) -> SimpleNamespace:
-    return SimpleNamespace(settings=settings, ledger=TokenLedger(SeedBytes()))
+    return SimpleNamespace(settings=settings, ledger=TokenLedger(SeedBytes()),
+                           thresholds=SimpleNamespace(auto_compact_at=None))
 
 
 def turn(i: int, size: int) -> list[Message]:
@@ -68,6 +69,7 @@ def test_empty_tail_at_a_boundary_is_safe() -> None:
 
 # Small enough for a 40,000 window: the first notes at 4,000 tokens, then every 3,000.
 SMALL_MEMORY = SessionMemory(enabled=True, initTokens=4_000, updateTokens=3_000, updateToolCalls=1,
+                             startPercent=1, updatePercent=1,
                              minTokens=1_000, maxTokens=6_000, minTextBlockMessages=2)
 
 
@@ -140,3 +142,38 @@ async def test_notes_too_large_to_shrink_the_context_give_way_to_a_full_summary(
     assert engine.fired() == ["full"] and engine.boundary_tiers() == ["full"]
     assert len(engine.provider.requests_of("summary")) == 1
     engine.assert_clean()
+
+
+async def test_notes_wait_for_a_share_of_the_auto_compact_point(tmp_path: Path) -> None:
+    """Each update re-reads the whole context and writes the notes anew; in a session far
+    below the auto-compact point none is written, and near it they come a share of it apart
+    rather than every few thousand tokens."""
+    engine = build_engine(tmp_path, window=200_000, sessionMemory=SessionMemory(enabled=True))
+    auto_at = engine.session.thresholds.auto_compact_at
+    assert auto_at is not None
+    await settled_turns(engine, 10)  # about 30,000 tokens: far below 60 % of the point
+    assert engine.provider.requests_of("memory") == []
+    for i in range(10, 60):
+        await tool_turns(engine, 1, tokens=3_000, start=i)
+        await engine.tiers.memory.wait()
+    updates = engine.provider.requests_of("memory")
+    assert updates and request_tokens(updates[0]) >= auto_at * 60 // 100
+    sizes = [request_tokens(r) for r in updates]
+    assert all(b - a >= auto_at * 20 // 100 - 3_500 for a, b in zip(sizes, sizes[1:]))
+    # The seed's numbers alone (every 5,000 tokens from 10,000) would have made about 30.
+    assert len(updates) <= 4
+    engine.assert_clean()
+
+
+def test_in_a_small_window_the_tail_is_a_share_of_the_auto_compact_point() -> None:
+    """A 40K window compacts at 15,000 tokens: the seed's 10,000-token minimum tail would
+    land the context a single file read below that point, to compact again a step later."""
+    records = [m for i in range(30) for m in turn(i, 4000)]
+    session = session_with(Settings())
+    session.thresholds = SimpleNamespace(auto_compact_at=15_000)
+    start = select_tail(records, len(records), session)
+    kept = sum(message_tokens(m, session.ledger.counter) for m in records[start:])
+    assert 0 < kept <= 15_000 * 40 // 100
+    session.thresholds = SimpleNamespace(auto_compact_at=167_000)  # 200K: the seed's bounds
+    start = select_tail(records, len(records), session)
+    assert sum(message_tokens(m, session.ledger.counter) for m in records[start:]) >= 10_000 * 3 // 4
