@@ -49,9 +49,16 @@ def demo_settings(base_url: str, storage: Path) -> dict[str, Any]:
         # Scaled to the small window, so the gauge's levels still mean something.
         "warningBufferTokens": 8000,
         "errorBufferTokens": 4000,
-        "sessionMemory": {"initTokens": 8000, "updateTokens": 4000, "minTokens": 4000, "maxTokens": 12000},
-        # The seed's numbers are sized for a 200K window; these keep the same proportions.
-        "apiContextManagement": {"triggerTokens": 20000, "keepTokens": 8000},
+        # Notes from 8,000 tokens and every 4,000 after (30 % and 15 % of the 27,000-token
+        # auto-compact point), so the demo shows several updates before each compaction.
+        "sessionMemory": {"initTokens": 8000, "updateTokens": 4000, "startPercent": 30,
+                          "updatePercent": 15, "minTokens": 4000, "maxTokens": 12000},
+        # The seed's numbers are sized for a 200K window; these keep the same proportions,
+        # with the trigger low enough to fire between compactions.
+        "apiContextManagement": {"triggerTokens": 22000, "keepTokens": 16000},
+        # Our own summarizer, so the manual /compact shows its prompt-too-long retry (the
+        # provider's compaction has its own tests).
+        "compactionBackend": "local",
         "postCompact": {"maxFiles": 3, "totalTokens": 12000, "perFileTokens": 3000},
         "retry": {"maxRetries": 2, "baseDelayMs": 50, "maxDelayMs": 200},
     }
@@ -111,7 +118,9 @@ class DemoRun:
 
     async def turn(self, i: int, total: int) -> bool:
         style = self.screen.style
-        text = self.agent.user_prompt(i, total)
+        g = self.printer.gauge or {}
+        text = self.agent.user_prompt(i, total, int(g.get("used") or 0),
+                                      int(g.get("autoCompactAt") or 0) // 2)
         self.screen.line(style.paint(f"── turn {i + 1}/{total} " + "─" * 40, "grey")
                          if style.unicode else f"-- turn {i + 1}/{total} " + "-" * 40)
         self.screen.line(style.paint("you> ", "bold") + text)

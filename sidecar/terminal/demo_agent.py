@@ -54,16 +54,22 @@ class DemoAgent:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _todo_index: int = 0
     refused_once: bool = False
+    manual_compacted: bool = False
     _last: dict[str, Any] = field(default_factory=dict)
 
     # ----- the user's side --------------------------------------------------------
 
-    def user_prompt(self, turn: int, total: int) -> str:
-        """The prompt of turn ``turn``; sets up the plan the responder then follows."""
+    def user_prompt(self, turn: int, total: int, context: int = 0, worth_compacting: int = 0) -> str:
+        """The prompt of turn ``turn``; sets up the plan the responder then follows. The
+        user types ``/compact`` once, past 60 % of the turns, when the context holds at least
+        ``worth_compacting`` tokens (or on the last turn): right after an auto-compaction
+        there would be nothing to summarize."""
         with self._lock:
             self.turn = turn
             self.results_seen = 0
-            if _is_manual_compact_turn(turn, total):
+            if not self.manual_compacted and _is_manual_compact_turn(
+                    turn, total, context >= worth_compacting):
+                self.manual_compacted = True
                 self.plan = None
                 text = "/compact keep the list of edited files and the commands that were run"
             else:
@@ -239,8 +245,8 @@ class DemoAgent:
         return None
 
 
-def _is_manual_compact_turn(turn: int, total: int) -> bool:
-    return total >= 5 and turn == int(total * 0.6)
+def _is_manual_compact_turn(turn: int, total: int, worth_it: bool) -> bool:
+    return total >= 5 and turn >= int(total * 0.6) and (worth_it or turn == total - 1)
 
 
 def _plan_summary(plan: TurnPlan) -> str:

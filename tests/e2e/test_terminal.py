@@ -157,8 +157,8 @@ def test_demo_fast_shows_compaction(tmp_path: Path) -> None:
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env["TMPDIR"] = str(tmp_path)
     started = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "sidecar", "demo", "--fast", "--turns", "5"], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "sidecar", "demo", "--fast"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=180)
     elapsed = time.monotonic() - started
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
@@ -167,10 +167,18 @@ def test_demo_fast_shows_compaction(tmp_path: Path) -> None:
     assert "demo summary" in out and "cache read tokens" in out
     checked = next(line for line in out.splitlines() if "requests checked" in line)
     assert "0 refused; 0 invariant violations" in checked, checked
+    # The whole demo shows every tier and no failure: the manual /compact comes when there
+    # is something to summarize, API context edits fire between compactions, and the
+    # manual summary's refusal shows the prompt-too-long retry.
+    summary = out[out.index("demo summary"):]
+    assert "failed compactions" not in summary and "answered with an error" not in summary, summary
+    assert "full (manual): 1" in summary and "session memory (auto)" in summary, summary
+    assert "applied by the server" in summary, summary
+    assert "retried with the oldest rounds dropped" in summary, summary
     transcript = next(line for line in out.splitlines() if line.strip().startswith("transcript"))
     path = Path(transcript.split(None, 1)[1].strip())
     assert path.is_file() and '"compact_boundary"' in path.read_text()
-    assert elapsed < 60
+    assert elapsed < 120
 
 
 def test_protocol_major_and_gauge_forms() -> None:
