@@ -123,3 +123,27 @@ async def test_a_model_listed_without_compaction_goes_straight_to_our_summary(
     assert res["status"] == "completed" and res["backend"] == "local"
     assert not any("compaction" in r.body for r in llm.requests[sent:])
     assert llm.model_requests == ["GET /v1/models"]
+
+
+async def test_a_file_read_before_the_providers_compaction_comes_back_after_its_block(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    """Continuity holds for the provider's backend as for ours: after the signed block, the
+    project's rules lead the user's words and the file read last is re-injected."""
+    (workspace / "parser.py").write_text("def parse(text):\n    return text.split()  # PARSER-MARK\n")
+    client, rec, sid = await open_session(llm, tmp_path, workspace)
+    try:
+        llm.queue(Reply.tool_use("Read", {"file_path": "parser.py"}, text="Reading it."))
+        llm.queue(Reply.text("It splits on whitespace."))
+        await prompt(client, sid, NOTES + " What does parser.py do?")
+        llm.queue(Reply.text("The user asked what the parser does."))
+        res = await call(client, "sidecar/compact", {"sessionId": sid})
+        await prompt(client, sid, "and then?")
+        after = llm.requests[-1]
+    finally:
+        await stop_client(client)
+    assert res["backend"] == "server"
+    messages = after.body["messages"]
+    assert messages[0]["content"][0]["type"] == "compaction"
+    later = json.dumps(messages[1:])
+    assert RULE in json.dumps(messages[1]["content"][0]) and "PARSER-MARK" in later
+    assert "PARSER-MARK" not in json.dumps(messages[0])
