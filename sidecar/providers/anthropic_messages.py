@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -41,6 +40,7 @@ from sidecar.core.ports import (
     ToolUseStart,
 )
 from sidecar.core.retry import RETRYABLE_TYPES
+from sidecar.providers.sdk_values import sdk_dict, sdk_field, tool_input
 from sidecar.providers.sdk_client import SdkClientHolder
 from sidecar.providers.model_listing import list_anthropic_models
 from sidecar.providers.http_errors import (
@@ -154,28 +154,6 @@ def betas_for(request: ModelRequest, body: dict[str, Any],
     return betas
 
 
-def _field(obj: Any, name: str) -> Any:
-    """An attribute of an SDK model, also when it arrived as an undeclared extra field."""
-    if obj is None:
-        return None
-    if isinstance(obj, dict):
-        return obj.get(name)
-    value = getattr(obj, name, None)
-    if value is None:
-        extra = getattr(obj, "model_extra", None) or {}
-        value = extra.get(name)
-    return value
-
-
-def _as_dict(obj: Any) -> dict[str, Any]:
-    if isinstance(obj, dict):
-        return dict(obj)
-    dump = getattr(obj, "model_dump", None)
-    if callable(dump):
-        return dict(dump(exclude_none=True))
-    return {}
-
-
 def _count(value: Any) -> int | None:
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
@@ -241,7 +219,7 @@ class _Assembly:
             "cache_read_input_tokens",
             "output_tokens",
         ):
-            value = _count(_field(usage, key))
+            value = _count(sdk_field(usage, key))
             if value is not None:
                 self.usage[key] = value
 
@@ -298,13 +276,13 @@ class AnthropicProvider(SdkClientHolder):
             raise
         except Exception as err:
             raise classify_anthropic_error(err) from err
-        blocks = [_as_dict(b) for b in (_field(message, "content") or [])
-                  if _field(b, "type") == "compaction"]
+        blocks = [sdk_dict(b) for b in (sdk_field(message, "content") or [])
+                  if sdk_field(b, "type") == "compaction"]
         summary = next((b.get("content") for b in blocks if b.get("content")), None)
         if not blocks or summary is None:
             raise ProviderError("the server's compaction produced no summary", type="api_error")
         state = _Assembly()
-        state.merge_usage(_field(message, "usage"))
+        state.merge_usage(sdk_field(message, "usage"))
         return ServerCompaction(blocks=blocks, summary=str(summary), usage=state.completed().usage)
 
     async def describe_models(self) -> list[ModelDescription]:
@@ -359,59 +337,59 @@ class AnthropicProvider(SdkClientHolder):
         yield state.completed()
 
     def _on_event(self, event: Any, state: _Assembly) -> list[StreamEvent]:
-        kind = _field(event, "type")
+        kind = sdk_field(event, "type")
         if kind == "message_start":
-            message = _field(event, "message")
-            state.message_id = str(_field(message, "id") or "")
-            state.model = str(_field(message, "model") or "")
-            state.merge_usage(_field(message, "usage"))
+            message = sdk_field(event, "message")
+            state.message_id = str(sdk_field(message, "id") or "")
+            state.model = str(sdk_field(message, "model") or "")
+            state.merge_usage(sdk_field(message, "usage"))
             return []
         if kind == "content_block_start":
             return self._on_block_start(
-                int(_field(event, "index")), _field(event, "content_block"), state
+                int(sdk_field(event, "index")), sdk_field(event, "content_block"), state
             )
         if kind == "content_block_delta":
-            return self._on_delta(int(_field(event, "index")), _field(event, "delta"), state)
+            return self._on_delta(int(sdk_field(event, "index")), sdk_field(event, "delta"), state)
         if kind == "content_block_stop":
-            self._on_block_stop(int(_field(event, "index")), state)
+            self._on_block_stop(int(sdk_field(event, "index")), state)
             return []
         if kind == "message_delta":
-            delta = _field(event, "delta")
-            stop_reason = _field(delta, "stop_reason")
+            delta = sdk_field(event, "delta")
+            stop_reason = sdk_field(delta, "stop_reason")
             if stop_reason:
                 state.stop_reason = str(stop_reason)
-            state.merge_usage(_field(event, "usage"))
-            management = _field(event, "context_management")
-            edits = _field(management, "applied_edits")
+            state.merge_usage(sdk_field(event, "usage"))
+            management = sdk_field(event, "context_management")
+            edits = sdk_field(management, "applied_edits")
             if isinstance(edits, list):
-                state.applied_edits = [_as_dict(e) for e in edits]
+                state.applied_edits = [sdk_dict(e) for e in edits]
             return []
         if kind == "message_stop":
             state.stopped = True
         return []
 
     def _on_block_start(self, index: int, block: Any, state: _Assembly) -> list[StreamEvent]:
-        kind = _field(block, "type")
+        kind = sdk_field(block, "type")
         if kind == "text":
-            text = str(_field(block, "text") or "")
+            text = str(sdk_field(block, "text") or "")
             state.blocks[index] = {"type": "text", "text": text}
             return [TextDelta(index, text)] if text else []
         if kind == "thinking":
-            thinking = str(_field(block, "thinking") or "")
+            thinking = str(sdk_field(block, "thinking") or "")
             state.blocks[index] = {
                 "type": "thinking",
                 "thinking": thinking,
-                "signature": str(_field(block, "signature") or ""),
+                "signature": str(sdk_field(block, "signature") or ""),
             }
             return [ThinkingDelta(index, thinking)] if thinking else []
         if kind == "tool_use":
-            tool_id = str(_field(block, "id") or "")
-            name = str(_field(block, "name") or "")
+            tool_id = str(sdk_field(block, "id") or "")
+            name = str(sdk_field(block, "name") or "")
             state.blocks[index] = {"type": "tool_use", "id": tool_id, "name": name, "input": {}}
             state.json_parts[index] = []
             return [ToolUseStart(index, tool_id, name)]
         # redacted_thinking and server-side tool blocks arrive whole; keep them verbatim.
-        state.blocks[index] = _as_dict(block)
+        state.blocks[index] = sdk_dict(block)
         return []
 
     def _on_delta(self, index: int, delta: Any, state: _Assembly) -> list[StreamEvent]:
@@ -422,42 +400,31 @@ class AnthropicProvider(SdkClientHolder):
                 type="malformed_event",
                 retryable=True,
             )
-        kind = _field(delta, "type")
+        kind = sdk_field(delta, "type")
         if kind == "text_delta":
-            text = str(_field(delta, "text") or "")
+            text = str(sdk_field(delta, "text") or "")
             block["text"] = block.get("text", "") + text
             return [TextDelta(index, text)] if text else []
         if kind == "thinking_delta":
-            text = str(_field(delta, "thinking") or "")
+            text = str(sdk_field(delta, "thinking") or "")
             block["thinking"] = block.get("thinking", "") + text
             return [ThinkingDelta(index, text)] if text else []
         if kind == "signature_delta":
-            block["signature"] = str(_field(delta, "signature") or "")
+            block["signature"] = str(sdk_field(delta, "signature") or "")
             return []
         if kind == "input_json_delta":
-            piece = str(_field(delta, "partial_json") or "")
+            piece = str(sdk_field(delta, "partial_json") or "")
             state.json_parts.setdefault(index, []).append(piece)
             return [ToolInputDelta(index, piece)] if piece else []
         if kind == "citations_delta":
-            citation = _field(delta, "citation")
+            citation = sdk_field(delta, "citation")
             if citation is not None:
-                block.setdefault("citations", []).append(_as_dict(citation))
+                block.setdefault("citations", []).append(sdk_dict(citation))
         return []
 
     def _on_block_stop(self, index: int, state: _Assembly) -> None:
         block = state.blocks.get(index)
         if block is None or block.get("type") != "tool_use":
             return
-        raw = "".join(state.json_parts.pop(index, []))
-        if not raw.strip():
-            block["input"] = {}
-            return
-        try:
-            parsed = json.loads(raw)
-        except json.JSONDecodeError as err:
-            raise ProviderError(
-                f"tool_use input for {block.get('name')!r} is not valid JSON: {err}",
-                type="malformed_event",
-                retryable=True,
-            ) from err
-        block["input"] = parsed if isinstance(parsed, dict) else {"value": parsed}
+        block["input"] = tool_input("".join(state.json_parts.pop(index, [])),
+                                    f"tool_use input for {block.get('name')!r}")

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from sidecar.core.ports import Lifecycle, ModelDescription
+from sidecar.providers.sdk_values import sdk_dict, sdk_field
 
 log = logging.getLogger(__name__)
 
@@ -43,26 +44,6 @@ OLLAMA_NUM_CTX_SOURCE = "ollama num_ctx"
 OLLAMA_CONTEXT_SOURCE = "ollama context_length"
 _LIFECYCLES = ("active", "deprecated", "retired")
 _NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)\s*$", re.MULTILINE)
-
-
-def _field(obj: Any, name: str) -> Any:
-    """An attribute of an SDK model or a dict key, also an undeclared extra field."""
-    if obj is None:
-        return None
-    if isinstance(obj, dict):
-        return obj.get(name)
-    value = getattr(obj, name, None)
-    if value is None:
-        extra = getattr(obj, "model_extra", None) or {}
-        value = extra.get(name)
-    return value
-
-
-def _as_dict(obj: Any) -> dict[str, Any]:
-    if isinstance(obj, dict):
-        return obj
-    dump = getattr(obj, "model_dump", None)
-    return dict(dump()) if callable(dump) else {}
 
 
 def _count(value: Any) -> int | None:
@@ -87,7 +68,7 @@ def capability_names(raw: Any) -> frozenset[str]:
     names: set[str] = set()
 
     def walk(prefix: str, node: Any) -> None:
-        node = _as_dict(node)
+        node = sdk_dict(node)
         if prefix and node.get("supported") is True:
             names.add(prefix)
         for key, value in node.items():
@@ -103,28 +84,28 @@ def capability_names(raw: Any) -> frozenset[str]:
 
 def describe_anthropic(models: Iterable[Any]) -> list[ModelDescription]:
     """``ModelInfo`` objects (or dicts of that shape), in the API's order: newest first."""
-    listed = [m for m in models if isinstance(_field(m, "id"), str) and _field(m, "id")]
+    listed = [m for m in models if isinstance(sdk_field(m, "id"), str) and sdk_field(m, "id")]
     newest: dict[str, str] = {}
     for m in listed:
-        line = _field(m, "line")
-        if isinstance(line, str) and _field(m, "lifecycle") == "active":
-            newest.setdefault(line, str(_field(m, "id")))
+        line = sdk_field(m, "line")
+        if isinstance(line, str) and sdk_field(m, "lifecycle") == "active":
+            newest.setdefault(line, str(sdk_field(m, "id")))
     out: list[ModelDescription] = []
     for m in listed:
-        model = str(_field(m, "id"))
-        said = _field(m, "lifecycle")
+        model = str(sdk_field(m, "id"))
+        said = sdk_field(m, "lifecycle")
         lifecycle: Lifecycle = said if said in _LIFECYCLES else "active"
-        line = _field(m, "line")
+        line = sdk_field(m, "line")
         replacement = newest.get(line) if isinstance(line, str) and lifecycle != "active" else None
         out.append(ModelDescription(
             model=model,
-            context_window=_count(_field(m, "max_input_tokens")),
-            max_output_tokens=_count(_field(m, "max_tokens")),
+            context_window=_count(sdk_field(m, "max_input_tokens")),
+            max_output_tokens=_count(sdk_field(m, "max_tokens")),
             lifecycle=lifecycle,
-            capabilities=capability_names(_field(m, "capabilities")),
+            capabilities=capability_names(sdk_field(m, "capabilities")),
             replacement=replacement if replacement != model else None,
             source=ANTHROPIC_SOURCE,
-            retires_at=_iso_date(_field(m, "retires_at")),
+            retires_at=_iso_date(sdk_field(m, "retires_at")),
         ))
     return out
 
@@ -149,22 +130,22 @@ async def list_anthropic_models(client: Any, betas: list[str]) -> list[ModelDesc
 
 def describe_openai_entry(entry: Any, provider: str, today: dt.date) -> ModelDescription | None:
     """One ``/v1/models`` entry; None when it says nothing we can use."""
-    model = _field(entry, "id")
+    model = sdk_field(entry, "id")
     if not isinstance(model, str) or not model:
         return None
-    max_model_len = _count(_field(entry, "max_model_len"))
+    max_model_len = _count(sdk_field(entry, "max_model_len"))
     if max_model_len:
         return ModelDescription(model, max_model_len, None, source=VLLM_SOURCE,
                                 lifecycle_known=False)
-    context_length = _count(_field(entry, "context_length"))
+    context_length = _count(sdk_field(entry, "context_length"))
     if context_length:
-        top = _field(entry, "top_provider")
+        top = sdk_field(entry, "top_provider")
         return ModelDescription(model, context_length,
-                                _count(_field(top, "max_completion_tokens")),
+                                _count(sdk_field(top, "max_completion_tokens")),
                                 source=OPENROUTER_SOURCE, lifecycle_known=False)
     if provider != "openai":
         return None  # a plain entry from a compatible server: no window, no lifecycle
-    shutdown = _iso_date(_field(entry, "shutdown_date"))
+    shutdown = _iso_date(sdk_field(entry, "shutdown_date"))
     if shutdown is None:
         return ModelDescription(model, None, None, source=OPENAI_SOURCE)
     lifecycle: Lifecycle = "retired" if shutdown <= today.isoformat() else "deprecated"
@@ -174,24 +155,24 @@ def describe_openai_entry(entry: Any, provider: str, today: dt.date) -> ModelDes
 
 def describe_llamacpp_props(props: Any, models: list[str]) -> list[ModelDescription]:
     """llama.cpp server's ``/props``: one loaded model, whatever ``/v1/models`` calls it."""
-    settings = _field(props, "default_generation_settings")
-    n_ctx = _count(_field(settings, "n_ctx")) or _count(_field(props, "n_ctx"))
+    settings = sdk_field(props, "default_generation_settings")
+    n_ctx = _count(sdk_field(settings, "n_ctx")) or _count(sdk_field(props, "n_ctx"))
     if not n_ctx:
         return []
-    n_predict = _count(_field(_field(settings, "params"), "n_predict"))
+    n_predict = _count(sdk_field(sdk_field(settings, "params"), "n_predict"))
     return [ModelDescription(m, n_ctx, n_predict, source=LLAMACPP_SOURCE, lifecycle_known=False)
             for m in models]
 
 
 def describe_ollama_show(model: str, show: Any) -> ModelDescription | None:
     """Ollama's ``/api/show`` of one model."""
-    parameters = _field(show, "parameters")
+    parameters = sdk_field(show, "parameters")
     if isinstance(parameters, str):
         match = _NUM_CTX.search(parameters)
         if match and _count(int(match.group(1))):
             return ModelDescription(model, int(match.group(1)), None,
                                     source=OLLAMA_NUM_CTX_SOURCE, lifecycle_known=False)
-    info = _as_dict(_field(show, "model_info"))
+    info = sdk_dict(sdk_field(show, "model_info"))
     arch = info.get("general.architecture")
     window = _count(info.get(f"{arch}.context_length")) if isinstance(arch, str) else None
     if not window:
@@ -222,7 +203,7 @@ async def list_openai_models(client: Any, provider: str, base_url: str | None,
     root = server_root(base_url)
     if provider == "openai" or described or root is None:
         return described
-    ids = [str(_field(e, "id")) for e in entries if _field(e, "id")]
+    ids = [str(sdk_field(e, "id")) for e in entries if sdk_field(e, "id")]
     props = await _raw(client, "get", f"{root}/props")
     if props is not None:
         found = describe_llamacpp_props(props, ids)

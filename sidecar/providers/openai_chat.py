@@ -46,6 +46,7 @@ from sidecar.core.ports import (
 )
 from sidecar.core.retry import RETRYABLE_TYPES
 from sidecar.core.model_status import today_utc
+from sidecar.providers.sdk_values import sdk_field, tool_input
 from sidecar.providers.sdk_client import SdkClientHolder
 from sidecar.providers.model_listing import list_openai_models
 from sidecar.providers.http_errors import (
@@ -330,19 +331,6 @@ def stream_error_type(body_type: str | None, code: str | None) -> str:
 # ---------------------------------------------------------------- response assembly
 
 
-def sdk_field(obj: Any, name: str) -> Any:
-    """An attribute of an SDK model or a dict, also when it arrived as an undeclared extra."""
-    if obj is None:
-        return None
-    if isinstance(obj, dict):
-        return obj.get(name)
-    value = getattr(obj, name, None)
-    if value is None:
-        extra = getattr(obj, "model_extra", None) or {}
-        value = extra.get(name)
-    return value
-
-
 def token_count(value: Any) -> int:
     return (
         int(value)
@@ -450,19 +438,8 @@ class _Assembly:
             block = self.blocks[call.index]
             block["id"] = call.id or "call_" + uuid.uuid4().hex[:24]
             block["name"] = call.name
-            raw = "".join(call.arguments)
-            if not raw.strip():
-                block["input"] = {}
-                continue
-            try:
-                parsed = json.loads(raw)
-            except json.JSONDecodeError as err:
-                raise ProviderError(
-                    f"tool call arguments for {call.name!r} are not valid JSON: {err}",
-                    type="malformed_event",
-                    retryable=True,
-                ) from err
-            block["input"] = parsed if isinstance(parsed, dict) else {"value": parsed}
+            block["input"] = tool_input("".join(call.arguments),
+                                        f"tool call arguments for {call.name!r}")
         stop = FINISH_REASONS.get(self.finish_reason or "", "end_turn")
         # Some servers (Ollama among them) finish with "stop" even when they called tools.
         if self.calls and stop == "end_turn":

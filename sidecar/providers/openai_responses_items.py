@@ -34,11 +34,11 @@ from typing import Any
 from sidecar.core.catalog import ModelInfo
 from sidecar.core.messages import ApiMessage, Block
 from sidecar.core.ports import ModelRequest, ToolSpec
+from sidecar.providers.sdk_values import sdk_field
 from sidecar.providers.openai_chat import (
     compaction_text,
     document_text,
     image_url,
-    sdk_field,
     tool_result_text,
 )
 

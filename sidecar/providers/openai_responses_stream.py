@@ -19,7 +19,6 @@ are reported as cache reads and writes, the rest as plain input.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sidecar.core.messages import Block, Usage
@@ -33,7 +32,8 @@ from sidecar.core.ports import (
     ToolUseStart,
 )
 from sidecar.core.retry import RETRYABLE_TYPES
-from sidecar.providers.openai_chat import sdk_field, stream_error_type, token_count
+from sidecar.providers.openai_chat import stream_error_type, token_count
+from sidecar.providers.sdk_values import sdk_field, tool_input
 from sidecar.providers.openai_responses_items import ENCRYPTED_CONTENT, REASONING_ID
 
 # Why a response stopped early (``incomplete_details.reason``) in our stop reasons.
@@ -261,19 +261,8 @@ class ResponsesAssembly:
         for position, pieces in self._arguments.items():
             calls = True
             block = self.blocks[position]
-            raw = "".join(pieces)
-            if not raw.strip():
-                block["input"] = {}
-                continue
-            try:
-                parsed = json.loads(raw)
-            except json.JSONDecodeError as err:
-                raise ProviderError(
-                    f"function call arguments for {block['name']!r} are not valid JSON: {err}",
-                    type="malformed_event",
-                    retryable=True,
-                ) from err
-            block["input"] = parsed if isinstance(parsed, dict) else {"value": parsed}
+            block["input"] = tool_input("".join(pieces),
+                                        f"function call arguments for {block['name']!r}")
         stop = INCOMPLETE_REASONS.get(self.incomplete_reason or "")
         if stop is None:
             stop = "tool_use" if calls else "end_turn"
