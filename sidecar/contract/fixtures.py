@@ -130,11 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 on a difference")
     args = parser.parse_args(argv)
     if args.check:
+        # A report on stderr, as the sidecar's own modules never write to stdout (the wire).
         found = differences(args.folder)
-        for line in found:
-            print(line)
         if found:
-            print("run: python -m sidecar.contract.fixtures", file=sys.stderr)
+            sys.stderr.write("\n".join([*found, "run: python -m sidecar.contract.fixtures", ""]))
         return 1 if found else 0
     write(args.folder)
     return 0
