@@ -20,6 +20,7 @@ import pytest
 from pygls.exceptions import JsonRpcException
 
 from sidecar.fake_llm import Reply
+from tests.fifo_release import release_later
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
 
 pytestmark = [pytest.mark.asyncio,
@@ -27,20 +28,6 @@ pytestmark = [pytest.mark.asyncio,
 
 RELEASE_AFTER = 4.0
 GAUGE_LIMIT = 0.5  # seconds; a free loop answers in milliseconds
-
-
-def _release(fifo: Path, stop: threading.Event) -> None:
-    if stop.wait(RELEASE_AFTER):
-        return
-    while not stop.is_set():
-        try:
-            r = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-            w = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-            os.close(w)
-            os.close(r)
-        except OSError:
-            pass
-        stop.wait(0.2)
 
 
 class GaugePoller:
@@ -72,7 +59,7 @@ async def test_fifo_and_links_through_the_real_process(llm: Any, tmp_path: Path,
     outside = tmp_path / "outside.txt"
     outside.write_text("outside secret\n")
     (workspace / "link.txt").symlink_to(outside)
-    stop = threading.Event()
+    stop: threading.Event | None = None
     client = await start_client()
     await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
     try:
@@ -89,7 +76,7 @@ async def test_fifo_and_links_through_the_real_process(llm: Any, tmp_path: Path,
             {"type": "tool_use", "id": "l", "name": "Read", "input": {"file_path": "link.txt"}},
         ]))
         llm.queue(Reply.text("done " * 40, chunk_size=8, chunk_delay_ms=10))
-        threading.Thread(target=_release, args=(fifo, stop), daemon=True).start()
+        stop = release_later(fifo, RELEASE_AFTER)
         poller = GaugePoller(client, other)
         started = time.monotonic()
         result = await asyncio.wait_for(prompt(client, sid, "look at the pipe"), RELEASE_AFTER * 4)
@@ -103,7 +90,8 @@ async def test_fifo_and_links_through_the_real_process(llm: Any, tmp_path: Path,
         assert sent.count("FIFO (named pipe), not a regular file") == 2
         assert "outside secret" not in sent and "outside the workspace" in sent
     finally:
-        stop.set()
+        if stop is not None:
+            stop.set()
         await stop_client(client)
 
 

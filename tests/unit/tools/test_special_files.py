@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,26 +22,12 @@ from sidecar.tools.base import BaseTool
 from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool
 from sidecar.tools.write_edit import EditTool, WriteTool
+from tests.fifo_release import release_later
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 
 HANG_LIMIT = 5.0  # a refused call takes milliseconds; a blocked one never returns
 UNBLOCK_AFTER = 3.0
-
-
-def _release(fifo: Path, stop: threading.Event) -> None:
-    """Open both ends, over and over, so any open or read blocked on ``fifo`` returns."""
-    if stop.wait(UNBLOCK_AFTER):
-        return
-    while not stop.is_set():
-        try:
-            r = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-            w = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-            os.close(w)
-            os.close(r)
-        except OSError:
-            pass
-        stop.wait(0.2)
 
 
 async def run(tool: BaseTool, args: dict[str, Any], ctx: Any) -> ToolOutcome:
@@ -53,8 +38,7 @@ async def run(tool: BaseTool, args: dict[str, Any], ctx: Any) -> ToolOutcome:
 def fifo(ws: Path) -> Iterator[Path]:
     path = ws / "pipe.txt"
     os.mkfifo(path)
-    stop = threading.Event()
-    threading.Thread(target=_release, args=(path, stop), daemon=True).start()
+    stop = release_later(path, UNBLOCK_AFTER)
     yield path
     stop.set()
 
@@ -118,8 +102,7 @@ async def test_a_fifo_swapped_in_after_the_check_does_not_block(
         os.mkfifo(target)
         return await real_to_thread(fn, *args)
 
-    stop = threading.Event()
-    threading.Thread(target=_release, args=(target, stop), daemon=True).start()
+    stop = release_later(target, UNBLOCK_AFTER)
     monkeypatch.setattr(documents.asyncio, "to_thread", swap_then_read)
     started = time.monotonic()
     outcome = await run(ReadTool(), {"file_path": "swap.txt"}, ctx)
