@@ -368,6 +368,18 @@ class FakeLLMServer:
                 return request, None
         return request, body
 
+    def _past_window(self, request: RecordedRequest, units: Any) -> bool:
+        """Count the request's input, show it to the invariant checker, and say whether it is
+        past the window (the caller then answers with its wire's refusal)."""
+        request.input_tokens = total_tokens(units)
+        self._observe(request)
+        return request.input_tokens > self.context_window
+
+    def _refuse_too_long(self, ex: Exchange, request: RecordedRequest, body: dict[str, Any]) -> None:
+        request.status = 400
+        request.fault = "prompt_too_long"
+        ex.send_json(400, body)
+
     def _observe(self, request: RecordedRequest) -> None:
         self.checker.observe(request.index, request.provider, request.path, request.headers,
                              request.body, refusal=request.refusal,
@@ -507,11 +519,9 @@ class FakeLLMServer:
             request.status = 400
             ex.send_json(400, anthropic_wire.error_body(400, str(err)))
             return
-        units = anthropic_units(outcome.body)
-        request.input_tokens = total_tokens(units)
         request.applied_edits = outcome.applied_edits
-        self._observe(request)
-        if request.input_tokens > self.context_window:
+        units = anthropic_units(outcome.body)
+        if self._past_window(request, units):
             self._anthropic_too_long(ex, request, request.input_tokens, self.context_window)
             return
         reply = self._reply_for(ex, request)
@@ -598,14 +608,9 @@ class FakeLLMServer:
         if body is None:
             return
         units = openai_units(body)
-        request.input_tokens = total_tokens(units)
-        self._observe(request)
-        if request.input_tokens > self.context_window:
-            request.status = 400
-            request.fault = "prompt_too_long"
-            ex.send_json(
-                400, openai_wire.prompt_too_long_body(request.input_tokens, self.context_window)
-            )
+        if self._past_window(request, units):
+            self._refuse_too_long(ex, request, openai_wire.prompt_too_long_body(
+                request.input_tokens, self.context_window))
             return
         reply = self._reply_for(ex, request)
         if reply is None:
@@ -693,10 +698,8 @@ class FakeLLMServer:
         if body is None:
             return
         units = responses_units(body)
-        request.input_tokens = total_tokens(units)
-        self._observe(request)
         model = str(body.get("model") or "gpt-fake")
-        if request.input_tokens > self.context_window:
+        if self._past_window(request, units):
             self._responses_overflow(ex, request, body, model)
             return
         reply = self._reply_for(ex, request)
@@ -759,12 +762,8 @@ class FakeLLMServer:
         if body is None:
             return
         units = responses_units(body)
-        request.input_tokens = total_tokens(units)
-        self._observe(request)
-        if request.input_tokens > self.context_window:
-            request.status = 400
-            request.fault = "prompt_too_long"
-            ex.send_json(400, responses_wire.context_overflow_body())
+        if self._past_window(request, units):
+            self._refuse_too_long(ex, request, responses_wire.context_overflow_body())
             return
         key = body.get("prompt_cache_key")
         cached = self.openai_cache.apply(units, str(key) if key is not None else None)
