@@ -12,14 +12,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import os
-import stat
 import subprocess
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
 from sidecar.core.compaction.forked_call import forked_text_call, summary_answer_tokens
+from sidecar.core.compaction.reinjection import reinjected_context
 from sidecar.core.compaction.prompts import (
     PTL_MARKER,
     compact_prompt,
@@ -161,7 +159,7 @@ async def full_compact(session: CompactionHost, instructions: str | None, *,
             server, retries = await _with_ptl_retry(
                 session, records, lambda recs: server_compaction(session, recs, instructions))
             summary = format_summary(server.summary) if server.summary else SUMMARY_HELD_BY_PROVIDER
-            return FullResult(summary=summary, attachments=await reinjected_files(session),
+            return FullResult(summary=summary, attachments=await reinjected_context(session, "full"),
                               ptl_retries=retries, server=server)
         except ProviderError as err:
             if not refused_compaction(err):
@@ -177,7 +175,7 @@ async def full_compact(session: CompactionHost, instructions: str | None, *,
     summary, retries = await _with_ptl_retry(session, records, local)
     if not summary.strip():
         raise ValueError("the summarizer returned an empty summary")
-    return FullResult(summary=summary, attachments=await reinjected_files(session),
+    return FullResult(summary=summary, attachments=await reinjected_context(session, "full"),
                       ptl_retries=retries, fallback_reason=fallback)
 
 
@@ -247,59 +245,3 @@ async def _with_ptl_retry(session: CompactionHost, records: list[Message],
             if n == 0:
                 raise
             retries += 1
-
-
-def read_regular_file(path: Path, root: Path, max_bytes: int) -> str | None:
-    """A regular file's text, or None: gone, not a regular file, over ``max_bytes``, or now
-    resolving outside ``root`` (swapped for a link out since it was read). Blocking: call it
-    in a worker thread. A FIFO in place of a file once read must not hang the compaction."""
-    try:
-        if not path.resolve().is_relative_to(root.resolve()):
-            return None
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
-            return None
-        with open(path, "rb") as handle:
-            return handle.read(max_bytes + 1).decode("utf-8", errors="replace")
-    except OSError:
-        return None
-
-
-async def reinjected_files(session: CompactionHost) -> list[Message]:
-    """Recently read files that are not stale, within the post-compact budgets."""
-    cfg = session.settings.postCompact
-    counter = session.ledger.counter
-    # The budgets are the seed's for a 200K window and shrink with smaller ones, or the
-    # re-injected files alone would fill a small window and compaction would loop.
-    size = session.thresholds.size
-    total_budget = min(cfg.totalTokens, size // 4)
-    per_file = min(cfg.perFileTokens, size // 40)
-    out: list[Message] = []
-    too_large: list[str] = []
-    total = 0.0
-    for entry in session.file_state.recent(cfg.maxFiles):
-        path = Path(entry.path) if not isinstance(entry, (str, Path)) else Path(entry)
-        text = session.editor.buffer_text(path)
-        if text is None:
-            # Four bytes a token at most: anything larger is over the budget anyway.
-            text = await asyncio.to_thread(read_regular_file, path, Path(session.transcript.cwd),
-                                           per_file * 16)
-            if text is None:
-                continue
-        if session.file_state.is_stale(path, text):
-            continue
-        tokens = counter.text(text)
-        if tokens > per_file or total + tokens > total_budget:
-            too_large.append(str(path))
-            continue
-        total += tokens
-        out.append(Message(kind="attachment", attachment={"type": "file", "path": str(path), "reinjected": True},
-                           content=[{"type": "text", "text": f"Contents of {path} (read before the summary, unchanged since):\n{text}"}],
-                           is_meta=True))
-    if too_large:
-        names = "\n".join(f"- {p}" for p in too_large)
-        out.append(Message(kind="attachment", attachment={"type": "compact_file_reference", "reinjected": True},
-                           content=[{"type": "text", "text": "These files were read before the summary but are too large "
-                                     f"to include again; use Read if you need them:\n{names}"}],
-                           is_meta=True))
-    return out

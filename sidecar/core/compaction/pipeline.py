@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from sidecar.core.compaction.breaker import CircuitBreaker
+from sidecar.core.compaction.reinjection import reinjected_context
 from sidecar.core.compaction.full import (
     FullResult,
     api_round_groups,
@@ -308,7 +309,8 @@ class ContextTiers:
             plan = plan_memory_compaction(host, self.memory)
             if plan is not None:
                 summary, tail = plan
-                records = self._new_context("session_memory", trigger, before, summary, tail, [])
+                records = self._new_context("session_memory", trigger, before, summary, tail,
+                                            await reinjected_context(host, "session_memory"))
                 after = host.estimate(records)
                 # The notes must make real room, else the full summary may do better.
                 if after < min(before, shown) and after <= target:

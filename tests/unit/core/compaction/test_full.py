@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.compaction.full import MAX_PTL_RETRIES, read_regular_file
+from sidecar.core.compaction.full import MAX_PTL_RETRIES
+from sidecar.core.compaction.reinjection import read_regular_file
 from sidecar.core.compaction.prompts import PTL_MARKER
 from sidecar.contract.errors import CompactionFailed
 from sidecar.core.ports import ProviderError
