@@ -233,7 +233,8 @@ def session_updates() -> list[Any]:
         u.tool_call_update(
             "toolu_01", "completed",
             content=[{"type": "content", "content": text_block("1 passed in 0.02s\n")}],
-            raw_output={"exitCode": 0}),
+            raw_output={"exitCode": 0},
+            permission={"optionId": "allow_once", "name": "Allow once"}),
         u.usage_update(GAUGE_AFTER_TURN),
         u.compaction_update("cmp_3f9a1c2b7d4e", trigger="auto", status="completed", tier="full",
                             tokens_before=142300, tokens_after=18400,
@@ -241,6 +242,7 @@ def session_updates() -> list[Any]:
                             backend="server"),
         u.session_info_update(title="Fix the failing test", updated_at="2026-01-01T00:42:00.000Z"),
         u.available_commands_update([{"name": "compact", "description": "Summarize the conversation"}]),
+        u.retry_update(1, 10, 1250, "The provider is overloaded (529)", 529),
     ]
     return [session_update_params(SESSION, update) for update in kinds]
 

@@ -17,18 +17,22 @@ CompactionStatus = Literal["in_progress", "completed", "failed", "cancelled"]
 CompactionTrigger = Literal["auto", "manual"]
 
 
-class _UserMessageChunk(TypedDict):
+class _Replayable(TypedDict, total=False):
+    replay: bool  # true on the updates of a replayed history (session/load)
+
+
+class _UserMessageChunk(_Replayable):
     sessionUpdate: Literal["user_message_chunk"]
     content: TextBlock
 
 
-class _AgentMessageChunk(TypedDict):
+class _AgentMessageChunk(_Replayable):
     sessionUpdate: Literal["agent_message_chunk"]
     content: TextBlock
     messageId: str
 
 
-class _AgentThoughtChunk(TypedDict):
+class _AgentThoughtChunk(_Replayable):
     sessionUpdate: Literal["agent_thought_chunk"]
     content: TextBlock
     messageId: str
@@ -50,6 +54,7 @@ class _ToolCallRequired(TypedDict):
 
 class _ToolCall(_ToolCallRequired, total=False):
     locations: list[Location]
+    replay: bool
 
 
 class _ToolCallUpdateRequired(TypedDict):
@@ -58,9 +63,18 @@ class _ToolCallUpdateRequired(TypedDict):
     status: ToolCallStatus
 
 
+class PermissionAnswer(TypedDict):
+    """The option the user picked when the tool call asked (its ``optionId`` and ``name``)."""
+
+    optionId: str
+    name: str
+
+
 class _ToolCallUpdate(_ToolCallUpdateRequired, total=False):
     content: list[dict[str, Any]]  # ACP's [{type: "content", content: {type: "text", text}}]
     rawOutput: dict[str, Any]
+    permission: PermissionAnswer  # on the final update of a call whose permission was answered
+    replay: bool
 
 
 class _SidecarGauge(TypedDict):
@@ -92,6 +106,7 @@ class _CompactionUpdate(_CompactionUpdateRequired, total=False):
     summary: str
     backend: CompactionBackend
     error: str
+    replay: bool
 
 
 class _SessionInfoUpdateRequired(TypedDict):
@@ -101,6 +116,19 @@ class _SessionInfoUpdateRequired(TypedDict):
 class _SessionInfoUpdate(_SessionInfoUpdateRequired, total=False):
     title: str
     updatedAt: str
+
+
+class _RetryUpdateRequired(TypedDict):
+    sessionUpdate: Literal["retry_update"]
+    attempt: int
+    maxRetries: int
+    delayMs: int
+    reason: str
+    status: int | None
+
+
+class _RetryUpdate(_RetryUpdateRequired, total=False):
+    done: bool  # the call went through after ``attempt`` retries
 
 
 class Command(TypedDict):
@@ -115,8 +143,17 @@ class _AvailableCommandsUpdate(TypedDict):
 
 SessionUpdate = Union[
     _UserMessageChunk, _AgentMessageChunk, _AgentThoughtChunk, _ToolCall, _ToolCallUpdate,
-    _UsageUpdate, _CompactionUpdate, _SessionInfoUpdate, _AvailableCommandsUpdate,
+    _UsageUpdate, _CompactionUpdate, _SessionInfoUpdate, _AvailableCommandsUpdate, _RetryUpdate,
 ]
+
+# Replayed updates (``session/load``) carry ``"replay": true`` at the top level.
+REPLAY_KEY = "replay"
+
+
+def replayed(update: SessionUpdate) -> SessionUpdate:
+    """``update`` marked as part of a replayed history."""
+    cast(dict[str, Any], update)[REPLAY_KEY] = True
+    return update
 
 
 def user_message_chunk(text: str) -> _UserMessageChunk:
@@ -146,13 +183,27 @@ def tool_call(tool_call_id: str, title: str, kind: str, status: ToolCallStatus,
 
 def tool_call_update(tool_call_id: str, status: ToolCallStatus, *,
                      content: list[dict[str, Any]] | None = None,
-                     raw_output: dict[str, Any] | None = None) -> _ToolCallUpdate:
+                     raw_output: dict[str, Any] | None = None,
+                     permission: PermissionAnswer | None = None) -> _ToolCallUpdate:
     update: _ToolCallUpdate = {"sessionUpdate": "tool_call_update", "toolCallId": tool_call_id,
                                "status": status}
     if content is not None:
         update["content"] = content
     if raw_output is not None:
         update["rawOutput"] = raw_output
+    if permission is not None:
+        update["permission"] = permission
+    return update
+
+
+def retry_update(attempt: int, max_retries: int, delay_ms: int, reason: str,
+                 status: int | None, *, done: bool = False) -> _RetryUpdate:
+    """A model call is being retried (before each wait), or went through after retries."""
+    update: _RetryUpdate = {"sessionUpdate": "retry_update", "attempt": attempt,
+                            "maxRetries": max_retries, "delayMs": delay_ms, "reason": reason,
+                            "status": status}
+    if done:
+        update["done"] = True
     return update
 
 

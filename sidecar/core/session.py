@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from sidecar.contract.results import Gauge
 from sidecar.contract.updates import SessionUpdate, usage_update
-from sidecar.core.catalog import api_model_id
+from sidecar.core.catalog import api_model_id, cost_usd
 from sidecar.core.gauge import BreakerState, build_gauge
 from sidecar.core.messages import Block, Message, Usage
 from sidecar.core.normalize import clear_results, model_slice, normalize_for_api, with_leading_context
@@ -27,6 +27,7 @@ from sidecar.core.ports import ModelRequest, tool_specs
 from sidecar.core.request_labels import CallKind, Cause, request_headers
 from sidecar.core.settings import Settings
 from sidecar.core.tokens import TokenLedger, make_counter
+from sidecar.core.tool_record import ToolNotes
 from sidecar.core.transcript import Transcript
 from sidecar.core.turn import TurnRunner
 from sidecar.core.window import Thresholds, Window, compute_thresholds, resolve_window
@@ -87,6 +88,8 @@ class Session:
         self._prefix_parts: dict[str, int] | None = None
         self.refresh_prefix()
         self.allowed_always: set[str] = set()
+        # Permission answers and shown outputs of tool calls, for their updates and replay.
+        self.tool_notes = ToolNotes()
         self.cancel_event = asyncio.Event()
         self.busy = False
         self.tiers: ContextTiers | None = None  # set by the service
@@ -181,6 +184,7 @@ class Session:
             return None
 
     def append(self, message: Message) -> Message:
+        self.tool_notes.on_append(message)
         self.transcript.add(message)
         self.ledger.append(message)
         return message
@@ -190,6 +194,19 @@ class Session:
         self.transcript.restore(messages)
         self.rewrite("load")
         self.rebuild_ledger()
+        # The last turn's usage and the cost so far, as the session showed them live.
+        calls = [m for m in messages if m.kind == "assistant" and m.usage is not None
+                 and not m.is_api_error and not m.is_synthetic]
+        seen: set[str] = set()
+        for m in calls:
+            if m.usage is None or (m.message_id and m.message_id in seen):
+                continue
+            seen.add(m.message_id or m.uuid)
+            cost = cost_usd(m.usage, m.model or self.info.model, self.info.provider)
+            if cost is not None:
+                self.cost_usd = (self.cost_usd or 0.0) + cost
+        if calls:
+            self.last_usage = calls[-1].usage
 
     @property
     def compactions(self) -> dict[str, int]:
@@ -220,11 +237,19 @@ class Session:
 
     def commit(self, records: list[Message]) -> None:
         """A compaction's records (boundary, summary, re-injected files, kept tail): one
-        write, then the context starts over from them with a fresh prefix."""
+        write, then the context starts over from them with a fresh prefix.
+
+        The boundary records the size the context starts over from (``postTokens``: the
+        ledger's count of these records under the new prefix, as the gauge will show it),
+        so a resumed session shows the compaction with the figures it had live."""
+        self.refresh_prefix()
+        meta = records[0].extra.get("compactMetadata") if records else None
+        if isinstance(meta, dict):
+            view = model_slice(records)
+            meta["postTokens"] = sum(self.prefix_parts().values()) + self.ledger.estimate_messages(view)
         self.transcript.add(*records)
         self.rewrite("compaction")
         self.file_state.forget_results()
-        self.refresh_prefix()
         self.rebuild_ledger()
 
     def clear(self) -> None:
@@ -302,7 +327,7 @@ class Session:
         return gauge
 
     def update(self, payload: SessionUpdate) -> None:
-        self.editor.session_update(self.id, payload)
+        self.editor.session_update(self.id, self.tool_notes.on_update(payload))
 
     # ----- requests -----------------------------------------------------------------
 

@@ -6,6 +6,8 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sidecar.core.tool_record import note_permission
+
 if TYPE_CHECKING:
     from sidecar.contract.updates import SessionUpdate
     from sidecar.core.file_state import FileReadState
@@ -93,4 +95,6 @@ class SessionToolContext:
         )
         if answer == "allow_always":
             self._session.allowed_always.add(tool_name)
+        # The answer shows on the call's final update, live and when the session is resumed.
+        note_permission(self._session, tool_call["toolCallId"], answer, PERMISSION_OPTIONS)
         return answer

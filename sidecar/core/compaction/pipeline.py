@@ -299,8 +299,9 @@ class ContextTiers:
         # "Did it shrink" compares the rebuilt context's estimate with the context now, as
         # our estimate or as the gauge shows it (the provider's count), whichever is larger:
         # a compaction that grows the context by both measures has failed.
-        # The gauge's figure is also the ``tokensBefore`` reported: a context that does not
-        # shrink below it is no compaction to report, whatever the estimates say.
+        # The gauge's figure is also the ``tokensBefore`` reported (and recorded as the
+        # boundary's ``preTokens``): a context that does not shrink below it is no
+        # compaction to report, whatever the estimates say.
         shown = host.ledger.used()
         before = max(host.estimate(host.transcript.records), shown)
         target = room_target(host.thresholds.auto_compact_at, host.thresholds.blocking_at)
@@ -309,7 +310,7 @@ class ContextTiers:
             plan = plan_memory_compaction(host, self.memory)
             if plan is not None:
                 summary, tail = plan
-                records = self._new_context("session_memory", trigger, before, summary, tail,
+                records = self._new_context("session_memory", trigger, shown, summary, tail,
                                             await reinjected_context(host, "session_memory"))
                 after = host.estimate(records)
                 # The notes must make real room, else the full summary may do better.
@@ -320,7 +321,7 @@ class ContextTiers:
         await host.editor.progress(token, "report", "Compacting", "summarizing the conversation")
         instructions = await with_hook_output(host, trigger, instructions)
         result = await full_compact(host, instructions)
-        records, after = self._full_context(result, trigger, before)
+        records, after = self._full_context(result, trigger, shown)
         if (after >= before or after >= shown) and result.server is not None:
             # The provider's compaction keeps too much (OpenAI's keeps every user message):
             # our own summary may still shrink it.
@@ -328,7 +329,7 @@ class ContextTiers:
                      after, before)
             result = await full_compact(host, instructions, server_ok=False,
                                         fallback="its compaction would not shrink the context")
-            records, after = self._full_context(result, trigger, before)
+            records, after = self._full_context(result, trigger, shown)
         if after >= before or after >= shown:
             raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context "
                                f"({shown:,})")

@@ -86,24 +86,38 @@ def format_summary(raw: str) -> str:
     return body
 
 
+SUMMARY_HEAD = "\n\nSummary:\n"
+SUMMARY_TAIL_VERBATIM = "\n\nThe most recent messages follow verbatim after this summary."
+SUMMARY_TAIL_TRANSCRIPT = ("\n\nIf you need exact details from before this summary (code, error "
+                           "messages, outputs), the full transcript is at: ")
+SUMMARY_TAIL_CONTINUE = ("\n\nContinue the last task where it stopped, without recapping or "
+                         "asking whether to continue.")
+
+
 def summary_message_text(summary: str, transcript_path: str | None, *, auto: bool,
                          preserved_tail: bool) -> str:
-    parts = [
-        "This session continues an earlier conversation that ran out of context. The summary "
-        "below covers the earlier part of that conversation.",
-        "",
-        "Summary:",
-        summary,
-    ]
+    text = ("This session continues an earlier conversation that ran out of context. The summary "
+            "below covers the earlier part of that conversation." + SUMMARY_HEAD + summary)
     if preserved_tail:
-        parts += ["", "The most recent messages follow verbatim after this summary."]
+        text += SUMMARY_TAIL_VERBATIM
     if transcript_path:
-        parts += ["", "If you need exact details from before this summary (code, error messages, "
-                  f"outputs), the full transcript is at: {transcript_path}"]
+        text += SUMMARY_TAIL_TRANSCRIPT + transcript_path
     if auto:
-        parts += ["", "Continue the last task where it stopped, without recapping or asking "
-                  "whether to continue."]
-    return "\n".join(parts)
+        text += SUMMARY_TAIL_CONTINUE
+    return text
+
+
+def summary_of_message(text: str) -> str:
+    """The summary inside ``summary_message_text``'s text (the whole text when it is not one)."""
+    start = text.find(SUMMARY_HEAD)
+    if start < 0:
+        return text
+    body = text[start + len(SUMMARY_HEAD):]
+    body = body.removesuffix(SUMMARY_TAIL_CONTINUE)
+    cut = body.rfind(SUMMARY_TAIL_TRANSCRIPT)
+    if cut >= 0 and "\n" not in body[cut + len(SUMMARY_TAIL_TRANSCRIPT):]:
+        body = body[:cut]
+    return body.removesuffix(SUMMARY_TAIL_VERBATIM)
 
 
 def server_summary_note(transcript_path: str | None, *, auto: bool, preserved_tail: bool) -> str:

@@ -74,7 +74,7 @@ async def test_auto_compaction_fires_at_its_threshold_and_the_next_request_start
     [boundary] = engine.boundaries()
     meta = boundary.extra["compactMetadata"]
     assert meta == {"trigger": "auto", "preTokens": event["tokensBefore"], "tier": "full",
-                    "ptlRetries": 0, "backend": "local"}
+                    "ptlRetries": 0, "backend": "local", "postTokens": event["tokensAfter"]}
     path = engine.session.transcript.path()
     assert path is not None
     on_disk = [json.loads(line) for line in path.read_text().splitlines()]
