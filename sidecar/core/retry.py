@@ -39,7 +39,47 @@ class Restarted:
 
 
 OnRetry = Callable[[int, ProviderError, float], Any]
+OnThrough = Callable[[int], Any]
 Sleep = Callable[[float], Awaitable[Any]]
+
+
+def plain_reason(error: ProviderError) -> str:
+    """Why a call is retried, in words a user reads (with the HTTP status when there is one)."""
+    status = f" ({error.status})" if error.status else ""
+    words = {
+        "overloaded_error": "The provider is overloaded",
+        "rate_limit_error": "The provider's rate limit was reached",
+        "timeout": "The provider did not answer in time",
+        "timeout_error": "The provider did not answer in time",
+        "connection_error": "The provider could not be reached",
+        "stream_interrupted": "The answer's stream was cut off",
+        "malformed_event": "The provider sent a malformed answer",
+    }.get(error.type)
+    if words is None:
+        words = ("The provider is overloaded" if error.status == 529 else
+                 "The provider's rate limit was reached" if error.status == 429 else
+                 "The provider had a server error")
+    return words + status
+
+
+class RetryReporter:
+    """Tells the user of a call's retries: ``retry_update`` before each wait, and a last one
+    (``done``) when a retried call goes through."""
+
+    def __init__(self, send: Callable[[Any], Any], max_retries: int) -> None:
+        self._send = send
+        self._max = max_retries
+
+    def on_retry(self, attempt: int, error: ProviderError, delay: float) -> None:
+        from sidecar.contract.updates import retry_update
+
+        self._send(retry_update(attempt, self._max, round(delay * 1000), plain_reason(error),
+                                error.status))
+
+    def on_through(self, attempt: int) -> None:
+        from sidecar.contract.updates import retry_update
+
+        self._send(retry_update(attempt, self._max, 0, "The call went through", None, done=True))
 
 
 def backoff_delay(
@@ -74,6 +114,7 @@ async def stream_with_retry(
     base_delay: float,
     max_delay: float,
     on_retry: OnRetry | None = None,
+    on_through: OnThrough | None = None,
     sleep: Sleep = asyncio.sleep,
     rng: Callable[[], float] = random.random,
 ) -> AsyncIterator[StreamEvent | Restarted]:
@@ -81,7 +122,9 @@ async def stream_with_retry(
 
     Before waiting, ``on_retry(attempt, error, delay)`` is called (it may be a coroutine
     function). When a failed attempt had already yielded events, ``Restarted`` is yielded
-    first. Non-retryable errors, prompt-too-long errors and the last failure are raised.
+    first. A retried attempt that yields its first event has gone through: ``on_through``
+    (attempt) is called then. Non-retryable errors, prompt-too-long errors and the last
+    failure are raised.
     """
     attempt = 0
     while True:
@@ -89,6 +132,8 @@ async def stream_with_retry(
         stream = provider.stream(request)
         try:
             async for event in stream:
+                if not produced and attempt and on_through is not None:
+                    on_through(attempt)
                 produced = True
                 yield event
             return

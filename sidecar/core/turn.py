@@ -28,7 +28,7 @@ from sidecar.core.ports import (
     ThinkingDelta,
     ToolUseStart,
 )
-from sidecar.core.retry import Restarted, stream_with_retry
+from sidecar.core.retry import Restarted, RetryReporter, plain_reason, stream_with_retry
 from sidecar.core.messages import Usage
 from sidecar.core.tool_context import ToolHost
 from sidecar.core.tool_runner import run_tool_calls
@@ -154,15 +154,19 @@ class TurnRunner:
         coalescer = ChunkCoalescer(emit)
         retry = s.settings.retry
 
-        def on_retry(attempt: int, error: Exception, delay: float) -> None:
-            s.editor.status("warning", True, f"Provider error ({error}); retry {attempt} in {delay:.1f}s")
+        reporter = RetryReporter(s.update, retry.maxRetries)
+
+        def on_retry(attempt: int, error: ProviderError, delay: float) -> None:
+            reporter.on_retry(attempt, error, delay)
+            s.editor.status("warning", True, f"{plain_reason(error)}; retry {attempt} of "
+                            f"{retry.maxRetries} in {delay:.1f}s")
 
         async def consume() -> Completed | None:
             result = None
             async for event in stream_with_retry(
                 s.provider(), request, max_retries=retry.maxRetries,
                 base_delay=retry.baseDelayMs / 1000, max_delay=retry.maxDelayMs / 1000,
-                on_retry=on_retry,
+                on_retry=on_retry, on_through=reporter.on_through,
             ):
                 if isinstance(event, TextDelta):
                     partial["text"].append(event.text)

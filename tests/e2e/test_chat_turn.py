@@ -182,6 +182,31 @@ async def test_faults_are_retried(client: LanguageClient, llm: Any, fault: dict[
     assert "recovered" in client.rec.text()  # type: ignore[attr-defined]
 
 
+async def test_retries_are_shown_as_retry_updates(client: LanguageClient, llm: Any) -> None:
+    rec = client.rec  # type: ignore[attr-defined]
+    llm.queue(Reply(fault={"fault": "overloaded"}))
+    llm.queue(Reply(fault={"fault": "rate_limit", "retry_after": 0}))
+    llm.queue(Reply.text("through at last"))
+    res = await prompt(client, client.sid, "try hard")  # type: ignore[attr-defined]
+    assert res["stopReason"] == "end_turn"
+    kinds = [u["sessionUpdate"] for u in rec.updates]
+    retries = rec.of("retry_update")
+    # The statuses the provider answered (Anthropic's overloaded is a 529, OpenAI's a 503).
+    overloaded, limited = [r.status for r in llm.requests[-3:-1]]
+    assert limited == 429
+    # One before each wait, in order, then one when the call went through; all before the answer.
+    assert [(u["attempt"], u["maxRetries"], u["status"], u.get("done", False)) for u in retries] == [
+        (1, 2, overloaded, False), (2, 2, 429, False), (2, 2, None, True)]
+    assert retries[0]["reason"].endswith(f"({overloaded})") and "rate limit" in retries[1]["reason"]
+    assert retries[0]["delayMs"] > 0 and retries[1]["delayMs"] == 0 and retries[2]["delayMs"] == 0
+    assert max(i for i, k in enumerate(kinds) if k == "retry_update") < kinds.index("agent_message_chunk")
+    # A call that goes through at once says nothing of retries.
+    rec.reset()
+    llm.queue(Reply.text("first time"))
+    await prompt(client, client.sid, "easy")  # type: ignore[attr-defined]
+    assert not rec.of("retry_update")
+
+
 async def test_exhausted_retries_answer_provider_error(client: LanguageClient, llm: Any) -> None:
     for _ in range(3):
         llm.queue(Reply(fault={"fault": "server_error"}))
