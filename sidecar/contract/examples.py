@@ -280,12 +280,17 @@ def errors() -> list[ErrorExample]:
         ("InvalidParams", _decoded_error(NewSessionParams, {"cwd": "relative/dir"})),
         ("SessionNotFound", SessionNotFound("Unknown session 'nope'", data={"sessionId": "nope"})),
         ("ProviderNotConfigured", ProviderNotConfigured(
-            "no API key for provider anthropic: the environment variable ANTHROPIC_API_KEY is "
+            "No API key for provider anthropic: the environment variable ANTHROPIC_API_KEY is "
             "not set", data={"provider": "anthropic", "apiKeyEnv": "ANTHROPIC_API_KEY",
-                             "fix": "set ANTHROPIC_API_KEY in the environment"})),
+                             "fix": "Set ANTHROPIC_API_KEY to your API key before starting the "
+                                    "editor, or run 'Context Sidecar: Set API Key' in VS Code.",
+                             "retryable": False})),
         ("ContextWindowExceeded", ContextWindowExceeded("The context is full; run /compact")),
-        ("ProviderError", ProviderFailed("The provider failed: overloaded", data={
-            "status": 529, "type": "overloaded_error", "retryAfter": None})),
+        ("ProviderError", ProviderFailed(
+            "The provider is overloaded (529), still after 4 retries: Overloaded", data={
+                "status": 529, "type": "overloaded_error", "retryAfter": None,
+                "fix": "The provider is busy: send the prompt again in a moment.",
+                "retryable": True})),
         ("CompactionFailed", CompactionFailed(
             "Compaction failed, nothing was changed: the summary was empty",
             data={"tier": "full", "reason": "the summary was empty"})),

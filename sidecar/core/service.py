@@ -70,6 +70,7 @@ from sidecar.contract.uris import uri_to_path
 from sidecar.credentials import ProcessEnvironment, hold_configured
 from sidecar.core.messages import Block, new_uuid
 from sidecar.core.context_view import render_context
+from sidecar.core.error_advice import configuration_advice, status_line
 from sidecar.core.history_replay import replay_history
 from sidecar.core.model_registry import CACHE_FILE, ModelRegistry, endpoint_key
 from sidecar.core.model_status import ModelStatus, model_status, today_utc
@@ -152,6 +153,8 @@ class SessionService:
         self._models: ModelRegistry | None = None
         self._model_refreshes: dict[str, asyncio.Task[None]] = {}
         self._said: dict[str, str | None] = {}
+        # Per session, why its provider cannot be reached (no key, no base URL), until fixed.
+        self._not_configured: dict[str, ProviderNotConfigured] = {}
         self.today = today_utc
         hold_configured(settings, self.environ)
 
@@ -217,6 +220,13 @@ class SessionService:
                                                   provider=session.info.provider))
             session.rebuild_ledger()
             session.send_usage_update()
+            if session.id in self._not_configured:
+                try:  # the new settings may fix what was missing
+                    self.check_provider(session.settings_for_call(), session.id)
+                except ProviderNotConfigured:
+                    pass
+                if not session.busy:
+                    self._idle_status(session)
             self._refresh_models_later(session.settings_for_call())
 
     def provider_factory(self) -> Callable[[Settings], Provider]:
@@ -225,13 +235,19 @@ class SessionService:
 
         return make
 
-    def check_provider(self, settings: Settings) -> None:
-        """Raise ProviderNotConfigured early, and say so on the status bar."""
+    def check_provider(self, settings: Settings, session_id: str | None = None) -> None:
+        """Raise ProviderNotConfigured early, and say so on the status bar (where it stays
+        until the configuration is fixed: see ``_idle_status``)."""
         try:
             self.provider_factory()(settings)
         except ProviderNotConfigured as exc:
-            self.editor.status("error", False, exc.message)
-            raise
+            advice = configuration_advice(exc)
+            if session_id is not None:
+                self._not_configured[session_id] = advice
+            self.editor.status("error", False, status_line(advice))
+            raise advice from exc
+        if session_id is not None:
+            self._not_configured.pop(session_id, None)
 
     # ----- sessions -----------------------------------------------------------------
 
@@ -315,8 +331,10 @@ class SessionService:
         session.update(available_commands_update(SLASH_COMMANDS))
         session.send_usage_update()
         try:
-            self.provider_factory()(session.settings_for_call())
-        except Exception as exc:  # say it on the status bar; the prompt will answer -33002
+            self.check_provider(session.settings_for_call(), session.id)
+        except ProviderNotConfigured:  # said on the status bar; a prompt answers it too
+            pass
+        except Exception as exc:
             self.editor.status("error", False, getattr(exc, "message", str(exc)))
         else:
             self._said.pop(session.id, None)
@@ -341,7 +359,12 @@ class SessionService:
 
     def _idle_status(self, session: Session) -> None:
         """The status bar between turns: the provider and model, or why the model is not
-        current (the warning stays for as long as the model is in use)."""
+        current (the warning stays for as long as the model is in use), or what is missing
+        to reach the provider at all (the error stays until the settings fix it)."""
+        missing = self._not_configured.get(session.id)
+        if missing is not None:
+            self.editor.status("error", False, status_line(missing))
+            return
         sentence = self.model_status(session).message(self.today())
         if sentence:
             self.editor.status("warning", False, f"{session.info.provider} · {sentence}")
@@ -495,6 +518,7 @@ class SessionService:
         await session.close_provider()
         self.sessions.pop(session.id, None)
         self._said.pop(session.id, None)
+        self._not_configured.pop(session.id, None)
         self.writer().close_session(session.id, session.info.cwd)
 
     async def delete_session(self, p: SessionParams) -> Empty:
@@ -528,7 +552,7 @@ class SessionService:
                 if handled is not None:
                     return {"stopReason": handled, "gauge": _gauge(session)}
             blocks = await self._expand_resources(session, blocks)
-            self.check_provider(session.settings_for_call())
+            self.check_provider(session.settings_for_call(), session.id)
             await self._sdk_ready()
             self.editor.status("normal", True, "Thinking…")
             stop = cast(StopReason, await session.run_turn(blocks))

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sidecar.core.catalog import cost_usd
 from sidecar.core.coalesce import ChunkCoalescer
-from sidecar.contract.errors import ContextWindowExceeded, ProviderFailed
+from sidecar.contract.errors import ContextWindowExceeded
+from sidecar.core.error_advice import provider_failed
 from sidecar.contract.updates import agent_message_chunk, agent_thought_chunk, session_info_update
 from sidecar.core.messages import INTERRUPTED_MARK, Block, Message, new_uuid
 from sidecar.core.ports import (
@@ -125,9 +126,7 @@ class TurnRunner:
                         continue
                 self._record_api_error(err)
                 s.persist_state()
-                raise ProviderFailed(
-                    f"The provider failed: {err.message}", data=err.to_data()
-                ) from err
+                raise provider_failed(err, s.settings) from err
             if completed is None:  # cancelled midway
                 return "cancelled"
             tool_uses = [b for b in completed.content if b.get("type") == "tool_use"]
