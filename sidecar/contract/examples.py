@@ -85,6 +85,8 @@ GAUGE: Gauge = {
     "percentUsed": 71.2,
     "percentLeftUntilAutoCompact": 12.3,
     "level": "ok",
+    "stage": "warning",
+    "next": "Auto-compact at 167K (in 25K tokens): older turns will be summarized",
     "source": "provider",
     "windowSource": "anthropic /v1/models",
     "estimator": "calibrated:2.61",
@@ -105,6 +107,7 @@ GAUGE_AFTER_TURN: Gauge = {
     "used": 143100,
     "percentUsed": 71.5,
     "percentLeftUntilAutoCompact": 11.9,
+    "next": "Auto-compact at 167K (in 24K tokens): older turns will be summarized",
     "anchor": {"apiTokens": 143100, "estimatedSince": 0, "messagesSince": 0},
     "breakdown": {**GAUGE["breakdown"], "messages": 90800, "free": 36900},
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal, TypedDict
 
 Level = Literal["ok", "warning", "error", "blocking"]
+Stage = Literal["normal", "warning", "error", "blocking"]
 StopReason = Literal["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]
 CompactionTier = Literal["session_memory", "full"]
 CompactionBackend = Literal["local", "server"]  # who wrote the summary: the sidecar or the provider
@@ -62,6 +63,8 @@ class Gauge(TypedDict):
     percentUsed: float
     percentLeftUntilAutoCompact: float | None
     level: Level
+    stage: Stage  # the presentation ramp clients colour by (docs/protocol.md, Gauge)
+    next: str  # what happens next as the context grows, in plain words
     source: Literal["provider", "estimate"]
     windowSource: str | None  # which rule decided the window (the provider's endpoint, a setting...)
     estimator: str

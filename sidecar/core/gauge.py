@@ -7,7 +7,7 @@ trigger all read this, so they never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from sidecar.core.messages import Usage
 from sidecar.core.tokens import TokenLedger
@@ -59,6 +59,70 @@ def _breakdown(ledger: TokenLedger, used: int, thresholds: Thresholds) -> dict[s
     return out
 
 
+Stage = Literal["normal", "warning", "error", "blocking"]
+
+# The presentation ramp (``stage``), as fractions of the point the context must stay under:
+# the auto-compact point while auto-compact can run, else the blocking limit.
+WARNING_FRACTION = 0.6
+ERROR_FRACTION = 0.9
+
+
+def _tokens(n: int) -> str:
+    """167000 -> "167K", 1000000 -> "1M", 950 -> "950"."""
+    if n >= 1_000_000 and n % 100_000 == 0:
+        return f"{n / 1_000_000:g}M"
+    if n >= 10_000:
+        return f"{round(n / 1000)}K"
+    if n >= 1000:
+        return f"{n / 1000:.1f}K"
+    return str(n)
+
+
+def stage_of(used: int, thresholds: Thresholds, breaker: BreakerState) -> Stage:
+    """How alarmed a client should look, unlike ``level`` (the seed's thresholds, whose
+    default buffers put warning and error at the same point, long before anything happens):
+
+    - ``blocking`` at the blocking limit, where requests are refused;
+    - ``error`` from 90% of the way to the point the context must stay under: the auto-compact
+      point while auto-compact can run (it is about to summarize), else the blocking limit;
+    - ``warning`` from 60% of the way to that point;
+    - ``normal`` below.
+    """
+    if used >= thresholds.blocking_at:
+        return "blocking"
+    target = _target(thresholds, breaker)
+    if used >= target * ERROR_FRACTION:
+        return "error"
+    if used >= target * WARNING_FRACTION:
+        return "warning"
+    return "normal"
+
+
+def _target(thresholds: Thresholds, breaker: BreakerState) -> int:
+    auto = thresholds.auto_compact_at
+    if breaker.enabled and not breaker.open and auto is not None:
+        return auto
+    return thresholds.blocking_at
+
+
+def next_step(used: int, thresholds: Thresholds, breaker: BreakerState) -> str:
+    """What will happen as the context grows, and what the user can do, in plain words."""
+    auto = thresholds.auto_compact_at
+    blocking = thresholds.blocking_at
+    if breaker.enabled and not breaker.open and auto is not None:
+        if used >= auto:
+            return "Auto-compact runs before the next request: older turns will be summarized"
+        return (f"Auto-compact at {_tokens(auto)} (in {_tokens(auto - used)} tokens): "
+                "older turns will be summarized")
+    if used >= blocking:
+        return "The context is full: requests are refused until you run /compact or /clear"
+    room = f"requests are refused at {_tokens(blocking)} (in {_tokens(blocking - used)} tokens)"
+    if breaker.enabled and breaker.open:
+        return (f"Auto-compact is off after {breaker.consecutive_failures} failed compactions: "
+                f"run /compact or /clear; {room}")
+    return f"Auto-compact is off: run /compact or /clear before the context fills; {room}"
+
+
 def build_gauge(
     *,
     session_id: str,
@@ -97,6 +161,8 @@ def build_gauge(
         "percentUsed": round(used / size * 100, 1) if size else 0.0,
         "percentLeftUntilAutoCompact": left,
         "level": thresholds.level(used),
+        "stage": stage_of(used, thresholds, breaker),
+        "next": next_step(used, thresholds, breaker),
         "source": ledger.source,
         "estimator": ledger.counter.name,
         "anchor": {

@@ -95,6 +95,22 @@ async def test_auto_compact_fires_before_blocking(small: Any, llm: Any, workspac
     compactions = [u for u in small.rec.of("compaction_update") if u["status"] == "completed"]
     assert compactions and compactions[0]["trigger"] == "auto"
     assert all(r.input_tokens < 37_000 for r in llm.requests if r.usage)
+    # The gauge's stage ramps up towards the auto-compact point, where level (warning and
+    # error both at 7,000 with the default buffers) turns red at once.
+    kinds = [u["sessionUpdate"] for u in small.rec.updates]
+    first = kinds.index("compaction_update")
+    before = [u["_meta"]["sidecar"] for u in small.rec.updates[:first]
+              if u["sessionUpdate"] == "usage_update"]
+    order = ["normal", "warning", "error", "blocking"]
+    stages = [g["stage"] for g in before]
+    assert [order.index(x) for x in stages] == sorted(order.index(x) for x in stages)
+    assert "warning" in stages and stages[0] == "normal"
+    red = next(g for g in before if g["level"] == "error")
+    assert red["stage"] == "normal" and red["used"] < 0.6 * 27_000
+    for g in before:
+        expected = ("in " in g["next"] and "27K" in g["next"]) if g["used"] < 27_000 else "before the next request" in g["next"]
+        assert expected and "summarized" in g["next"], g["next"]
+        assert g["stage"] == ("warning" if 0.6 * 27_000 <= g["used"] < 0.9 * 27_000 else g["stage"])
 
 
 async def test_failed_compaction_changes_nothing(small: Any, llm: Any, workspace: Path) -> None:
@@ -118,6 +134,11 @@ async def test_disabled_auto_compact_blocks_with_hint(llm: Any, tmp_path: Path, 
             await fill(client, llm, workspace, 10)
         assert err.value.code == -33003 and "/compact" in err.value.message
         assert not client.rec.of("compaction_update")
+        gauges = [u["_meta"]["sidecar"] for u in client.rec.of("usage_update")]
+        assert gauges[-1]["stage"] == "blocking" and "/compact" in gauges[-1]["next"]
+        # Short of the limit, the gauge says auto-compact is off and what to do.
+        earlier = [g for g in gauges if g["used"] < g["blockingAt"]]
+        assert earlier and all(g["next"].startswith("Auto-compact is off: run /compact") for g in earlier)
     finally:
         await stop_client(client)
 
@@ -207,6 +228,7 @@ async def test_breaker_opens_after_three_failures(small: Any, llm: Any, workspac
     gauge = await call(small, "sidecar/gauge", {"sessionId": small.sid})
     assert gauge["autoCompact"]["circuitBreaker"] == "open"
     assert gauge["autoCompact"]["consecutiveFailures"] == 3
+    assert "off after 3 failed compactions" in gauge["next"] and "/compact" in gauge["next"]
     failed = [u for u in small.rec.of("compaction_update") if u["status"] == "failed"]
     assert len(failed) == 3
 

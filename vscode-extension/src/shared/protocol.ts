@@ -33,6 +33,8 @@ export const ErrorCodes = {
 } as const;
 
 export type GaugeLevel = "ok" | "warning" | "error" | "blocking";
+/** The presentation ramp clients colour by (fall back to `level` when absent). */
+export type GaugeStage = "normal" | "warning" | "error" | "blocking";
 
 export interface Gauge {
   sessionId: string;
@@ -49,6 +51,9 @@ export interface Gauge {
   percentUsed: number;
   percentLeftUntilAutoCompact?: number | null;
   level: GaugeLevel;
+  stage?: GaugeStage;
+  /** What happens next as the context grows, in plain words (tooltip, panel). */
+  next?: string;
   source?: "provider" | "estimate";
   anchor?: { apiTokens?: number; estimatedSince?: number; messagesSince?: number };
   breakdown?: Partial<Record<
@@ -90,6 +95,9 @@ export type SessionUpdate =
       title?: string;
       content?: unknown[];
       rawOutput?: unknown;
+      /** The option the user picked when the call asked permission (final update). */
+      permission?: { optionId: string; name: string };
+      replay?: boolean;
     }
   | {
       sessionUpdate: "usage_update";
@@ -110,7 +118,16 @@ export type SessionUpdate =
       error?: unknown;
     }
   | { sessionUpdate: "session_info_update"; title?: string | null; updatedAt?: string | null }
-  | { sessionUpdate: "available_commands_update"; availableCommands: { name: string; description?: string }[] };
+  | { sessionUpdate: "available_commands_update"; availableCommands: { name: string; description?: string }[] }
+  | {
+      sessionUpdate: "retry_update";
+      attempt: number;
+      maxRetries: number;
+      delayMs: number;
+      reason: string;
+      status: number | null;
+      done?: boolean;
+    };
 
 /** Every update kind; the compiler holds this list to the union above. */
 export const SessionUpdateKinds = {
@@ -123,6 +140,7 @@ export const SessionUpdateKinds = {
   compaction_update: true,
   session_info_update: true,
   available_commands_update: true,
+  retry_update: true,
 } as const satisfies Record<SessionUpdate["sessionUpdate"], true>;
 
 export interface SessionUpdateParams {
@@ -223,8 +241,8 @@ export const ResultFields: Record<string, string[]> = {
   [Methods.gauge]: fieldsOf<Gauge>({
     sessionId: true, seq: true, model: true, provider: true, used: true, size: true,
     effectiveWindow: true, autoCompactAt: true, warningAt: true, errorAt: true, blockingAt: true,
-    percentUsed: true, percentLeftUntilAutoCompact: true, level: true, source: true, anchor: true,
-    breakdown: true, lastTurn: true, cost: true, compactions: true, autoCompact: true,
+    percentUsed: true, percentLeftUntilAutoCompact: true, level: true, stage: true, next: true,
+    source: true, anchor: true, breakdown: true, lastTurn: true, cost: true, compactions: true, autoCompact: true,
   }),
   [Methods.context]: fieldsOf<ContextView>({ gauge: true, prefix: true, fileReadState: true, messages: true }),
 };
