@@ -497,7 +497,12 @@ class SessionService:
         found = {s["sessionId"]: cast(SessionSummary, s) for s in stored}
         out = list(found.values())
         for session in self.sessions.values():
-            if session.id in found or (cwd and session.info.cwd != cwd):
+            if session.id in found:
+                # An open session's size is the gauge's, newer than its last state record.
+                found[session.id]["used"] = session.ledger.used()
+                found[session.id]["size"] = session.thresholds.size
+                continue
+            if cwd and session.info.cwd != cwd:
                 continue
             out.append({
                 "sessionId": session.id, "title": session.info.title, "cwd": session.info.cwd,

@@ -251,6 +251,8 @@ class Session:
         self.rewrite("compaction")
         self.file_state.forget_results()
         self.rebuild_ledger()
+        # What session/list shows of the session (its size) follows the compaction at once.
+        self.persist_state()
 
     def clear(self) -> None:
         """Start over: a boundary with no summary; the transcript keeps everything."""
@@ -263,6 +265,7 @@ class Session:
         self.refresh_prefix()
         self.rebuild_ledger()
         self.last_usage = None
+        self.persist_state()
 
     def persist_state(self) -> None:
         self.transcript.write_state(model=self.info.model, provider=self.info.provider,

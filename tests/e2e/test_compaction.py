@@ -366,3 +366,25 @@ async def test_time_based_microcompact_after_a_break(llm: Any, tmp_path: Path, w
         assert "function_1" in results["toolu_o2"]  # the most recent result is kept
     finally:
         await stop_client(client)
+
+
+async def test_session_list_sizes_follow_a_compaction(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client = await start(llm, tmp_path, workspace, **SMALL, sessionMemory={"enabled": False})
+    try:
+        await fill(client, llm, workspace, 2)
+        await call(client, "sidecar/compact", {"sessionId": client.sid})
+        gauge = await call(client, "sidecar/gauge", {"sessionId": client.sid})
+        listed = await call(client, "session/list", {"cwd": str(workspace)})
+        [entry] = [s for s in listed["sessions"] if s["sessionId"] == client.sid]
+        assert entry["used"] == gauge["used"]
+    finally:
+        await stop_client(client)
+    # Another process reads the size the session had when it was left.
+    client = await start_client()
+    await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store", **SMALL))
+    try:
+        listed = await call(client, "session/list", {"cwd": str(workspace)})
+        [entry] = [s for s in listed["sessions"] if s["sessionId"] == gauge["sessionId"]]
+        assert entry["used"] == gauge["used"]
+    finally:
+        await stop_client(client)

@@ -17,7 +17,7 @@ from sidecar.core.window import Thresholds, Window, compute_thresholds, resolve_
 PROTOCOL_FIELDS = {
     "sessionId", "seq", "model", "provider", "used", "size", "effectiveWindow", "autoCompactAt",
     "warningAt", "errorAt", "blockingAt", "percentUsed", "percentLeftUntilAutoCompact", "level",
-    "source", "anchor", "breakdown", "lastTurn", "cost", "compactions", "autoCompact",
+    "stage", "next", "source", "anchor", "breakdown", "lastTurn", "cost", "compactions", "autoCompact",
 }
 BREAKDOWN_FIELDS = {"system", "tools", "memoryFiles", "messages", "toolResults", "summary",
                     "free", "reservedOutput"}
@@ -75,6 +75,8 @@ def test_fields_and_camel_case_keys() -> None:
     assert g["percentUsed"] == 26.0
     assert g["percentLeftUntilAutoCompact"] == round((167_000 - 52_000) / 200_000 * 100, 1)
     assert g["level"] == "ok"
+    assert g["stage"] == "normal"  # 52K of a 167K auto-compact point: under 60% of the way
+    assert g["next"] == "Auto-compact at 167K (in 115K tokens): older turns will be summarized"
     assert g["source"] == "provider"
     assert g["estimator"] == "bytes4"
     assert g["anchor"] == {"apiTokens": 50_000, "estimatedSince": 2_000, "messagesSince": 1}

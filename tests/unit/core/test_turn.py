@@ -137,7 +137,9 @@ async def test_a_provider_failure_after_retries_is_recorded_and_never_sent(tmp_p
     with pytest.raises(ProviderFailed) as failed:
         await engine.prompt("hello?")
 
-    assert failed.value.data == {"status": 529, "type": "overloaded_error", "retryAfter": None}
+    assert failed.value.data == {"status": 529, "type": "overloaded_error", "retryAfter": None,
+                                 "fix": "The provider is busy: send the prompt again in a moment.",
+                                 "retryable": True}
     assert len(engine.provider.requests) == 3  # the first try and maxRetries=2 more
     retries = [s for s in engine.editor.statuses if s[0] == "warning" and "retry" in s[2]]
     assert len(retries) == 2
