@@ -32,6 +32,11 @@ class SdkWarmUp:
         def run() -> None:
             try:
                 warm_up_sdks()
+                # The encoding that counts a session's prefix (sidecar.core.tokens) loads
+                # here too, rather than on the loop when the first session opens.
+                from sidecar.core.tokens import load_encoding
+
+                load_encoding()
             finally:
                 done.set_result(None)
 

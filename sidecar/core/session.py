@@ -26,7 +26,7 @@ from sidecar.core.normalize import clear_results, model_slice, normalize_for_api
 from sidecar.core.ports import ModelRequest, tool_specs
 from sidecar.core.request_labels import CallKind, Cause, request_headers
 from sidecar.core.settings import Settings
-from sidecar.core.tokens import TokenLedger, make_counter
+from sidecar.core.tokens import Tiktoken, TokenLedger, make_counter, prefix_counter
 from sidecar.core.tool_record import ToolNotes
 from sidecar.core.transcript import Transcript
 from sidecar.core.turn import TurnRunner
@@ -293,10 +293,16 @@ class Session:
     def prefix_parts(self) -> dict[str, int]:
         if self._prefix_parts is None:
             parts: dict[str, int] = {}
+            counter = prefix_counter(self.ledger.counter, self.info.model)
             if self.prefix_view is not None:
-                parts.update(self.prefix_view.parts(self.ledger.counter))
-            specs = [s.__dict__ for s in tool_specs(self.tools)]
-            parts["tools"] = round(self.ledger.counter.text(json.dumps(specs)))
+                parts.update(self.prefix_view.parts(counter))
+            specs = [spec.__dict__ for spec in tool_specs(self.tools)]
+            if isinstance(counter, Tiktoken):
+                # Each definition as the API reads it: compact JSON, one tool at a time.
+                parts["tools"] = round(sum(counter.text(json.dumps(
+                    spec, ensure_ascii=False, separators=(",", ":"))) for spec in specs))
+            else:  # a byte rule: the seed's text of the list
+                parts["tools"] = round(counter.text(json.dumps(specs)))
             self._prefix_parts = parts
         return self._prefix_parts
 
