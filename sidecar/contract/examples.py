@@ -168,6 +168,12 @@ def _context() -> ContextView:
                         "retiresAt": "2026-11-30", "source": "anthropic /v1/models",
                         "message": f"{MODEL} was retired on 2026-11-30: requests to it fail; "
                                    "move to claude-sonnet-5-5."},
+        "editorContext": [
+            {"source": "file", "uri": f"file://{CWD}/src/app.py", "path": f"{CWD}/src/app.py",
+             "tokens": 2130},
+            {"source": "selection", "uri": f"file://{CWD}/tests/test_app.py",
+             "path": f"{CWD}/tests/test_app.py", "lines": "10-24", "tokens": 180},
+        ],
     }
 
 

@@ -177,6 +177,17 @@ class ModelStatus(TypedDict):
     message: str | None
 
 
+class _EditorContextItemRequired(TypedDict):
+    source: Literal["file", "selection"]
+    uri: str
+    path: str
+    tokens: int
+
+
+class EditorContextItem(_EditorContextItemRequired, total=False):
+    lines: str  # "10-20" or "10": the selection's lines
+
+
 class ContextView(TypedDict):
     """``sidecar/context``: the ``/context`` view."""
 
@@ -189,6 +200,7 @@ class ContextView(TypedDict):
     storage: StorageState
     lastCompaction: LastCompaction | None
     modelStatus: ModelStatus
+    editorContext: list[EditorContextItem]  # what the editor attached since the last compaction
 
 
 class HistoryEntry(TypedDict):

@@ -66,10 +66,10 @@ from sidecar.contract.updates import (
     agent_message_chunk,
     available_commands_update,
 )
-from sidecar.contract.uris import uri_to_path
 from sidecar.credentials import ProcessEnvironment, hold_configured
 from sidecar.core.messages import Block, new_uuid
 from sidecar.core.context_view import render_context
+from sidecar.core.editor_context import editor_attachments, editor_context_view
 from sidecar.core.error_advice import configuration_advice, status_line
 from sidecar.core.history_replay import replay_history
 from sidecar.core.model_registry import CACHE_FILE, ModelRegistry, endpoint_key
@@ -556,8 +556,10 @@ class SessionService:
                 handled = await self._slash(session, text)
                 if handled is not None:
                     return {"stopReason": handled, "gauge": _gauge(session)}
-            blocks = await self._expand_resources(session, blocks)
             self.check_provider(session.settings_for_call(), session.id)
+            blocks, attached = await editor_attachments(session, blocks)
+            for record in attached:
+                session.append(record)
             await self._sdk_ready()
             self.editor.status("normal", True, "Thinking…")
             stop = cast(StopReason, await session.run_turn(blocks))
@@ -573,31 +575,6 @@ class SessionService:
             self.history().add_prompt(blocks, project=session.info.cwd, session_id=session.id)
         except Exception as exc:  # history is a convenience; never fail a turn on it
             log.warning("prompt history not recorded: %s", exc)
-
-    async def _expand_resources(self, session: Session, blocks: list[Block]) -> list[Block]:
-        """resource_link blocks become file contents read with the Read tool (read state kept)."""
-        out: list[Block] = []
-        for block in blocks:
-            if block.get("type") == "resource_link":
-                from sidecar.core.tool_context import SessionToolContext
-
-                path = str(uri_to_path(str(block.get("uri", ""))))
-                tool = next((t for t in session.tools if t.name == "Read"), None)
-                if tool is None:
-                    continue
-                outcome = await tool.run({"file_path": path}, SessionToolContext(session))
-                body = outcome.content if isinstance(outcome.content, str) else str(outcome.content)
-                out.append({"type": "text", "text": f"<file path=\"{path}\">\n{body}\n</file>"})
-            elif block.get("type") == "resource":
-                res = block.get("resource") or {}
-                out.append({"type": "text",
-                            "text": f"<selection uri=\"{res.get('uri', '')}\">\n{res.get('text', '')}\n</selection>"})
-            elif block.get("type") == "image":
-                out.append({"type": "image", "source": {"type": "base64", "media_type": block.get("mimeType"),
-                                                         "data": block.get("data")}})
-            else:
-                out.append(block)
-        return out
 
     async def _slash(self, session: Session, text: str) -> StopReason | None:
         name, _, arg = text[1:].partition(" ")
@@ -690,6 +667,7 @@ class SessionService:
             "messages": messages,
             "storage": self.storage_view(session.id),
             "lastCompaction": session.transcript.last_compaction(),
+            "editorContext": editor_context_view(session),
             "modelStatus": self.model_status(session).to_json(self.today()),
         })
 
