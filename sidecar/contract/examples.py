@@ -170,7 +170,7 @@ def _context() -> ContextView:
                                    "move to claude-sonnet-5-5."},
         "editorContext": [
             {"source": "file", "uri": f"file://{CWD}/src/app.py", "path": f"{CWD}/src/app.py",
-             "tokens": 2130},
+             "lines": None, "tokens": 2130},
             {"source": "selection", "uri": f"file://{CWD}/tests/test_app.py",
              "path": f"{CWD}/tests/test_app.py", "lines": "10-24", "tokens": 180},
         ],

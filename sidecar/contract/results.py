@@ -177,15 +177,12 @@ class ModelStatus(TypedDict):
     message: str | None
 
 
-class _EditorContextItemRequired(TypedDict):
+class EditorContextItem(TypedDict):
     source: Literal["file", "selection"]
     uri: str
     path: str
+    lines: str | None  # "10-20" or "10": a selection's lines (None: the whole text)
     tokens: int
-
-
-class EditorContextItem(_EditorContextItemRequired, total=False):
-    lines: str  # "10-20" or "10": the selection's lines
 
 
 class ContextView(TypedDict):

@@ -106,7 +106,7 @@ def editor_context_view(session: Session) -> list[dict[str, Any]]:
         att = m.attachment or {}
         if m.kind != "attachment" or att.get("type") != EDITOR_CONTEXT:
             continue
-        entry: dict[str, Any] = {k: att[k] for k in ("source", "uri", "path", "lines") if k in att}
+        entry: dict[str, Any] = {k: att.get(k) for k in ("source", "uri", "path", "lines")}
         entry["tokens"] = round(message_tokens(m, session.ledger.counter))
         out.append(entry)
     return out
