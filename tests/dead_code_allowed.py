@@ -72,3 +72,8 @@ wire_results.Gauge.breakdown
 wire_results.Cost.amount
 wire_results.Cost.currency
 wire_updates._SidecarGauge.sidecar
+
+# A TypedDict field of an answer, filled and read by key.
+from sidecar.contract import results
+
+results.SessionOpened.modes
