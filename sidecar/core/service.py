@@ -595,10 +595,15 @@ class SessionService:
             session.send_usage_update()
             return "end_turn"
         if name in ("plan", "mode"):
-            mode = ("default" if arg == "off" else "plan") if name == "plan" else arg
             if name == "plan" and arg not in ("", "off"):
                 raise InvalidParams("/plan takes no argument but off")
-            self._set_mode(session, mode)
+            if name == "mode" and not arg:  # which modes there are, and the one in force
+                lines = [f"- {m['id']}{' (current)' if m['id'] == session.mode else ''}: "
+                         f"{m['description']}" for m in MODES]
+                session.update(agent_message_chunk("Permission modes (/mode NAME):\n" + "\n".join(lines),
+                                                   new_uuid()))
+                return "end_turn"
+            self._set_mode(session, ("default" if arg == "off" else "plan") if name == "plan" else arg)
             session.update(agent_message_chunk(_mode_sentence(session), new_uuid()))
             return "end_turn"
         if name == "model":
