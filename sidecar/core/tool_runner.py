@@ -69,7 +69,8 @@ async def run_tool_calls(session: ToolHost, tool_uses: list[Block], message_id: 
             verdict = _verdict(session, tool, raw_input, ctx)
             session.update(tool_call_update(tid, "in_progress"))
             if verdict.action == "refuse":
-                run = ToolRun(verdict.reason, True, {"error": verdict.reason, "mode": session.mode})
+                # The reason can quote the command, and so a key typed into it.
+                run = _redacted(ToolRun(verdict.reason, True, {"error": verdict.reason, "mode": session.mode}))
             else:
                 ctx.must_ask = verdict.action == "ask"
                 ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind,
