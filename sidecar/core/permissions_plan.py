@@ -17,7 +17,6 @@ from sidecar.core.messages import Message
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost
-    from sidecar.core.compaction.reinjection import Tier
 
 PLAN_FILE_NAME = "plan.md"
 
@@ -72,7 +71,7 @@ def read_plan(plan_file: Path) -> str | None:
         return None
 
 
-async def reinjected_plan(session: CompactionHost, tier: Tier) -> list[Message]:
+async def reinjected_plan(session: CompactionHost, tier: str) -> list[Message]:
     """The plan file while the session plans or has planned, within the per-file budget of
     re-injected files (its head, and where the rest is, when it is longer); and the plan
     mode reminder while the session is in plan mode."""
