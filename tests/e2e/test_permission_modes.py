@@ -179,6 +179,10 @@ async def test_an_unknown_mode_is_refused(client: LanguageClient) -> None:
     with pytest.raises(JsonRpcException) as err:
         await call(client, "session/set_mode", {"sessionId": client.sid, "modeId": "yolo"})  # type: ignore[attr-defined]
     assert err.value.code == -32602 and "yolo" in err.value.message
+    await prompt(client, client.sid, "/mode")  # type: ignore[attr-defined]
+    listed = client.rec.text()  # type: ignore[attr-defined]
+    assert "- default (current):" in listed and "- bypassPermissions:" in listed
+    assert client.rec.of("current_mode_update") == []  # type: ignore[attr-defined]
 
 
 async def test_plan_mode_refuses_changes_but_reads_and_writes_the_plan(client: LanguageClient, llm: Any,
