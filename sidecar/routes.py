@@ -29,6 +29,7 @@ from sidecar.contract.params import (
     PromptParams,
     SessionParams,
     SetModelParams,
+    SetModeParams,
 )
 from sidecar.core.service import SessionService
 
@@ -70,6 +71,7 @@ REQUESTS: tuple[Route[Any], ...] = (
     Route(m.SESSION_DELETE, SessionParams, SessionService.delete_session),
     Route(m.SESSION_PROMPT, PromptParams, SessionService.prompt),
     Route(m.SESSION_SET_MODEL, SetModelParams, SessionService.set_model),
+    Route(m.SESSION_SET_MODE, SetModeParams, SessionService.set_mode),
     Route(m.GAUGE, SessionParams, SessionService.gauge),
     Route(m.COMPACT, CompactParams, SessionService.compact),
     Route(m.CONTEXT, SessionParams, SessionService.context_view),

@@ -67,10 +67,11 @@ def initialize_result(providers: list[str]) -> dict[str, Any]:
 
 
 def session_opened(answer: SessionOpened, *, with_id: bool) -> dict[str, Any]:
-    """``session/new`` carries ``sessionId`` at the root; load and resume only in ``_meta``."""
+    """``session/new`` carries ``sessionId`` at the root; load and resume only in ``_meta``.
+    ``modes`` (ACP's session mode state) is at the root of all three."""
     meta = {"sidecar": {"sessionId": answer["sessionId"], "model": answer["model"],
                         "provider": answer["provider"], "gauge": answer["gauge"]}}
-    result: dict[str, Any] = {"_meta": meta}
+    result: dict[str, Any] = {"_meta": meta, "modes": answer["modes"]}
     if with_id:
         result["sessionId"] = answer["sessionId"]
     return result

@@ -51,6 +51,7 @@ from sidecar.contract.params import (
     PromptParams,
     SessionParams,
     SetModelParams,
+    SetModeParams,
 )
 from sidecar.contract.results import (
     Compacted,
@@ -144,7 +145,15 @@ class ErrorExample:
 
 
 def _opened() -> SessionOpened:
-    return {"sessionId": SESSION, "model": MODEL, "provider": "anthropic", "gauge": GAUGE}
+    return {"sessionId": SESSION, "model": MODEL, "provider": "anthropic", "gauge": GAUGE,
+            "modes": {"currentModeId": "default", "availableModes": [
+                {"id": "default", "name": "Default", "description": "Ask before edits and shell commands"},
+                {"id": "acceptEdits", "name": "Accept edits",
+                 "description": "Edits go through; shell commands still ask"},
+                {"id": "plan", "name": "Plan",
+                 "description": "Read-only: explore and write a plan, then ask to leave plan mode"},
+                {"id": "bypassPermissions", "name": "Bypass permissions", "description": "Nothing asks"},
+            ]}}
 
 
 def _context() -> ContextView:
@@ -206,6 +215,7 @@ def requests() -> list[RequestExample]:
         ]), prompted),
         RequestExample(m.SESSION_SET_MODEL, SetModelParams(
             session_id=SESSION, model="gpt-5", provider="openai"), model_set),
+        RequestExample(m.SESSION_SET_MODE, SetModeParams(session_id=SESSION, mode_id="plan"), empty),
         RequestExample(m.GAUGE, SessionParams(session_id=SESSION), GAUGE),
         RequestExample(m.COMPACT, CompactParams(
             session_id=SESSION, instructions="keep the failing test's output",
@@ -252,6 +262,7 @@ def session_updates() -> list[Any]:
         u.session_info_update(title="Fix the failing test", updated_at="2026-01-01T00:42:00.000Z"),
         u.available_commands_update([{"name": "compact", "description": "Summarize the conversation"}]),
         u.retry_update(1, 10, 1250, "The provider is overloaded (529)", 529),
+        u.current_mode_update("plan"),
     ]
     return [session_update_params(SESSION, update) for update in kinds]
 

@@ -68,6 +68,13 @@ class SetModelParams:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SetModeParams:
+    session_id: str = wire(NONEMPTY_TEXT, required=True)
+    # One of the ids in the session's ``modes.availableModes``.
+    mode_id: str = wire(NONEMPTY_TEXT, required=True)
+
+
+@dataclass(frozen=True, kw_only=True)
 class CompactParams:
     session_id: str = wire(NONEMPTY_TEXT, required=True)
     instructions: str | None = wire(TEXT)

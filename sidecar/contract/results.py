@@ -76,6 +76,19 @@ class Gauge(TypedDict):
     autoCompact: AutoCompact
 
 
+class SessionMode(TypedDict):
+    id: str
+    name: str
+    description: str
+
+
+class SessionModes(TypedDict):
+    """ACP's session mode state: the permission modes and the one in force."""
+
+    currentModeId: str
+    availableModes: list[SessionMode]
+
+
 class SessionOpened(TypedDict):
     """``session/new`` and ``session/load``."""
 
@@ -83,6 +96,7 @@ class SessionOpened(TypedDict):
     model: str
     provider: str
     gauge: Gauge
+    modes: SessionModes
 
 
 class SessionSummary(TypedDict):

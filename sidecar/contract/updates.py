@@ -141,9 +141,15 @@ class _AvailableCommandsUpdate(TypedDict):
     availableCommands: list[Command]
 
 
+class _CurrentModeUpdate(TypedDict):
+    sessionUpdate: Literal["current_mode_update"]
+    currentModeId: str
+
+
 SessionUpdate = Union[
     _UserMessageChunk, _AgentMessageChunk, _AgentThoughtChunk, _ToolCall, _ToolCallUpdate,
     _UsageUpdate, _CompactionUpdate, _SessionInfoUpdate, _AvailableCommandsUpdate, _RetryUpdate,
+    _CurrentModeUpdate,
 ]
 
 # Replayed updates (``session/load``) carry ``"replay": true`` at the top level.
@@ -250,6 +256,11 @@ def session_info_update(*, title: str | None = None,
 
 def available_commands_update(commands: list[Command]) -> _AvailableCommandsUpdate:
     return {"sessionUpdate": "available_commands_update", "availableCommands": commands}
+
+
+def current_mode_update(mode_id: str) -> _CurrentModeUpdate:
+    """The session's permission mode changed (a request, a slash command, an approved plan)."""
+    return {"sessionUpdate": "current_mode_update", "currentModeId": mode_id}
 
 
 # Every kind, in docs/protocol.md's order (the union's), read off the TypedDicts above.

@@ -218,7 +218,8 @@ class Provider(Protocol):
 # ----- tools -------------------------------------------------------------------------------
 
 # ACP tool kinds (agentclientprotocol.com, ToolKind).
-ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]
+ToolKind = Literal["read", "edit", "delete", "move", "search", "execute", "think", "fetch",
+                   "switch_mode", "other"]
 ALLOWING: frozenset[str] = frozenset({"allow_once", "allow_always"})
 
 
@@ -232,6 +233,10 @@ class ToolContext(Protocol):
     # Directories outside the roots that Read and Grep may reach: the session's saved
     # tool outputs, which the model was told to read in slices.
     readable: list[Path]
+    # Files outside the roots that Write and Edit may change: the session's plan file.
+    writable: list[Path]
+    # Whether the running call must ask the user first (sidecar.core.permissions decides).
+    must_ask: bool
 
     async def read_buffer(self, path: Path) -> str | None:
         """The editor's unsaved text of ``path``, or None when the editor has none open."""
@@ -244,6 +249,29 @@ class ToolContext(Protocol):
 
     async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
         """One of ``allow_once, allow_always, reject_once, reject_always, cancelled``."""
+        ...
+
+    async def review_edit(self, path: Path, old_text: str | None, new_text: str) -> str:
+        """Ask the user about one edit shown as a diff: ``allow_once``, ``allow_turn``,
+        ``reject_once`` or ``cancelled``."""
+        ...
+
+    @property
+    def mode(self) -> str:
+        """The session's permission mode."""
+        ...
+
+    def plan_file(self) -> Path | None:
+        """Where the session's plan is written (None without storage)."""
+        ...
+
+    def set_mode(self, mode: str) -> None:
+        """Leave plan mode for ``mode`` (an approved plan)."""
+        ...
+
+    async def ask_to_leave_plan(self, plan: str) -> str:
+        """Show the plan and ask to leave plan mode: ``accept_edits``, ``default``,
+        ``reject_once`` or ``cancelled``."""
         ...
 
 
@@ -360,7 +388,8 @@ class TranscriptStore(Protocol):
         """All or nothing on a crash (a compaction's records)."""
 
     def append_state(self, session_id: str, cwd: str, *, model: str, provider: str,
-                     title: str | None, used: int, size: int) -> object: ...
+                     title: str | None, used: int, size: int,
+                     permission_mode: str | None = None) -> object: ...
 
     def close_session(self, session_id: str, cwd: str) -> None: ...
 
@@ -391,6 +420,7 @@ class StoredSession(Protocol):
     title: str | None
     model: str | None
     provider: str | None
+    permission_mode: str | None
     torn_lines: int
     skipped_values: int
     warnings: list[str]

@@ -45,6 +45,7 @@ from sidecar.contract.params import (
     PromptParams,
     SessionParams,
     SetModelParams,
+    SetModeParams,
 )
 from sidecar.contract.results import (
     Compacted,
@@ -56,6 +57,7 @@ from sidecar.contract.results import (
     ModelSet,
     PromptResult,
     SessionList,
+    SessionModes,
     SessionOpened,
     SessionSummary,
     StopReason,
@@ -75,6 +77,7 @@ from sidecar.core.history_replay import replay_history
 from sidecar.core.model_registry import CACHE_FILE, ModelRegistry, endpoint_key
 from sidecar.core.model_status import ModelStatus, model_status, today_utc
 from sidecar.core.normalize import normalize_for_api
+from sidecar.core.permissions import MODE_IDS, MODES, is_mode
 from sidecar.core.session import Session, SessionInfo
 from sidecar.core.settings import Settings, storage_dir
 from sidecar.core.storage_health import StorageHealth
@@ -92,6 +95,8 @@ SLASH_COMMANDS: list[Command] = [
     {"name": "context", "description": "Show what fills the context window"},
     {"name": "clear", "description": "Start over with an empty context (the transcript is kept)"},
     {"name": "model", "description": "Switch the model: /model NAME"},
+    {"name": "plan", "description": "Enter plan mode (read-only until the plan is approved); /plan off leaves it"},
+    {"name": "mode", "description": "Set the permission mode: /mode default|acceptEdits|plan|bypassPermissions"},
 ]
 
 
@@ -325,7 +330,7 @@ class SessionService:
         session.rebuild_ledger()
         self._announce(session)
         return {"sessionId": session.id, "model": info.model, "provider": info.provider,
-                "gauge": _gauge(session)}
+                "gauge": _gauge(session), "modes": _modes(session)}
 
     def _announce(self, session: Session) -> None:
         session.update(available_commands_update(SLASH_COMMANDS))
@@ -485,10 +490,14 @@ class SessionService:
             if sid != session_id:
                 self.sessions[session_id] = session
             session.restore(loaded.messages)
+            if is_mode(loaded.permission_mode):
+                session.set_mode(str(loaded.permission_mode), restored=True)
+            plan = session.plan_file()
+            session.planned = session.planned or (plan is not None and await asyncio.to_thread(plan.exists))
         replay_history(session)
         self._announce(session)
         return {"sessionId": session.id, "model": session.info.model,
-                "provider": session.info.provider, "gauge": _gauge(session)}
+                "provider": session.info.provider, "gauge": _gauge(session), "modes": _modes(session)}
 
     async def list_sessions(self, p: ListSessionsParams) -> SessionList:
         cwd = p.cwd
@@ -591,6 +600,18 @@ class SessionService:
             session.update(agent_message_chunk("Context cleared.", new_uuid()))
             session.send_usage_update()
             return "end_turn"
+        if name in ("plan", "mode"):
+            if name == "plan" and arg not in ("", "off"):
+                raise InvalidParams("/plan takes no argument but off")
+            if name == "mode" and not arg:  # which modes there are, and the one in force
+                lines = [f"- {m['id']}{' (current)' if m['id'] == session.mode else ''}: "
+                         f"{m['description']}" for m in MODES]
+                session.update(agent_message_chunk("Permission modes (/mode NAME):\n" + "\n".join(lines),
+                                                   new_uuid()))
+                return "end_turn"
+            self._set_mode(session, ("default" if arg == "off" else "plan") if name == "plan" else arg)
+            session.update(agent_message_chunk(_mode_sentence(session), new_uuid()))
+            return "end_turn"
         if name == "model":
             if not arg:
                 raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-5-5")
@@ -630,6 +651,17 @@ class SessionService:
         self._said.pop(session.id, None)
         self._say_model_status(session)
         self._refresh_models_later(session.settings_for_call())
+
+    def set_mode(self, p: SetModeParams) -> Empty:
+        """``session/set_mode``: a permission mode for the session (it persists with it)."""
+        self._set_mode(self.get(p.session_id), p.mode_id)
+        return {}
+
+    def _set_mode(self, session: Session, mode: str) -> None:
+        if not is_mode(mode):
+            raise InvalidParams(f"unknown mode {mode!r}; the modes are {', '.join(MODE_IDS)}",
+                                data={"field": "modeId"})
+        session.set_mode(mode)
 
     def gauge(self, p: SessionParams) -> Gauge:
         return _gauge(self.get(p.session_id))
@@ -750,6 +782,20 @@ def _id_for_file(path: Path, requested: str) -> str:
 def _gauge(session: Session) -> Gauge:
     # build_gauge is typed loosely; the contract's Gauge is the shape it builds.
     return cast(Gauge, session.gauge(bump=False))
+
+
+def _modes(session: Session) -> SessionModes:
+    return {"currentModeId": session.mode, "availableModes": [
+        {"id": m["id"], "name": m["name"], "description": m["description"]} for m in MODES]}
+
+
+def _mode_sentence(session: Session) -> str:
+    if session.mode == "plan":
+        where = session.plan_file()
+        plan = f" The plan goes to {where}." if where is not None else ""
+        return f"Plan mode: read-only until you approve the plan (/plan off leaves it).{plan}"
+    name = next(m["name"] for m in MODES if m["id"] == session.mode)
+    return f"Mode set to {name} ({session.mode})."
 
 
 def _usable_cwd(value: Any) -> bool:

@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from sidecar.contract.results import Gauge
-from sidecar.contract.updates import SessionUpdate, usage_update
+from sidecar.contract.updates import SessionUpdate, current_mode_update, usage_update
 from sidecar.core.catalog import api_model_id, cost_usd
 from sidecar.core.gauge import BreakerState, build_gauge
 from sidecar.core.messages import Block, Message, Usage
+from sidecar.core.permissions_plan import PLAN_FILE_NAME, plan_entered_note, plan_left_note
 from sidecar.core.normalize import clear_results, model_slice, normalize_for_api, with_leading_context
 from sidecar.core.ports import ModelRequest, tool_specs
 from sidecar.core.request_labels import CallKind, Cause, request_headers
@@ -90,6 +91,13 @@ class Session:
         self.allowed_always: set[str] = set()
         # Permission answers and shown outputs of tool calls, for their updates and replay.
         self.tool_notes = ToolNotes()
+        # The permission mode (sidecar.core.permissions); whether it has ever been plan
+        # mode in this process; whether the user accepted every edit of the running turn.
+        self.mode: str = settings.permissions.defaultMode
+        self.planned = self.mode == "plan"
+        self.edits_accepted = False
+        # What the model is told of a mode change, sent with the next request.
+        self._mode_notes: list[Message] = [plan_entered_note(self.plan_file())] if self.planned else []
         self.cancel_event = asyncio.Event()
         self.busy = False
         self.tiers: ContextTiers | None = None  # set by the service
@@ -270,7 +278,35 @@ class Session:
     def persist_state(self) -> None:
         self.transcript.write_state(model=self.info.model, provider=self.info.provider,
                                     title=self.info.title, used=self.ledger.used(),
-                                    size=self.thresholds.size)
+                                    size=self.thresholds.size, permission_mode=self.mode)
+
+    # ----- permission mode ------------------------------------------------------------
+
+    def plan_file(self) -> Path | None:
+        """Where plan mode writes this session's plan (beside its transcript), when stored."""
+        results = self.results_dir()
+        return results.parent / PLAN_FILE_NAME if results is not None else None
+
+    def set_mode(self, mode: str, *, restored: bool = False, tell_model: bool = True) -> bool:
+        """Enter ``mode`` (an id of sidecar.core.permissions.MODES); False when already in
+        it. The client hears of the change; the model is told with the next request when
+        plan mode starts or ends (an approved plan's tool result says so itself). A restored
+        mode (a loaded session's) is no news to either."""
+        if mode == self.mode:
+            return False
+        before, self.mode = self.mode, mode
+        if mode == "plan":
+            self.planned = True
+        if restored:
+            self._mode_notes.clear()
+            return True
+        if mode == "plan":
+            self._mode_notes.append(plan_entered_note(self.plan_file()))
+        elif before == "plan" and tell_model:
+            self._mode_notes.append(plan_left_note(mode, self.plan_file()))
+        self.update(current_mode_update(mode))
+        self.persist_state()
+        return True
 
     # ----- prefix -------------------------------------------------------------------
 
@@ -283,7 +319,11 @@ class Session:
         self._prefix_parts = None
 
     def take_prefix_changes(self) -> None:
-        """CLAUDE.md or git changes since this session's view, as attachments."""
+        """CLAUDE.md or git changes since this session's view, and mode changes the model
+        has not been told of, as attachments."""
+        notes, self._mode_notes = self._mode_notes, []
+        for note in notes:
+            self.append(note)
         if self.prefix is None:
             return
         changes, self.prefix_cursor = self.prefix.changes_since(self.prefix_cursor)
@@ -382,4 +422,5 @@ class Session:
 
     async def run_turn(self, prompt: list[Block]) -> str:
         """Run one agent turn; returns the stop reason."""
+        self.edits_accepted = False  # "accept all edits this turn" ends with the turn
         return await self.turns.run(prompt)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping, get_type_hints
 
 from sidecar.core.environment import env_flag, env_positive_int
+from sidecar.core.permissions import MODE_IDS
 
 SECTION = "contextSidecar"
 
@@ -142,6 +143,7 @@ class Settings:
     preCompactHooks: tuple[str, ...] = ()
     retry: "Retry" = field(default_factory=lambda: Retry())
     transport: "Transport" = field(default_factory=lambda: Transport())
+    permissions: "Permissions" = field(default_factory=lambda: Permissions())
 
 
 @dataclass(frozen=True)
@@ -158,12 +160,19 @@ class Transport:
     maxMessageBytes: int = 64 * 1024 * 1024
 
 
+@dataclass(frozen=True)
+class Permissions:
+    # The permission mode a new session starts in (sidecar.core.permissions.MODE_IDS).
+    defaultMode: str = "default"
+
+
 _CHOICES: dict[str, tuple[str, ...]] = {
     "provider": ("anthropic", "openai", "openai-compatible"),
     "tokens.estimator": ("calibrated", "bytes4", "tiktoken"),
     "thinking.mode": ("off", "adaptive", "budget"),
     "thinking.effort": ("low", "medium", "high", "xhigh", "max"),
     "compactionBackend": ("server", "local"),
+    "permissions.defaultMode": MODE_IDS,
 }
 # Numbers that may be zero; every other int must be positive.
 _ZERO_OK = {"microcompact.timeBased.keepRecent", "retry.maxRetries"}

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sidecar.contract.updates import tool_call, tool_call_update
 from sidecar.core.messages import Block, Message, json_object, tool_result_block
+from sidecar.core.permissions import CallView, Verdict, decide
 from sidecar.core.result_budget import SavedResult, preview, result_budget, saved_result_text
 from sidecar.core.tool_context import SessionToolContext, ToolHost
 from sidecar.core.redaction import redact_api_keys, redact_value
@@ -65,15 +66,33 @@ async def run_tool_calls(session: ToolHost, tool_uses: list[Block], message_id: 
         if tool is None:
             run = ToolRun(f"Unknown tool {use.get('name')!r}; available: {', '.join(sorted(by_name))}", True)
         else:
+            verdict = _verdict(session, tool, raw_input, ctx)
             session.update(tool_call_update(tid, "in_progress"))
-            ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind, "rawInput": shown_input}
-            run = _redacted(await _run_one(session, tool, raw_input, ctx))
-            run = await _within_budget(session, tid, run, added)
+            if verdict.action == "refuse":
+                # The reason can quote the command, and so a key typed into it.
+                run = _redacted(ToolRun(verdict.reason, True, {"error": verdict.reason, "mode": session.mode}))
+            else:
+                ctx.must_ask = verdict.action == "ask"
+                ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind,
+                                         "rawInput": shown_input}
+                run = _redacted(await _run_one(session, tool, raw_input, ctx))
+                run = await _within_budget(session, tid, run, added)
         added += _tokens(session, run.content)
         results.append(tool_result_block(tid, run.content, is_error=run.is_error))
         session.update(tool_call_update(tid, "failed" if run.is_error else "completed",
                                         content=run.update_content(), raw_output=run.raw_output))
     session.append(Message(kind="user", content=results, extra={"sourceToolMessageId": message_id}))
+
+
+def _verdict(session: ToolHost, tool: Tool, raw_input: dict[str, Any],
+             ctx: SessionToolContext) -> Verdict:
+    """What the session's permission mode lets this call do."""
+    # An editor that cannot show a permission request applies edits unasked, as before
+    # permission modes; its shell commands are still asked about (or refused).
+    can_ask = bool(getattr(session.editor, "permission_requests", True))
+    return decide(CallView(mode=session.mode, tool=tool.name, kind=tool.kind, input=raw_input,
+                           roots=ctx.roots, plan_file=ctx.plan_file(), can_ask=can_ask,
+                           edits_accepted=session.edits_accepted))
 
 
 def _text_of(content: str | list[Block]) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from pathlib import Path
@@ -13,6 +14,7 @@ from sidecar.contract import methods as m
 from sidecar.contract.outbound import permission_params, session_update_params, status_params
 from sidecar.contract.updates import SessionUpdate
 from sidecar.contract.uris import uri_to_path
+from sidecar.protocol.saved_edits import Before, disk_text, land
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -88,8 +90,17 @@ class LspEditor:
         return "reject_once"
 
     async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:
+        """Apply the change with ``workspace/applyEdit``; an accepted change the editor left
+        unsaved is then written to the disk (``sidecar.protocol.saved_edits``)."""
         if not self.supports_apply_edit:
             return None
+        before = Before(await asyncio.to_thread(disk_text, path), self.buffer_text(path))
+        applied = await self._apply_edit(path, new_text, label, exists)
+        if applied:
+            await land(path, before, new_text, lambda: self.buffer_text(path))
+        return applied
+
+    async def _apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool:
         uri = path.as_uri()
         changes: list[Any] = []
         if not exists:

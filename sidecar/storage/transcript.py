@@ -166,6 +166,7 @@ class TranscriptWriter:
         title: str | None,
         used: int | None,
         size: int | None,
+        permission_mode: str | None = None,
     ) -> dict[str, Any]:
         """Append the session's summary so listing reads it from the tail of the file."""
         check_session_id(session_id)
@@ -180,6 +181,8 @@ class TranscriptWriter:
             "size": size,
             "timestamp": now_iso(),
         }
+        if permission_mode is not None:
+            record["permissionMode"] = permission_mode
         handle = self._handle(self.path_for(session_id, cwd))
         self._write(handle, encode_line(record, redact=self.redact_keys))
         return record

@@ -53,6 +53,8 @@ class LoadedTranscript:
     updated_at: str | None = None
     used: int | None = None  # from our last state record
     size: int | None = None
+    # The permission mode last recorded (our state record or Claude Code's permission-mode).
+    permission_mode: str | None = None
     torn_lines: int = 0  # lines skipped: torn, garbage or too deep
     skipped_values: int = 0  # values dropped: non-finite numbers, impossible token counts
     warnings: list[str] = field(default_factory=list)
@@ -68,6 +70,7 @@ class _Scan:
     """What the pass over the records accumulates beyond the messages."""
 
     state: dict[str, Any] | None = None
+    permission_mode: str | None = None
     custom_title: str | None = None
     summaries: list[tuple[str, str | None]] = field(default_factory=list)
     uuids: set[str] = field(default_factory=set)
@@ -94,6 +97,10 @@ def load_transcript(path: Path | str) -> LoadedTranscript:
         rtype = record.get("type")
         if rtype == STATE_TYPE:
             scan.state = record
+            scan.permission_mode = _str(record.get("permissionMode")) or scan.permission_mode
+            continue
+        if rtype == "permission-mode":
+            scan.permission_mode = _str(record.get("permissionMode")) or scan.permission_mode
             continue
         if rtype == "summary" and isinstance(record.get("summary"), str):
             leaf = record.get("leafUuid")
@@ -259,6 +266,7 @@ def _finish(loaded: LoadedTranscript, scan: _Scan) -> None:
         or _summary_title(scan)
         or first_prompt_title(loaded.messages)
     )
+    loaded.permission_mode = scan.permission_mode
     loaded.model = _str(state.get("model")) or _last_model(loaded.messages)
     loaded.provider = _str(state.get("provider")) or provider_for_model(loaded.model)
 

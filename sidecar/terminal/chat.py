@@ -1,7 +1,8 @@
 """``context-sidecar chat``: a line-oriented terminal client of the sidecar.
 
-Slash commands the server knows (/compact, /context, /clear, /model) are sent as prompt
-text; /help, /sessions and /exit are answered here.
+Slash commands the server knows (/compact, /context, /clear, /model, /plan, /mode) are sent
+as prompt text; /help, /sessions and /exit are answered here. The prompt shows the
+permission mode when it is not ``default``; a permission request for an edit shows its diff.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sidecar.core.messages import json_object
+from sidecar.terminal.diff import compact_diff
 from sidecar import __version__
 from sidecar.contract import methods as m
 from sidecar.terminal.client import ProtocolMismatch, SidecarClient
@@ -29,8 +31,14 @@ LOCAL_COMMANDS = [
     ("sessions", "List the saved sessions of this folder (resume one with chat --resume ID)"),
     ("exit", "Leave (Ctrl-D does the same)"),
 ]
-PERMISSION_KEYS = {"y": "allow_once", "yes": "allow_once", "a": "allow_always", "always": "allow_always",
-                   "n": "reject_once", "no": "reject_once"}
+# The key that picks each option a permission request may offer, and its label when the
+# option's own name is too long for the prompt line.
+OPTION_KEYS = {"allow_once": "y", "accept_edits": "y", "allow_always": "a", "allow_turn": "t",
+               "default": "d", "reject_once": "n"}
+SHORT_LABELS = {"allow_always": "always"}
+WORDS = {"yes": "y", "always": "a", "no": "n"}
+DIFF_LINES = 40  # at most this many lines of an edit's diff before the question
+PLAN_LINES = 30
 
 
 def print_error(screen: Screen, exc: RpcError | Exception) -> None:
@@ -66,17 +74,26 @@ class Chat:
     async def ask_permission(self, params: dict[str, Any]) -> str | None:
         style = self.screen.style
         tool = json_object(params.get("toolCall"))
-        offered = {o.get("optionId") for o in params.get("options") or [] if isinstance(o, dict)}
+        options = [o for o in params.get("options") or [] if isinstance(o, dict)]
+        keys = {OPTION_KEYS[str(o.get("optionId"))]: str(o.get("optionId")) for o in options
+                if o.get("optionId") in OPTION_KEYS}
         title = tool.get("title") or "a tool"
         raw = json_object(tool.get("rawInput"))
         command = raw.get("command")
-        self.screen.line(style.paint("permission: ", "yellow bold") + f"allow {title}?")
+        if tool.get("kind") == "switch_mode":
+            self.screen.line(style.paint("permission: ", "yellow bold") + str(title))
+        else:
+            self.screen.line(style.paint("permission: ", "yellow bold") + f"allow {title}?")
         if isinstance(command, str) and command != title:
             self.screen.line(style.paint(f"  $ {command}", "grey"))
+        self._show_content(tool.get("content"))
+        question = ", ".join(f"[{OPTION_KEYS[str(o.get('optionId'))]}] "
+                             f"{SHORT_LABELS.get(str(o.get('optionId')), str(o.get('name', '')).lower())}"
+                             for o in options if o.get("optionId") in OPTION_KEYS)
         loop = asyncio.get_running_loop()
         for _ in range(3):
             self.state.permission = loop.create_future()
-            line_task = asyncio.ensure_future(self.read_line("  [y] allow once, [a] always, [n] reject > "))
+            line_task = asyncio.ensure_future(self.read_line(f"  {question} > "))
             done, _ = await asyncio.wait({line_task, self.state.permission}, return_when=asyncio.FIRST_COMPLETED)
             interrupted = self.state.permission in done
             self.state.permission = None
@@ -87,11 +104,34 @@ class Chat:
             line = line_task.result()
             if line is None:
                 return None
-            choice = PERMISSION_KEYS.get(line.strip().lower())
-            if choice is not None and (not offered or choice in offered):
+            word = line.strip().lower()
+            choice = keys.get(WORDS.get(word, word))
+            if choice is not None:
                 return choice
-            self.screen.line("  answer y, a or n")
+            self.screen.line(f"  answer {', '.join(keys)}")
         return "reject_once"
+
+    def _show_content(self, content: Any) -> None:
+        """An edit's diff, compactly, or the text a question shows (a plan)."""
+        style = self.screen.style
+        for item in content if isinstance(content, list) else []:
+            if not isinstance(item, dict):
+                continue
+            if item.get("type") == "diff":
+                old, new = item.get("oldText"), item.get("newText")
+                lines = compact_diff(old if isinstance(old, str) else None, str(new or ""),
+                                     str(item.get("path", "")), DIFF_LINES)
+                for line in lines:
+                    colour = "green" if line.startswith("+") else "red" if line.startswith("-") else "grey"
+                    self.screen.line(style.paint("  " + line, colour))
+            elif item.get("type") == "content":
+                inner = item.get("content")
+                text = str(inner.get("text", "")) if isinstance(inner, dict) else ""
+                shown = text.splitlines()
+                for line in shown[:PLAN_LINES]:
+                    self.screen.line("  " + line)
+                if len(shown) > PLAN_LINES:
+                    self.screen.line(style.paint(f"  ... {len(shown) - PLAN_LINES} more lines", "grey"))
 
     async def read_line(self, prompt: str) -> str | None:
         line = await self.reader.readline(prompt)
@@ -127,7 +167,9 @@ class Chat:
     # ----- the conversation ---------------------------------------------------------
 
     def prompt_text(self) -> str:
-        return gauge_label(self.printer.gauge, self.prompt_style) + "> "
+        mode = self.printer.permission_mode
+        shown = f" {mode}" if mode and mode != "default" else ""
+        return gauge_label(self.printer.gauge, self.prompt_style) + shown + "> "
 
     async def local_command(self, text: str) -> bool | None:
         """True: handled; None: leave; False: not a local command."""

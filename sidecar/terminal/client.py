@@ -129,6 +129,9 @@ class SidecarClient:
         self.model = result.get("model")
         self.provider = result.get("provider")
         self.printer.take_gauge(result.get("gauge"))
+        modes = result.get("modes")
+        if isinstance(modes, dict) and isinstance(modes.get("currentModeId"), str):
+            self.printer.permission_mode = modes["currentModeId"]
         return result
 
     async def new_session(self, model: str | None = None, provider: str | None = None) -> dict[str, Any]:

@@ -43,6 +43,8 @@ class UpdatePrinter:
     commands: list[dict[str, str]] = field(default_factory=list)
     tools: dict[str, ToolLine] = field(default_factory=dict)
     on_gauge: Callable[[dict[str, Any]], None] | None = None
+    # The session's permission mode (default, acceptEdits, plan, bypassPermissions).
+    permission_mode: str | None = None
     _mode: str | None = None  # "text" or "thought" while a message streams
 
     # ----- entry points ---------------------------------------------------------------
@@ -183,6 +185,15 @@ class UpdatePrinter:
                                          "red"))
         else:
             self.screen.line(style.paint(f"compaction {status}", "yellow"))
+
+    def _on_current_mode_update(self, update: dict[str, Any]) -> None:
+        mode = update.get("currentModeId")
+        if not isinstance(mode, str):
+            return
+        self.permission_mode = mode
+        self.end_message()
+        self.screen.clear_status()
+        self.screen.line(self.screen.style.paint(f"mode: {mode}", "magenta"))
 
     def _on_available_commands_update(self, update: dict[str, Any]) -> None:
         commands = update.get("availableCommands")

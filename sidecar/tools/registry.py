@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sidecar.core.settings import Settings
 from sidecar.core.ports import Tool
+from sidecar.tools.plan import ExitPlanModeTool
 from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool
 from sidecar.tools.shell import BashTool
@@ -15,4 +16,5 @@ def default_tools(settings: Settings) -> list[Tool]:
     tools: list[Tool] = [ReadTool(), WriteTool(), EditTool(), GlobTool(), GrepTool(), LSTool()]
     if settings.tools.shell:
         tools.append(BashTool())
+    tools.append(ExitPlanModeTool())
     return tools

@@ -236,7 +236,8 @@ class BashTool(BaseTool):
         if not ctx.roots:
             raise ToolError("No workspace folder is open; commands have nowhere to run.")
         timeout_ms = min(float(args.get("timeout", DEFAULT_TIMEOUT_MS)), MAX_TIMEOUT_MS)
-        if not allowed_by_prefix(command, ctx.settings.tools.allow):
+        # The permission mode decided whether to ask; tools.allow still spares listed commands.
+        if ctx.must_ask and not allowed_by_prefix(command, ctx.settings.tools.allow):
             answer = await ctx.ask_permission(self.name, self.title(args, ctx.roots), dict(args))
             if answer == "cancelled":
                 return ToolOutcome.error(PERMISSION_CANCELLED, permission=answer)

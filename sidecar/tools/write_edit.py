@@ -22,6 +22,8 @@ from sidecar.tools.read import number_lines, split_lines
 
 SNIPPET_CONTEXT_LINES = 4
 NOT_READ = "File has not been read yet. Read it first before writing to it."
+EDIT_REJECTED = "The user rejected this edit."
+EDIT_CANCELLED = "The permission request for this edit was cancelled; the file is unchanged."
 CHANGED_SINCE_READ = (
     "File has been modified since it was read, either by the user or by a linter. "
     "Read it again before attempting to write it."
@@ -52,7 +54,22 @@ def _diff(path: Path, old: str | None, new: str) -> list[dict[str, Any]]:
     return [{"type": "diff", "path": str(path), "oldText": old, "newText": new}]
 
 
+def _target(raw: str, ctx: ToolContext) -> Path:
+    """The file an edit names: inside the roots, or one of the session's own writable files."""
+    if ctx.writable and raw and "\x00" not in raw:
+        named = Path(os.path.normpath(os.path.expanduser(raw.strip())))
+        if named.is_absolute() and named in ctx.writable:
+            return named
+    return resolve_path(raw, ctx.roots)
+
+
 async def _apply(path: Path, old: str | None, new: str, label: str, ctx: ToolContext) -> None:
+    if ctx.must_ask:
+        answer = await ctx.review_edit(path, old, new)
+        if answer == "cancelled":
+            raise ToolError(EDIT_CANCELLED)
+        if answer not in ("allow_once", "allow_turn", "allow_always"):
+            raise ToolError(EDIT_REJECTED)
     applied = await ctx.apply_edit(path, new, label)
     if applied is None:  # the editor cannot apply edits: write the file ourselves
         await asyncio.to_thread(write_text, path, new)  # regular files only
@@ -93,7 +110,7 @@ class WriteTool(BaseTool):
         return location_of(input.get("file_path"), roots)
 
     async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
-        path = resolve_path(args["file_path"], ctx.roots)
+        path = _target(args["file_path"], ctx)
         content: str = args["content"]
         _refuse_non_regular(path)
         doc = await load_document(path, ctx)
@@ -144,7 +161,7 @@ class EditTool(BaseTool):
         return location_of(input.get("file_path"), roots)
 
     async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
-        path = resolve_path(args["file_path"], ctx.roots)
+        path = _target(args["file_path"], ctx)
         old: str = args["old_string"]
         new: str = args["new_string"]
         replace_all: bool = args.get("replace_all", False)

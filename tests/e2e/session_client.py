@@ -41,6 +41,8 @@ class Recorder:
             "outcome": {"outcome": "selected", "optionId": "allow_once"}}
         self.permission_requests: list[dict[str, Any]] = []
         self.update_event = asyncio.Event()
+        # False: like an editor that keeps an applied edit in an unsaved buffer.
+        self.saves_edits = True
 
         @client.feature("session/update")
         def on_update(params: Any) -> None:
@@ -62,7 +64,7 @@ class Recorder:
         @client.feature(types.WORKSPACE_APPLY_EDIT)
         def on_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
             self.edits.append(params)
-            for change in params.edit.document_changes or []:
+            for change in params.edit.document_changes or [] if self.saves_edits else []:
                 if isinstance(change, types.TextDocumentEdit):
                     path = Path(change.text_document.uri.removeprefix("file://"))
                     path.parent.mkdir(parents=True, exist_ok=True)
@@ -74,6 +76,7 @@ class Recorder:
         self.edits.clear()
         self.status.clear()
         self.permission_requests.clear()
+        self.saves_edits = True
         self.permission_answer = lambda p: {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
 
     def of(self, kind: str) -> list[dict[str, Any]]:

@@ -125,6 +125,7 @@ async def test_rejected_permission_keeps_the_command_from_running(session: dict[
 
 async def test_write_then_edit_go_through_the_client(session: dict[str, Any], llm: Any) -> None:
     client, sid, ws = session["client"], session["sid"], session["ws"]
+    client.permission_answer = "allow_once"  # default mode: each edit is asked about, as a diff
     target = ws / "notes.md"
     llm.queue(Reply(content=[{"type": "tool_use", "id": "w1", "name": "Write",
                               "input": {"file_path": str(target), "content": "alpha\n"}}]))
@@ -139,6 +140,36 @@ async def test_write_then_edit_go_through_the_client(session: dict[str, Any], ll
     assert not target.exists()
     statuses = {u["toolCallId"]: u["status"] for u in client.updates(sid, "tool_call_update") if u["status"] != "in_progress"}
     assert statuses == {"w1": "completed", "e1": "completed"}
+    asked = [r for r in client.permission_requests if r["sessionId"] == sid]
+    assert [r["toolCall"].tool_call_id for r in asked] == ["w1", "e1"]
+    assert all(r["toolCall"].kind == "edit" for r in asked)
+    diffs = [r["toolCall"].content[0] for r in asked]
+    assert [(d.path, d.old_text, d.new_text) for d in diffs] == [
+        (str(target), None, "alpha\n"), (str(target), "alpha\n", "beta\n")]
+    assert [o.option_id for o in asked[0]["options"]] == ["allow_once", "allow_turn", "reject_once"]
+
+
+async def test_session_modes_over_acp(session: dict[str, Any], llm: Any) -> None:
+    client, sid, conn, ws = session["client"], session["sid"], session["conn"], session["ws"]
+    modes = session["new"].modes
+    assert modes.current_mode_id == "default"
+    assert [m.id for m in modes.available_modes] == ["default", "acceptEdits", "plan", "bypassPermissions"]
+    await asyncio.wait_for(conn.set_session_mode(session_id=sid, mode_id="plan"), 30)
+    changed = await client.wait_for(lambda: client.updates(sid, "current_mode_update"))
+    assert changed[0]["currentModeId"] == "plan"
+    target = ws / "notes.md"
+    llm.queue(Reply(content=[{"type": "tool_use", "id": "w1", "name": "Write",
+                              "input": {"file_path": str(target), "content": "alpha\n"}}]))
+    llm.queue(Reply.text("I may not write it."))
+    res = await ask(session, "write notes")
+    assert res.stop_reason == "end_turn"
+    assert not [w for w in client.writes if w[0] == str(target)] and not target.exists()
+    assert not [r for r in client.permission_requests if r["sessionId"] == sid]
+    failed = await client.wait_for(
+        lambda: [u for u in client.updates(sid, "tool_call_update") if u.get("status") == "failed"])
+    assert failed[-1]["toolCallId"] == "w1"
+    assert "Plan mode is read-only" in failed[-1]["content"][0]["content"]["text"]
+    no_schema_rejects(client, sid)
 
 
 async def test_cancel_mid_stream(session: dict[str, Any], llm: Any) -> None:

@@ -105,6 +105,8 @@ async def test_edit_goes_through_apply_edit(client: LanguageClient, llm: Any, wo
         "file_path": "hello.py", "old_string": "'hi'", "new_string": "'hello'"}}]))
     llm.queue(Reply.text("Done."))
     await prompt(client, client.sid, "change hi to hello")  # type: ignore[attr-defined]
+    # In the default permission mode the edit is asked about first (the recorder accepts).
+    assert [r["toolCall"]["kind"] for r in rec.permission_requests] == ["edit"]
     assert len(rec.edits) == 1
     assert "'hello'" in (workspace / "hello.py").read_text()
 

@@ -244,3 +244,37 @@ def test_client_refuses_another_protocol_major(tmp_path: Path) -> None:
 
     message = asyncio.run(main())
     assert "protocol version 2" in message and "protocol version 1" in message
+
+
+def test_chat_shows_the_mode_and_reviews_edits_as_diffs(fake_llm: Any, tmp_path: Path) -> None:
+    llm = fake_llm
+    llm.reset()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "notes.py").write_text("VALUE = 42\nOTHER = 1\n")
+    chat = ChatProcess(ws, chat_env(tmp_path, llm.url))
+    try:
+        chat.wait_for("]> ")
+        chat.send("/plan")
+        chat.wait_for("mode: plan")
+        chat.wait_for("] plan> ")
+        chat.send("/plan off")
+        chat.wait_for("mode: default")
+        # Two edits in one turn: the first shows its diff and asks; "t" accepts the rest.
+        llm.queue(Reply.tool_use("Read", {"file_path": "notes.py"}, id="toolu_r"))
+        llm.queue(Reply.tool_use("Edit", {"file_path": "notes.py", "old_string": "42", "new_string": "43"}, id="toolu_e1"))
+        llm.queue(Reply.tool_use("Edit", {"file_path": "notes.py", "old_string": "OTHER = 1", "new_string": "OTHER = 2"},
+                                 id="toolu_e2"))
+        llm.queue(Reply.text("Both values changed."))
+        chat.send("change both values")
+        chat.wait_for("[y] accept, [t] accept all edits this turn, [n] reject > ")
+        assert "-VALUE = 42" in chat.out and "+VALUE = 43" in chat.out
+        chat.send("t")
+        chat.wait_for("Both values changed.")
+        assert chat.out.count("accept all edits this turn") == 1
+        assert (ws / "notes.py").read_text() == "VALUE = 43\nOTHER = 2\n"
+        code = chat.finish()
+    finally:
+        if chat.proc.poll() is None:
+            chat.proc.kill()
+    assert code == 0, chat.out

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from sidecar.contract.updates import SessionUpdate
     from sidecar.core.file_state import FileReadState
     from sidecar.core.messages import Block, Message
@@ -31,6 +33,13 @@ class CompactionHost(Protocol):
     transcript: Transcript
     clock: Callable[[], float]
     tools: list[Tool]
+    # The permission mode, and whether the session has been in plan mode (its plan follows
+    # a compaction's summary).
+    mode: str
+    planned: bool
+
+    def plan_file(self) -> Path | None:
+        """Where the session's plan is written (None without storage)."""
 
     @property
     def id(self) -> str: ...

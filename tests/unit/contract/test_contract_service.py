@@ -79,6 +79,7 @@ async def test_answers_and_updates_have_the_contracts_shapes(tmp_path: Path, fak
         await call("session/prompt", {"sessionId": sid, "prompt": [{"type": "text", "text": "read big.py"}]})
         await call("sidecar/gauge", {"sessionId": sid})
         await call("session/set_model", {"sessionId": sid, "model": "claude-sonnet-4-5"})
+        await call("session/set_mode", {"sessionId": sid, "modeId": "acceptEdits"})
         await call("sidecar/context", {"sessionId": sid})
         await call("session/list", {"cwd": str(workspace)})
         await call("sidecar/compact", {"sessionId": sid, "instructions": "keep the file name"})
@@ -97,4 +98,4 @@ async def test_answers_and_updates_have_the_contracts_shapes(tmp_path: Path, fak
     # agent_thought_chunk needs a thinking model; its constructor is the one shared above.
     assert kinds == {"user_message_chunk", "agent_message_chunk", "tool_call", "tool_call_update",
                      "usage_update", "compaction_update", "session_info_update",
-                     "available_commands_update"}
+                     "available_commands_update", "current_mode_update"}

@@ -38,6 +38,9 @@ class FakeContext:
     apply_ok: bool = True
     permission: str = "allow_once"
     asked: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    writable: list[Path] = field(default_factory=list)
+    must_ask: bool = True
+    reviewed: list[tuple[Path, str | None, str]] = field(default_factory=list)
 
     async def read_buffer(self, path: Path) -> str | None:
         return self.buffers.get(path)
@@ -54,6 +57,10 @@ class FakeContext:
 
     async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
         self.asked.append((tool_name, title, raw_input))
+        return self.permission
+
+    async def review_edit(self, path: Path, old_text: str | None, new_text: str) -> str:
+        self.reviewed.append((path, old_text, new_text))
         return self.permission
 
     def with_tools(self, **changes: Any) -> FakeContext:

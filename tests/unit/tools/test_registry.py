@@ -8,18 +8,20 @@ from sidecar.core.settings import Settings, Tools
 from sidecar.core.ports import ToolOutcome, ToolSpec, tool_specs
 from sidecar.tools.registry import default_tools
 
-CLAUDE_CODE_NAMES = ["Read", "Write", "Edit", "Glob", "Grep", "LS", "Bash"]
-ACP_KINDS = {"read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"}
+CLAUDE_CODE_NAMES = ["Read", "Write", "Edit", "Glob", "Grep", "LS", "Bash", "ExitPlanMode"]
+ACP_KINDS = {"read", "edit", "delete", "move", "search", "execute", "think", "fetch",
+             "switch_mode", "other"}
 
 
 def test_default_tools_follow_claude_code_names() -> None:
     tools = default_tools(Settings())
     assert [t.name for t in tools] == CLAUDE_CODE_NAMES
     no_shell = default_tools(dataclasses.replace(Settings(), tools=Tools(shell=False)))
-    assert [t.name for t in no_shell] == CLAUDE_CODE_NAMES[:-1]
+    assert [t.name for t in no_shell] == [n for n in CLAUDE_CODE_NAMES if n != "Bash"]
     assert all(t.kind in ACP_KINDS for t in tools)
-    # Old results of every tool here may be cleared by microcompact, as in Claude Code.
-    assert all(t.compactable for t in tools)
+    # Old results of every tool but ExitPlanMode may be cleared by microcompact, as in
+    # Claude Code (an approval is no bulky output).
+    assert [t.name for t in tools if not t.compactable] == ["ExitPlanMode"]
 
 
 def test_specs_carry_valid_schemas() -> None:

@@ -67,6 +67,7 @@ export const SIDECAR_KEYS = [
   "retry.maxDelayMs",
   "retry.timeoutSeconds",
   "transport.maxMessageBytes",
+  "permissions.defaultMode",
 ] as const;
 
 /** Settings that belong to the extension itself and never reach the sidecar. */
