@@ -92,10 +92,13 @@ def step_clearing_candidates(records: list[Message], settings: Settings, used: i
     cached.
 
     What may go: results of compactable tools from turns the model has already answered,
-    oldest first, beyond the newest ``keepTokens`` of them; the running turn's results
-    stay. The cleared block says so, and a later Read returns the file's content again.
-    Worth it when the reads it saves over as many requests as the context has served so
-    far exceed the one rewrite.
+    oldest first, beyond the newest ``keepTokens`` of them. The step is taken only as a new
+    prompt goes out: the model is done with those results, and what the step rewrites is
+    answered content only. Mid-turn it would also rewrite the running turn's results, just
+    cached, for the few requests the turn may have left (measured on the shell workload:
+    one such step cost 40K for 4K of saved reads). The cleared block says so, and a later
+    Read returns the file's content again. Worth it when the reads it saves over as many
+    requests as the context has served so far exceed the one rewrite.
     """
     cfg = settings.microcompact.stepClearing
     if not cfg.enabled:
@@ -106,6 +109,8 @@ def step_clearing_candidates(records: list[Message], settings: Settings, used: i
     if used < trigger:
         return []
     turn_start = max((i for i, m in enumerate(records) if _is_prompt(m)), default=-1)
+    if turn_start < 0 or any(m.kind == "assistant" for m in records[turn_start + 1:]):
+        return []
     names: dict[str, str] = {}
     sizes: list[float] = []  # tokens of each record
     results: list[tuple[int, str, float]] = []  # (record index, tool_use id, tokens)

@@ -182,9 +182,17 @@ def test_step_clearing_waits_for_its_trigger_then_clears_old_finished_turns() ->
     assert step_clearing_candidates(records, off, 121_000, None, set(), READS, counter) == []
 
 
-def test_step_clearing_never_touches_the_running_turn() -> None:
+def test_step_clearing_only_as_a_prompt_goes_out() -> None:
+    """Mid-turn the step would rewrite the running turn's results too, just cached."""
     records = turns_of_reads(1, 4, 40_000)[:-1]  # no new prompt: the turn is still running
     assert step_clearing_candidates(records, Settings(), 41_000, 40_000, set(), READS,
+                                    SeedBytes()) == []
+    records = turns_of_reads(3, 4, 40_000)
+    records.append(Message(kind="assistant", message_id="next", content=[
+        {"type": "tool_use", "id": "t99", "name": "Read", "input": {}}]))
+    records.append(Message(kind="user", content=[
+        {"type": "tool_result", "tool_use_id": "t99", "content": "x" * 400}]))
+    assert step_clearing_candidates(records, Settings(), 121_000, None, set(), READS,
                                     SeedBytes()) == []
 
 
