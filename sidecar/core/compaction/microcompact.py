@@ -69,6 +69,11 @@ def time_based_candidates(records: list[Message], settings: Settings, now: float
 # block saves on each later request, and what rewriting the rest of the context costs once.
 CACHE_READ_PRICE = 0.1
 CACHE_WRITE_PRICE = 1.25
+CACHE_LOOKBACK_BLOCKS = 20
+# The coming turn's length is a guess from the finished ones: a step must pay its rewrite
+# back half again within it. (A recorded session whose last turns were a third as long as
+# its average was 4 % dearer with a step that only just paid on average.)
+STEP_MARGIN = 1.5
 
 
 def _is_prompt(m: Message) -> bool:
@@ -97,8 +102,10 @@ def step_clearing_candidates(records: list[Message], settings: Settings, used: i
     answered content only. Mid-turn it would also rewrite the running turn's results, just
     cached, for the few requests the turn may have left (measured on the shell workload:
     one such step cost 40K for 4K of saved reads). The cleared block says so, and a later
-    Read returns the file's content again. Worth it when the reads it saves over as many
-    requests as the context has served so far exceed the one rewrite.
+    Read returns the file's content again. Worth it when the reads it saves over the coming
+    turn, as long as the finished turns were on average, exceed the one rewrite. (Counting
+    every request the context has served as still to come cleared a recorded session 10
+    requests before its end and made it 4 % dearer.)
     """
     cfg = settings.microcompact.stepClearing
     if not cfg.enabled:
@@ -115,6 +122,7 @@ def step_clearing_candidates(records: list[Message], settings: Settings, used: i
     sizes: list[float] = []  # tokens of each record
     results: list[tuple[int, str, float]] = []  # (record index, tool_use id, tokens)
     responses: set[str] = set()
+    finished_turns = sum(1 for m in records[:turn_start] if _is_prompt(m))
     for i, m in enumerate(records):
         size = 0.0
         for b in m.content:
@@ -136,9 +144,19 @@ def step_clearing_candidates(records: list[Message], settings: Settings, used: i
     if not results:
         return []
     removed = sum(r[2] for r in results)
-    rewritten = sum(sizes[results[0][0]:]) - removed
-    saved_reads = len(responses) * CACHE_READ_PRICE * removed
-    if saved_reads <= rewritten * (CACHE_WRITE_PRICE - CACHE_READ_PRICE):
+    first = results[0][0]
+    # The rewrite starts at the last cache hit. Anthropic looks for one at most
+    # CACHE_LOOKBACK_BLOCKS blocks before a breakpoint, and the breakpoints are on the
+    # system prompt, the tools and the latest message: an edit further back than that from
+    # the previous request's end misses everything after the tools, and the whole
+    # conversation is written again (a recorded session: an 18,000-token step cleared 52
+    # results, rewrote 91,000 tokens instead of the 29,000 after the first of them).
+    blocks_after = sum(len(m.content) for m in records[first:turn_start])
+    start = first if blocks_after <= CACHE_LOOKBACK_BLOCKS else 0
+    rewritten = sum(sizes[start:]) - removed
+    turn_requests = len(responses) / max(finished_turns, 1)
+    saved_reads = turn_requests * CACHE_READ_PRICE * removed
+    if saved_reads <= STEP_MARGIN * rewritten * (CACHE_WRITE_PRICE - CACHE_READ_PRICE):
         return []
     return [r[1] for r in results]
 

@@ -197,31 +197,34 @@ def test_step_clearing_only_as_a_prompt_goes_out() -> None:
 
 
 def test_step_clearing_only_when_the_saved_reads_pay_for_the_rewrite() -> None:
-    # One finished turn of two results: clearing the first means rewriting the second
-    # (kept whole: keepTokens 0 clears both, so shrink keep below one result instead).
+    """Clearing the older of two results rewrites the newer one (kept, under keepTokens):
+    worth it only if the coming turn, as long as the finished ones, reads it often enough to
+    pay the rewrite back half again."""
     settings = dataclasses.replace(Settings(), microcompact=Microcompact(
         stepClearing=StepClearing(triggerTokens=1_000, keepTokens=15_000)))
-    cheap_to_keep = turns_of_reads(1, 2, 40_000)
-    # two responses so far: 2 x 0.1 x 10,000 saved < 1.15 x 10,000 rewritten
-    assert step_clearing_candidates(cheap_to_keep, settings, 21_000, None, set(), READS,
+    # turns of 3 requests: 3 x 0.1 x 10,000 saved < 1.5 x 1.15 x 10,000 rewritten
+    short_turn = turns_of_reads(1, 2, 40_000)
+    assert step_clearing_candidates(short_turn, settings, 21_000, None, set(), READS,
                                     SeedBytes()) == []
-    # after ten turns of questions without tools the same clearing pays for itself
-    chatty = cheap_to_keep[:-1]
-    for t in range(10):
-        chatty += [Message(kind="user", content=[{"type": "text", "text": f"q{t}"}]),
-                   Message(kind="assistant", message_id=f"a{t}",
-                           content=[{"type": "text", "text": "ok"}])]
-    chatty.append(Message(kind="user", content=[{"type": "text", "text": "next"}]))
-    assert step_clearing_candidates(chatty, settings, 21_000, None, set(), READS,
+    # a turn of 21 requests (18 edits first): 21 x 0.1 x 10,000 saved pays for the rewrite
+    edits: list[Message] = []
+    for n in range(18):
+        edits += [Message(kind="assistant", message_id=f"e{n}", content=[
+                      {"type": "tool_use", "id": f"e{n}", "name": "Edit", "input": {}}]),
+                  Message(kind="user", content=[
+                      {"type": "tool_result", "tool_use_id": f"e{n}", "content": "ok"}])]
+    long_turn = [short_turn[0], *edits, *short_turn[1:]]
+    assert step_clearing_candidates(long_turn, settings, 21_000, None, set(), READS,
                                     SeedBytes()) == ["t0"]
 
 
 async def test_step_clearing_in_a_session_is_one_cache_break_then_frozen(
         tmp_path: Path) -> None:
     engine = build_engine(tmp_path, window=200_000, microcompact=Microcompact(
-        stepClearing=StepClearing(triggerTokens=20_000, keepTokens=6_000)))
-    for name in ("a", "b", "c", "d"):
+        stepClearing=StepClearing(triggerTokens=15_000, keepTokens=6_000)))
+    for name in ("a", "b", "c"):
         engine.write(f"{name}.py", 5_000)
+    engine.write("d.py", 2_000)
     for turn in (("a", "b"), ("c", "d")):
         engine.provider.main.extend([
             *[Reply(f"Reading {n}.", tools=[read(engine.workspace / f"{n}.py")]) for n in turn],
@@ -235,7 +238,7 @@ async def test_step_clearing_in_a_session_is_one_cache_break_then_frozen(
     [event] = engine.tiers.events
     assert event["tier"] == "microcompact" and event["kind"] == "step"
     ids = list(tool_result_contents(stepped))
-    # a, b and c are cleared; d, the newest of 6,000 tokens, stays verbatim.
+    # a, b and c are cleared; d, the newest, within 6,000 tokens, stays verbatim.
     assert cleared_ids(tool_result_contents(stepped)) == ids[:3]
     assert tool_result_contents(stepped)[ids[3]] == tool_result_contents(before)[ids[3]]
     assert epoch_of(stepped)[1] == "microcompact" and epoch_of(stepped)[0] > epoch_of(before)[0]
@@ -250,3 +253,32 @@ async def test_step_clearing_in_a_session_is_one_cache_break_then_frozen(
     assert epoch_of(later) == epoch_of(stepped)
     assert len(engine.tiers.events) == 1
     engine.assert_clean()
+
+
+def test_step_clearing_counts_a_rewrite_from_the_start_past_the_cache_lookback() -> None:
+    """Anthropic looks for a cache hit at most 20 blocks before a breakpoint: an edit further
+    back than that from the end rewrites the whole conversation, its first prompt included."""
+    settings = dataclasses.replace(Settings(), microcompact=Microcompact(
+        stepClearing=StepClearing(triggerTokens=1_000, keepTokens=0)))
+    prompt = Message(kind="user", content=[{"type": "text", "text": "y" * 80_000}])
+    read_ = [Message(kind="assistant", message_id="r", content=[
+                 {"type": "tool_use", "id": "t0", "name": "Read", "input": {}}]),
+             Message(kind="user", content=[
+                 {"type": "tool_result", "tool_use_id": "t0", "content": "x" * 40_000}])]
+    edits: list[Message] = []
+    for n in range(25):
+        edits += [Message(kind="assistant", message_id=f"e{n}", content=[
+                      {"type": "tool_use", "id": f"e{n}", "name": "Edit", "input": {}}]),
+                  Message(kind="user", content=[
+                      {"type": "tool_result", "tool_use_id": f"e{n}", "content": "ok"}])]
+    end = [Message(kind="assistant", message_id="a", content=[{"type": "text", "text": "Done."}]),
+           Message(kind="user", content=[{"type": "text", "text": "next"}])]
+
+    def step(records: list[Message]) -> list[str]:
+        return step_clearing_candidates(records, settings, 31_000, None, set(), READS,
+                                        SeedBytes())
+
+    # 27 x 0.1 x 10,000 saved; the read near the end rewrites only what follows it
+    assert step([prompt, *edits, *read_, *end]) == ["t0"]
+    # 51 blocks after it: the 20,000-token prompt is written again too, and that is dearer
+    assert step([prompt, *read_, *edits, *end]) == []
