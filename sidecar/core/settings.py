@@ -181,9 +181,10 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "compactionBackend": ("server", "local"),
 }
 # Numbers that may be zero; every other int must be positive.
-_ZERO_OK = {"microcompact.timeBased.keepRecent", "retry.maxRetries"}
+_ZERO_OK = {"microcompact.timeBased.keepRecent", "microcompact.stepClearing.keepTokens",
+            "retry.maxRetries"}
 # Upper bounds of numbers that have one.
-_MAXIMA = {"tools.resultBudgetPercent": 100}
+_MAXIMA = {"tools.resultBudgetPercent": 100, "microcompact.stepClearing.triggerPercent": 100}
 
 
 def _coerce(path: str, hint: Any, value: Any, default: Any, warnings: list[str]) -> Any:
