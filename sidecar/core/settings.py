@@ -39,8 +39,23 @@ class TimeBased:
 
 
 @dataclass(frozen=True)
+class StepClearing:
+    """Old results of finished turns cleared in one step, frozen, before the context nears
+    the auto-compact point (see ``microcompact.step_clearing_candidates``)."""
+
+    enabled: bool = True
+    # Considered once the context holds this many tokens, or triggerPercent of the
+    # auto-compact point when that is lower (small windows).
+    triggerTokens: int = 60_000
+    triggerPercent: int = 50
+    # The newest results of finished turns kept verbatim, up to this many tokens.
+    keepTokens: int = 20_000
+
+
+@dataclass(frozen=True)
 class Microcompact:
     timeBased: TimeBased = field(default_factory=TimeBased)
+    stepClearing: StepClearing = field(default_factory=StepClearing)
 
 
 @dataclass(frozen=True)
@@ -175,9 +190,10 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "permissions.defaultMode": MODE_IDS,
 }
 # Numbers that may be zero; every other int must be positive.
-_ZERO_OK = {"microcompact.timeBased.keepRecent", "retry.maxRetries"}
+_ZERO_OK = {"microcompact.timeBased.keepRecent", "microcompact.stepClearing.keepTokens",
+            "retry.maxRetries"}
 # Upper bounds of numbers that have one.
-_MAXIMA = {"tools.resultBudgetPercent": 100}
+_MAXIMA = {"tools.resultBudgetPercent": 100, "microcompact.stepClearing.triggerPercent": 100}
 
 
 def _coerce(path: str, hint: Any, value: Any, default: Any, warnings: list[str]) -> Any:

@@ -84,7 +84,7 @@ def _micro(result: SessionResult) -> str:
     counts: dict[str, int] = {}
     for e in result.events:
         if e.tier in ("microcompact", "api_context_management"):
-            key = "tb" if e.kind == "time_based" else "acm"
+            key = {"time_based": "tb", "step": "step"}.get(str(e.kind), "acm")
             counts[key] = counts.get(key, 0) + 1
     return " ".join(f"{k}×{v}" for k, v in sorted(counts.items())) or "-"
 
@@ -173,9 +173,10 @@ def _event_line(e: TierEvent) -> str:
         )
     if e.tier == "failed":
         return f"  compaction failed at {where} ({e.used:,} tokens)"
-    if e.tier == "microcompact" and e.kind == "time_based":
+    if e.tier == "microcompact" and e.kind in ("time_based", "step"):
+        kind = "time-based" if e.kind == "time_based" else "step"
         return (
-            f"  microcompact (time-based) at {where}: {e.cleared} results cleared, "
+            f"  microcompact ({kind}) at {where}: {e.cleared} results cleared, "
             f"{e.tokens_before or 0:,} → {e.tokens_after or 0:,} tokens"
         )
     return ""
@@ -217,7 +218,7 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
         lines.append(
             f"calls = main requests + summary/memory requests; billed = input-token "
             f"equivalents (input 1, cache write 1.25, cache read 0.1, output {w:g}); "
-            f"{RECORDED_NOTE}. microcompact: tb = time-based, acm = API context management."
+            f"{RECORDED_NOTE}. microcompact: tb = time-based, step = step clearing, acm = API context management."
         )
         t = _totals(results)["checks"]
         lines.append(

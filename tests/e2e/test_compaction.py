@@ -388,3 +388,38 @@ async def test_session_list_sizes_follow_a_compaction(llm: Any, tmp_path: Path, 
         assert entry["used"] == gauge["used"]
     finally:
         await stop_client(client)
+
+
+async def test_step_clearing_once_as_a_prompt_goes_out_then_frozen(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    """Results of an answered turn are cleared in one step as the next prompt goes out; the
+    request after it keeps the step and reads the conversation before it from the cache."""
+    client = await start(llm, tmp_path, workspace, sessionMemory={"enabled": False},
+                         microcompact={"stepClearing": {"triggerTokens": 3_000,
+                                                        "keepTokens": 0}})
+    try:
+        name = big_file(workspace, "mod0.py", 12)
+        llm.queue(read_reply(name, "toolu_s0"))
+        llm.queue(Reply.text("mod0 defines many functions."))
+        await prompt(client, client.sid, "read mod0.py")
+        first = len(llm.requests)
+
+        def results(request: Any) -> dict[str, str]:
+            return {b["tool_use_id"]: json.dumps(b["content"]) for m in sent_conversation(request)
+                    for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"}
+
+        assert "function_1" in results(llm.requests[first - 1])["toolu_s0"]
+        llm.queue(Reply.text("It defines functions."))
+        await prompt(client, client.sid, "what does it define?")
+        stepped = llm.requests[-1]
+        assert "Old tool result content cleared" in results(stepped)["toolu_s0"]
+        llm.queue(Reply.text("Nothing else."))
+        await prompt(client, client.sid, "anything else?")
+        later = llm.requests[-1]
+        assert "Old tool result content cleared" in results(later)["toolu_s0"]
+        # frozen: the step's request is the prefix of the next, which reads it from the cache
+        assert later.body["messages"][:len(stepped.body["messages"]) - 1] == \
+            stepped.body["messages"][:-1]
+        assert later.usage["cache_read_input_tokens"] > stepped.usage["cache_read_input_tokens"]
+    finally:
+        await stop_client(client)

@@ -65,6 +65,102 @@ def time_based_candidates(records: list[Message], settings: Settings, now: float
     return [i for i in ids if i not in keep and i not in already]
 
 
+# Prompt-cache prices relative to an uncached input token (Anthropic's): what a cleared
+# block saves on each later request, and what rewriting the rest of the context costs once.
+CACHE_READ_PRICE = 0.1
+CACHE_WRITE_PRICE = 1.25
+CACHE_LOOKBACK_BLOCKS = 20
+# The coming turn's length is a guess from the finished ones: a step must pay its rewrite
+# back half again within it. (A recorded session whose last turns were a third as long as
+# its average was 4 % dearer with a step that only just paid on average.)
+STEP_MARGIN = 1.5
+
+
+def _is_prompt(m: Message) -> bool:
+    """A prompt the user typed: it starts a turn."""
+    return (m.kind == "user" and not m.is_meta and not m.is_compact_summary
+            and not m.tool_results() and any(b.get("type") == "text" for b in m.content))
+
+
+def step_clearing_candidates(records: list[Message], settings: Settings, used: int,
+                             auto_compact_at: int | None, already: set[str],
+                             compactable: frozenset[str], counter: TextCounter) -> list[str]:
+    """Results of finished turns worth clearing now, in one step, or [].
+
+    Every request re-reads the whole context from the prompt cache, so a result that stays
+    costs a cache read (0.1 of an input token) on every later request, while clearing it
+    rewrites, once, everything that follows it (1.25 instead of the 0.1 it would have
+    cost). Clearing a little on every request (what the server-side clear_tool_uses edit
+    does past its trigger) pays that rewrite every time; so this clears all that is worth
+    clearing at once and the decision is frozen (``record_clearing``): the next step comes
+    only when the context has grown past the trigger again, and the prefix between stays
+    cached.
+
+    What may go: results of compactable tools from turns the model has already answered,
+    oldest first, beyond the newest ``keepTokens`` of them. The step is taken only as a new
+    prompt goes out: the model is done with those results, and what the step rewrites is
+    answered content only. Mid-turn it would also rewrite the running turn's results, just
+    cached, for the few requests the turn may have left (measured on the shell workload:
+    one such step cost 40K for 4K of saved reads). The cleared block says so, and a later
+    Read returns the file's content again. Worth it when the reads it saves over the coming
+    turn, as long as the finished turns were on average, exceed the one rewrite. (Counting
+    every request the context has served as still to come cleared a recorded session 10
+    requests before its end and made it 4 % dearer.)
+    """
+    cfg = settings.microcompact.stepClearing
+    if not cfg.enabled:
+        return []
+    trigger = cfg.triggerTokens
+    if auto_compact_at is not None:
+        trigger = min(trigger, auto_compact_at * cfg.triggerPercent // 100)
+    if used < trigger:
+        return []
+    turn_start = max((i for i, m in enumerate(records) if _is_prompt(m)), default=-1)
+    if turn_start < 0 or any(m.kind == "assistant" for m in records[turn_start + 1:]):
+        return []
+    names: dict[str, str] = {}
+    sizes: list[float] = []  # tokens of each record
+    results: list[tuple[int, str, float]] = []  # (record index, tool_use id, tokens)
+    responses: set[str] = set()
+    finished_turns = sum(1 for m in records[:turn_start] if _is_prompt(m))
+    for i, m in enumerate(records):
+        size = 0.0
+        for b in m.content:
+            tokens = block_tokens(b, counter)
+            size += tokens
+            if b.get("type") == "tool_use":
+                names[str(b.get("id"))] = str(b.get("name"))
+            elif (b.get("type") == "tool_result" and i < turn_start
+                  and b.get("content") != CLEARED_TOOL_RESULT):
+                tid = str(b.get("tool_use_id"))
+                if names.get(tid) in compactable and tid not in already:
+                    results.append((i, tid, tokens))
+        sizes.append(size)
+        if m.kind == "assistant" and not m.is_synthetic:
+            responses.add(m.message_id or m.uuid)
+    kept = 0.0
+    while results and kept + results[-1][2] <= cfg.keepTokens:
+        kept += results.pop()[2]
+    if not results:
+        return []
+    removed = sum(r[2] for r in results)
+    first = results[0][0]
+    # The rewrite starts at the last cache hit. Anthropic looks for one at most
+    # CACHE_LOOKBACK_BLOCKS blocks before a breakpoint, and the breakpoints are on the
+    # system prompt, the tools and the latest message: an edit further back than that from
+    # the previous request's end misses everything after the tools, and the whole
+    # conversation is written again (a recorded session: an 18,000-token step cleared 52
+    # results, rewrote 91,000 tokens instead of the 29,000 after the first of them).
+    blocks_after = sum(len(m.content) for m in records[first:turn_start])
+    start = first if blocks_after <= CACHE_LOOKBACK_BLOCKS else 0
+    rewritten = sum(sizes[start:]) - removed
+    turn_requests = len(responses) / max(finished_turns, 1)
+    saved_reads = turn_requests * CACHE_READ_PRICE * removed
+    if saved_reads <= STEP_MARGIN * rewritten * (CACHE_WRITE_PRICE - CACHE_READ_PRICE):
+        return []
+    return [r[1] for r in results]
+
+
 # Claude Code keeps every thinking turn while the cache is warm and only the last one
 # after an hour away, when the cache is cold and clearing costs no rewrite.
 THINKING_IDLE_MINUTES = 60

@@ -31,6 +31,7 @@ from sidecar.core.compaction.microcompact import (
     anthropic_context_management,
     client_side_context_edit,
     minutes_since_last_assistant,
+    step_clearing_candidates,
     time_based_candidates,
 )
 from sidecar.core.compaction.prompts import server_summary_note, summary_message_text
@@ -127,8 +128,18 @@ class ContextTiers:
             self._log_event("microcompact", kind="time_based", cleared=len(cleared),
                             tokensBefore=before, tokensAfter=host.ledger.used())
             host.send_usage_update()
-        used = host.ledger.used()
         th = host.thresholds
+        view = host.transcript.model_view()
+        cleared = step_clearing_candidates(view, host.settings, host.ledger.used(),
+                                           th.auto_compact_at, host.transcript.cleared_ids(),
+                                           compactable, host.ledger.counter)
+        if cleared:
+            before = host.ledger.used()
+            host.record_clearing(cleared, "step")
+            self._log_event("microcompact", kind="step", cleared=len(cleared),
+                            tokensBefore=before, tokensAfter=host.ledger.used())
+            host.send_usage_update()
+        used = host.ledger.used()
         auto = host.settings.autoCompact
         if (auto.enabled and not self.breaker.open and not self.compacted_since_anchor
                 and th.should_auto_compact(used)):

@@ -54,9 +54,11 @@ from sidecar.contract.params import (
 from sidecar.core.service import SessionService
 from sidecar.core.session import Session
 from sidecar.core.settings import (
+    Microcompact,
     Retry,
     SessionMemory,
     Settings,
+    StepClearing,
     Tokens,
 )
 from sidecar.core.tokens import SeedBytes, block_tokens
@@ -492,7 +494,8 @@ class FakeClock:
 
 def engine_settings(storage: Path, *, window: int = 40_000, **changes: Any) -> Settings:
     """The seed's defaults on a small window with the byte counter, fast retries and (unless
-    a test turns it on) no session memory, so each test fires only the tiers it is about."""
+    a test turns them on) no session memory and no step clearing, so each test fires only
+    the tiers it is about."""
     base = Settings(
         contextWindow=window,
         maxOutputTokens=4_000,
@@ -500,6 +503,7 @@ def engine_settings(storage: Path, *, window: int = 40_000, **changes: Any) -> S
         tokens=Tokens(estimator="bytes4"),
         retry=Retry(maxRetries=2, baseDelayMs=1, maxDelayMs=2, timeoutSeconds=30),
         sessionMemory=SessionMemory(enabled=False),
+        microcompact=Microcompact(stepClearing=StepClearing(enabled=False)),
     )
     return dataclasses.replace(base, **changes)
 

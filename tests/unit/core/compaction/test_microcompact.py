@@ -10,9 +10,10 @@ from typing import Any
 from sidecar.core.compaction.microcompact import (
     anthropic_context_management,
     client_side_context_edit,
+    step_clearing_candidates,
 )
-from sidecar.core.messages import CLEARED_TOOL_RESULT, ApiMessage
-from sidecar.core.settings import Microcompact, Settings, Thinking, TimeBased
+from sidecar.core.messages import CLEARED_TOOL_RESULT, ApiMessage, Message
+from sidecar.core.settings import Microcompact, Settings, StepClearing, Thinking, TimeBased
 from sidecar.core.tokens import SeedBytes
 from tests.unit.core.engine_builders import (
     Reply,
@@ -134,3 +135,150 @@ async def test_after_an_hour_away_the_server_keeps_only_the_last_thinking_turn(
     assert cold.context_management["edits"][0] == {
         "type": "clear_thinking_20251015", "keep": {"type": "thinking_turns", "value": 1}}
     engine.assert_clean()
+
+
+# ----- step clearing: old results of finished turns, once, frozen ----------------------------
+
+READS = frozenset({"Read", "Bash"})
+
+
+def turns_of_reads(turns: int, reads: int, chars: int) -> list[Message]:
+    """``turns`` finished turns, each a prompt, ``reads`` Read calls with results of
+    ``chars`` characters and a closing answer; then the next prompt."""
+    records: list[Message] = []
+    n = 0
+    for t in range(turns + 1):
+        records.append(Message(kind="user", content=[{"type": "text", "text": f"turn {t}"}]))
+        if t == turns:
+            break
+        for _ in range(reads):
+            records.append(Message(kind="assistant", message_id=f"msg{n}", content=[
+                {"type": "tool_use", "id": f"t{n}", "name": "Read", "input": {}}]))
+            records.append(Message(kind="user", content=[
+                {"type": "tool_result", "tool_use_id": f"t{n}", "content": "x" * chars}]))
+            n += 1
+        records.append(Message(kind="assistant", message_id=f"answer{t}",
+                               content=[{"type": "text", "text": "Done."}]))
+    return records
+
+
+def test_step_clearing_waits_for_its_trigger_then_clears_old_finished_turns() -> None:
+    settings = Settings()
+    records = turns_of_reads(3, 4, 40_000)  # 12 results of 10,000 tokens (bytes / 4)
+    counter = SeedBytes()
+    assert step_clearing_candidates(records, settings, 59_000, None, set(), READS, counter) == []
+    ids = step_clearing_candidates(records, settings, 121_000, None, set(), READS, counter)
+    # The newest 20,000 tokens of finished turns stay verbatim; everything older goes.
+    assert ids == [f"t{n}" for n in range(10)]
+    # In a small window the trigger is half the auto-compact point.
+    assert step_clearing_candidates(records, settings, 20_000, 40_000, set(), READS, counter)
+    # What is cleared already is not cleared twice, and other tools' results stay.
+    assert step_clearing_candidates(records, settings, 121_000, None, set(ids), READS,
+                                    counter) == []
+    assert step_clearing_candidates(records, settings, 121_000, None, set(),
+                                    frozenset({"Bash"}), counter) == []
+    off = dataclasses.replace(settings, microcompact=Microcompact(
+        stepClearing=StepClearing(enabled=False)))
+    assert step_clearing_candidates(records, off, 121_000, None, set(), READS, counter) == []
+
+
+def test_step_clearing_only_as_a_prompt_goes_out() -> None:
+    """Mid-turn the step would rewrite the running turn's results too, just cached."""
+    records = turns_of_reads(1, 4, 40_000)[:-1]  # no new prompt: the turn is still running
+    assert step_clearing_candidates(records, Settings(), 41_000, 40_000, set(), READS,
+                                    SeedBytes()) == []
+    records = turns_of_reads(3, 4, 40_000)
+    records.append(Message(kind="assistant", message_id="next", content=[
+        {"type": "tool_use", "id": "t99", "name": "Read", "input": {}}]))
+    records.append(Message(kind="user", content=[
+        {"type": "tool_result", "tool_use_id": "t99", "content": "x" * 400}]))
+    assert step_clearing_candidates(records, Settings(), 121_000, None, set(), READS,
+                                    SeedBytes()) == []
+
+
+def test_step_clearing_only_when_the_saved_reads_pay_for_the_rewrite() -> None:
+    """Clearing the older of two results rewrites the newer one (kept, under keepTokens):
+    worth it only if the coming turn, as long as the finished ones, reads it often enough to
+    pay the rewrite back half again."""
+    settings = dataclasses.replace(Settings(), microcompact=Microcompact(
+        stepClearing=StepClearing(triggerTokens=1_000, keepTokens=15_000)))
+    # turns of 3 requests: 3 x 0.1 x 10,000 saved < 1.5 x 1.15 x 10,000 rewritten
+    short_turn = turns_of_reads(1, 2, 40_000)
+    assert step_clearing_candidates(short_turn, settings, 21_000, None, set(), READS,
+                                    SeedBytes()) == []
+    # a turn of 21 requests (18 edits first): 21 x 0.1 x 10,000 saved pays for the rewrite
+    edits: list[Message] = []
+    for n in range(18):
+        edits += [Message(kind="assistant", message_id=f"e{n}", content=[
+                      {"type": "tool_use", "id": f"e{n}", "name": "Edit", "input": {}}]),
+                  Message(kind="user", content=[
+                      {"type": "tool_result", "tool_use_id": f"e{n}", "content": "ok"}])]
+    long_turn = [short_turn[0], *edits, *short_turn[1:]]
+    assert step_clearing_candidates(long_turn, settings, 21_000, None, set(), READS,
+                                    SeedBytes()) == ["t0"]
+
+
+async def test_step_clearing_in_a_session_is_one_cache_break_then_frozen(
+        tmp_path: Path) -> None:
+    engine = build_engine(tmp_path, window=200_000, microcompact=Microcompact(
+        stepClearing=StepClearing(triggerTokens=15_000, keepTokens=6_000)))
+    for name in ("a", "b", "c"):
+        engine.write(f"{name}.py", 5_000)
+    engine.write("d.py", 2_000)
+    for turn in (("a", "b"), ("c", "d")):
+        engine.provider.main.extend([
+            *[Reply(f"Reading {n}.", tools=[read(engine.workspace / f"{n}.py")]) for n in turn],
+            Reply("Read them.")])
+        await engine.prompt(f"read {' and '.join(turn)}")
+    before = engine.main_requests()[-1]
+    assert engine.tiers.events == []  # nothing of a finished turn was worth clearing yet
+    engine.provider.main.append(Reply("Sure."))
+    await engine.prompt("what did they define?")
+    stepped = engine.main_requests()[-1]
+    [event] = engine.tiers.events
+    assert event["tier"] == "microcompact" and event["kind"] == "step"
+    ids = list(tool_result_contents(stepped))
+    # a, b and c are cleared; d, the newest, within 6,000 tokens, stays verbatim.
+    assert cleared_ids(tool_result_contents(stepped)) == ids[:3]
+    assert tool_result_contents(stepped)[ids[3]] == tool_result_contents(before)[ids[3]]
+    assert epoch_of(stepped)[1] == "microcompact" and epoch_of(stepped)[0] > epoch_of(before)[0]
+    assert event["tokensAfter"] < event["tokensBefore"] - 14_000
+    entry = engine.session.file_state.get(engine.workspace / "a.py")
+    assert entry is not None and not entry.stub_ok  # a re-read returns the content again
+    # Frozen: later requests keep the decision and only grow at the end.
+    engine.provider.main.append(Reply("Yes."))
+    await engine.prompt("anything else?")
+    later = engine.main_requests()[-1]
+    assert cleared_ids(tool_result_contents(later)) == ids[:3]
+    assert epoch_of(later) == epoch_of(stepped)
+    assert len(engine.tiers.events) == 1
+    engine.assert_clean()
+
+
+def test_step_clearing_counts_a_rewrite_from_the_start_past_the_cache_lookback() -> None:
+    """Anthropic looks for a cache hit at most 20 blocks before a breakpoint: an edit further
+    back than that from the end rewrites the whole conversation, its first prompt included."""
+    settings = dataclasses.replace(Settings(), microcompact=Microcompact(
+        stepClearing=StepClearing(triggerTokens=1_000, keepTokens=0)))
+    prompt = Message(kind="user", content=[{"type": "text", "text": "y" * 80_000}])
+    read_ = [Message(kind="assistant", message_id="r", content=[
+                 {"type": "tool_use", "id": "t0", "name": "Read", "input": {}}]),
+             Message(kind="user", content=[
+                 {"type": "tool_result", "tool_use_id": "t0", "content": "x" * 40_000}])]
+    edits: list[Message] = []
+    for n in range(25):
+        edits += [Message(kind="assistant", message_id=f"e{n}", content=[
+                      {"type": "tool_use", "id": f"e{n}", "name": "Edit", "input": {}}]),
+                  Message(kind="user", content=[
+                      {"type": "tool_result", "tool_use_id": f"e{n}", "content": "ok"}])]
+    end = [Message(kind="assistant", message_id="a", content=[{"type": "text", "text": "Done."}]),
+           Message(kind="user", content=[{"type": "text", "text": "next"}])]
+
+    def step(records: list[Message]) -> list[str]:
+        return step_clearing_candidates(records, settings, 31_000, None, set(), READS,
+                                        SeedBytes())
+
+    # 27 x 0.1 x 10,000 saved; the read near the end rewrites only what follows it
+    assert step([prompt, *edits, *read_, *end]) == ["t0"]
+    # 51 blocks after it: the 20,000-token prompt is written again too, and that is dearer
+    assert step([prompt, *read_, *edits, *end]) == []
