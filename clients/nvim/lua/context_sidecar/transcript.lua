@@ -55,6 +55,24 @@ local function followers(chat)
   return list
 end
 
+---Re-evaluate 'foldexpr' in every window showing the chat. Blocks grow by moving their end
+---mark after the lines went in, which Neovim's own fold update (run while the lines change)
+---cannot see; `vim._foldupdate` recomputes the levels and keeps folds the user opened.
+---@param buf integer
+local function refresh_folds(buf)
+  local update = rawget(vim, "_foldupdate")
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    if vim.wo[win].foldmethod == "expr" then
+      if update then
+        pcall(update, win, 0, line_count(buf))
+      else
+        vim.wo[win].foldmethod = "expr"
+      end
+    end
+  end
+end
+M.refresh_folds = refresh_folds
+
 ---Run `fn` with the buffer writable; chat buffers are read-only while a turn streams.
 ---@param chat context_sidecar.Chat
 ---@param fn fun(buf: integer)
@@ -69,6 +87,9 @@ local function edit(chat, fn)
   local ok, err = pcall(fn, buf)
   vim.bo[buf].modifiable = was
   chat.fold_cache = nil
+  if ok then
+    refresh_folds(buf)
+  end
   for _, win in ipairs(follow) do
     if vim.api.nvim_win_is_valid(win) then
       pcall(vim.api.nvim_win_set_cursor, win, { line_count(buf), 0 })
@@ -211,7 +232,7 @@ function M.foldexpr()
     local levels = {}
     for _, block in ipairs(chat.blocks) do
       local first, last = mark_row(chat, block.start_mark), mark_row(chat, block.end_mark)
-      if first and last then
+      if first and last and not block.nofold then
         levels[first + 1] = ">1"
         for row = first + 2, last + 1 do
           levels[row] = "1"
@@ -332,6 +353,11 @@ end
 local function on_tool_update(chat, update)
   local id = nn(update.toolCallId) or "?"
   local tool = M.tool(chat, id, update)
+  local permission = nn(update.permission)
+  if type(permission) == "table" and not tool.permission then
+    -- The answer the server recorded (live after the prompt, and on replay).
+    M.set_permission(chat, tool, nn(permission.name) or nn(permission.optionId) or "answered")
+  end
   local new_status = nn(update.status)
   if new_status and new_status ~= tool.status then
     tool.status = new_status
@@ -345,7 +371,8 @@ local function on_tool_update(chat, update)
       if item.type == "content" then
         vim.list_extend(lines, indent(content_text(item.content), max))
       elseif item.type == "diff" then
-        table.insert(lines, "    diff: " .. tostring(nn(item.path)))
+        local label = nn(item.oldText) == nil and "new file" or "diff"
+        table.insert(lines, ("    %s: %s"):format(label, tostring(nn(item.path))))
       elseif item.type == "terminal" then
         table.insert(lines, "    terminal: " .. tostring(nn(item.terminalId)))
       end
@@ -423,6 +450,97 @@ local function on_compaction(chat, update)
   end
 end
 
+---Record how a tool's permission prompt was answered, once, under its input line.
+---@param chat context_sidecar.Chat
+---@param tool table
+---@param label string
+function M.set_permission(chat, tool, label)
+  if tool.permission then
+    return
+  end
+  tool.permission = label
+  M.extend_block(chat, tool.block, { "    permission: " .. label })
+end
+
+local function on_hook(chat, update)
+  local code = nn(update.exitCode)
+  local header = ("⚑ Hook %s: %s · %s"):format(
+    tostring(nn(update.event) or "?"),
+    tostring(nn(update.command) or "?"),
+    code == nil and "no exit code" or ("exit " .. tostring(code))
+  )
+  local lines = { header }
+  local max = require("context_sidecar.config").get().chat.max_tool_lines
+  vim.list_extend(lines, indent(tostring(nn(update.output) or ""), max))
+  notice_block(chat, "hook", lines)
+end
+
+---@param update table retry_update
+---@param remaining integer|nil seconds left before the next attempt
+---@return string
+function M.retry_line(update, remaining)
+  local attempt, max = tonumber(nn(update.attempt)) or 1, tonumber(nn(update.maxRetries))
+  local of = max and (" of " .. max) or ""
+  local reason = nn(update.reason) or "the provider did not answer"
+  if nn(update.done) then
+    return ("⟳ Went through after %d %s: %s"):format(attempt, attempt == 1 and "retry" or "retries", reason)
+  end
+  if remaining and remaining > 0 then
+    return ("⟳ Retry %d%s in %ds: %s"):format(attempt, of, remaining, reason)
+  end
+  return ("⟳ Retry %d%s now: %s"):format(attempt, of, reason)
+end
+
+---Stop the countdown of the chat's retry line (the turn ended or the call went through).
+---@param chat context_sidecar.Chat
+function M.stop_retry(chat)
+  local retry = chat.retry
+  if retry and retry.timer then
+    retry.timer:stop()
+    retry.timer:close()
+    retry.timer = nil
+  end
+  if retry and nn(retry.update.done) then
+    chat.retry = nil
+  end
+end
+
+local function on_retry(chat, update)
+  M.stop_retry(chat)
+  local retry = chat.retry
+  local seconds = math.ceil((tonumber(nn(update.delayMs)) or 0) / 1000)
+  local line = M.retry_line(update, seconds)
+  if retry and vim.api.nvim_buf_is_valid(chat.buf) then
+    retry.update = update
+    set_block_header(chat, retry.block, line)
+  else
+    local block = notice_block(chat, "retry", { line })
+    block.nofold = true
+    retry = { block = block, update = update }
+    chat.retry = retry
+  end
+  if nn(update.done) then
+    chat.retry = nil
+    return
+  end
+  if seconds > 0 and not chat.replay then
+    local remaining = seconds
+    retry.timer = vim.uv.new_timer()
+    retry.timer:start(1000, 1000, vim.schedule_wrap(function()
+      if chat.retry ~= retry or not retry.timer then
+        return
+      end
+      remaining = remaining - 1
+      if vim.api.nvim_buf_is_valid(chat.buf) then
+        set_block_header(chat, retry.block, M.retry_line(update, remaining))
+      end
+      if remaining <= 0 then
+        M.stop_retry(chat)
+      end
+    end))
+  end
+end
+
 ---Write one `session/update` (other than usage_update) into the chat's buffer.
 ---@param chat context_sidecar.Chat
 ---@param update table
@@ -440,6 +558,10 @@ function M.render(chat, update)
     on_tool_update(chat, update)
   elseif kind == "compaction_update" then
     on_compaction(chat, update)
+  elseif kind == "hook_result" then
+    on_hook(chat, update)
+  elseif kind == "retry_update" then
+    on_retry(chat, update)
   end
 end
 
@@ -480,6 +602,23 @@ function M.write_draft(chat, text)
   edit(chat, function(buf)
     local header = mark_row(chat, chat.input_mark)
     vim.api.nvim_buf_set_lines(buf, header + 1, -1, false, vim.list_extend({ "" }, lines))
+  end)
+end
+
+---Add `text` to the draft: on its last line when that is empty, else on a new line.
+---@param chat context_sidecar.Chat
+---@param text string
+function M.append_to_draft(chat, text)
+  if not chat.input_mark then
+    M.open_draft(chat)
+  end
+  edit(chat, function(buf)
+    local last = get_line(buf, line_count(buf) - 1)
+    if last == "" then
+      vim.api.nvim_buf_set_lines(buf, -2, -1, false, { text, "" })
+    else
+      vim.api.nvim_buf_set_lines(buf, -1, -1, false, { text, "" })
+    end
   end)
 end
 
