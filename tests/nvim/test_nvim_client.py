@@ -119,6 +119,20 @@ def test_chat_rendering_with_in_process_server(tmp_path: Path) -> None:
     assert len(result["checks"]) >= 26
 
 
+def test_edit_review_modes_and_winbar(tmp_path: Path) -> None:
+    result = run_scenario("review", tmp_path)
+    assert result["edit_turn"][6:11] == [
+        "⚙ Edit: src/app.py · completed",
+        f'    input: {{"file_path":"{tmp_path}/workspace/src/app.py"}}',
+        "    permission: Accept all edits this turn",
+        "    output:",
+        f"    diff: {tmp_path}/workspace/src/app.py",
+    ]
+    assert (tmp_path / "workspace" / "src" / "app.py").read_text() == "def main():\n    return 2\n"
+    assert not (tmp_path / "workspace" / "new.txt").exists()
+    assert len(result["checks"]) >= 36
+
+
 def test_the_clients_mirror_is_the_contracts(tmp_path: Path) -> None:
     result = run_scenario("contract", tmp_path)
     index = json.loads((CONTRACT / "index.json").read_text())
