@@ -133,6 +133,12 @@ def test_edit_review_modes_and_winbar(tmp_path: Path) -> None:
     assert len(result["checks"]) >= 36
 
 
+def test_retries_errors_help_hooks_mcp_and_context(tmp_path: Path) -> None:
+    result = run_scenario("extras", tmp_path)
+    assert [b["type"] for b in result["prompt"]] == ["text", "resource", "resource_link", "resource_link"]
+    assert len(result["checks"]) >= 36
+
+
 def test_the_clients_mirror_is_the_contracts(tmp_path: Path) -> None:
     result = run_scenario("contract", tmp_path)
     index = json.loads((CONTRACT / "index.json").read_text())

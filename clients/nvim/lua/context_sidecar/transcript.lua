@@ -173,8 +173,9 @@ local function new_block(chat, kind, lines)
     vim.api.nvim_buf_set_lines(buf, n - 1, n, false, lines)
     block.start_mark = set_mark(chat, n - 1)
     block.end_mark = set_mark(chat, n - 1 + #lines - 1)
+    -- Listed before edit() refreshes the folds, so the new block is folded at once.
+    table.insert(chat.blocks, block)
   end)
-  table.insert(chat.blocks, block)
   return block
 end
 
@@ -212,8 +213,8 @@ local function notice_block(chat, kind, lines)
     vim.api.nvim_buf_set_lines(buf, header, header, false, insert)
     block.start_mark = set_mark(chat, header)
     block.end_mark = set_mark(chat, header + #lines - 1)
+    table.insert(chat.blocks, block)
   end)
-  table.insert(chat.blocks, block)
   return block
 end
 
@@ -514,6 +515,10 @@ local function on_retry(chat, update)
     retry.update = update
     set_block_header(chat, retry.block, line)
   else
+    if chat.busy or chat.replay then
+      -- The wait belongs to the reply being fetched.
+      begin_role(chat, "assistant")
+    end
     local block = notice_block(chat, "retry", { line })
     block.nofold = true
     retry = { block = block, update = update }
