@@ -139,6 +139,13 @@ def test_retries_errors_help_hooks_mcp_and_context(tmp_path: Path) -> None:
     assert len(result["checks"]) >= 36
 
 
+def test_resume_and_replay_render_as_live(tmp_path: Path) -> None:
+    result = run_scenario("replay", tmp_path)
+    assert result["live"] == result["replay"]
+    assert result["replay_folds"] == [[9, 14], [18, 20], [22, 22]]
+    assert len(result["checks"]) >= 11
+
+
 def test_the_clients_mirror_is_the_contracts(tmp_path: Path) -> None:
     result = run_scenario("contract", tmp_path)
     index = json.loads((CONTRACT / "index.json").read_text())
