@@ -50,7 +50,12 @@ def llm(fake_llm: Any, request: pytest.FixtureRequest) -> Any:
 
 
 def run_scenario(
-    name: str, tmp_path: Path, *, fake_url: str | None = None, timeout: float = 40
+    name: str,
+    tmp_path: Path,
+    *,
+    fake_url: str | None = None,
+    timeout: float = 40,
+    extra_env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Run ``scenarios/<name>.lua`` and return its JSON result; fail with its error."""
     workspace = tmp_path / "workspace"
@@ -79,6 +84,7 @@ def run_scenario(
     env.pop("CONTEXT_SIDECAR_SETTINGS", None)
     if fake_url:
         env["CS_FAKE_URL"] = fake_url
+    env.update(extra_env or {})
     started = time.monotonic()
     proc = subprocess.run(
         [str(NVIM), "--headless", "-u", "NONE", "-i", "NONE", "-l", str(SCENARIOS / f"{name}.lua")],
@@ -253,6 +259,44 @@ def test_chat_permission_cancel_and_reload(tmp_path: Path, llm: Any) -> None:
     assert result["cancel_ms"] < 5000
     assert len(result["checks"]) >= 20
     report("chat_session", result)
+
+
+def test_edits_saved_and_session_resumed_after_restart(tmp_path: Path, llm: Any) -> None:
+    from sidecar.fake_llm import Reply
+
+    target = tmp_path / "workspace" / "hello.txt"
+
+    def responder(request: Any) -> Any:
+        blocks = last_user_blocks(request)
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        if results:
+            return text_reply("Done: " + json.dumps(results[0].get("content"))[:200])
+        text = last_user_text(request)
+        if "write hello.txt" in text:
+            return Reply(content=[{"type": "tool_use", "id": "toolu_w", "name": "Write",
+                                   "input": {"file_path": str(target), "content": "hello from the model\n"}}])
+        if "run cat" in text:
+            return Reply(content=[{"type": "tool_use", "id": "toolu_c", "name": "Bash",
+                                   "input": {"command": "cat hello.txt"}}])
+        return text_reply("ok")
+
+    llm.responder = responder
+    first = run_scenario("edit_resume", tmp_path, fake_url=llm.url, timeout=180, extra_env={"CS_PHASE": "1"})
+    # The shell the model ran saw the saved file.
+    outputs = [json.dumps(b) for r in llm.requests for b in last_user_blocks(r) if b.get("type") == "tool_result"]
+    assert any("hello from the model" in o for o in outputs), outputs
+    second = run_scenario("edit_resume", tmp_path, fake_url=llm.url, timeout=120, extra_env={"CS_PHASE": "2"})
+    assert second["session_id"] == first["session_id"]
+    assert second["name"] == first["name"] == "context-sidecar://write hello.txt"
+    # The reopened chat shows the conversation as it ran: the replayed lines appear, in
+    # order, among the live ones (tool output and permission answers join them once the
+    # server replays them).
+    live = iter(first["lines"])
+    assert all(line in live for line in second["lines"]), second["lines"]
+    assert "⚙ Write hello.txt · completed" in second["lines"]
+    assert "run cat" in second["lines"]
+    report("edit_resume", second)
+    return None
 
 
 def report(name: str, result: dict[str, Any]) -> None:

@@ -276,8 +276,33 @@ local function content_text(content)
   return ""
 end
 
+---JSON with object keys sorted, so a tool's input reads the same live and on replay.
+---@param value any
+---@return string
+function M.stable_json(value)
+  if type(value) ~= "table" or value == vim.NIL then
+    return vim.json.encode(value)
+  end
+  if getmetatable(value) == nil and vim.islist(value) then
+    local parts = {}
+    for _, item in ipairs(value) do
+      table.insert(parts, M.stable_json(item))
+    end
+    return "[" .. table.concat(parts, ",") .. "]"
+  end
+  local keys = vim.tbl_keys(value)
+  table.sort(keys, function(a, b)
+    return tostring(a) < tostring(b)
+  end)
+  local parts = {}
+  for _, k in ipairs(keys) do
+    table.insert(parts, vim.json.encode(tostring(k)) .. ":" .. M.stable_json(value[k]))
+  end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
 function M.one_line(value, limit)
-  local text = type(value) == "string" and value or vim.json.encode(value)
+  local text = type(value) == "string" and value or M.stable_json(value)
   text = text:gsub("\n", " ")
   if #text > limit then
     text = text:sub(1, limit - 1) .. "…"
