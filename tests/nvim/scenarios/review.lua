@@ -66,10 +66,20 @@ H.run(function()
   -- stage wins over level
   local staged = F.gauge("s1", 5, 1000, "ok")
   staged.stage = "warning"
+  staged.next = "Auto-compact at 8K (in 7K tokens): older turns will be summarized"
   script.push("session/update", { sessionId = "s1", update = { sessionUpdate = "usage_update", used = 1000, size = 10000, _meta = { sidecar = staged } } })
   H.wait(1000, function()
     return winbar.parts(chat).hl == "ContextSidecarWarning"
   end, "gauge coloured by stage")
+  H.check(winbar.text(chat) == "fake-model · Fix the bug · ctx 10% 1K/10K · Auto-compact at 8K (in 7K tokens): older turns will be summarized · mode: Default",
+    "next shown past the normal stage: " .. winbar.text(chat))
+  local normal = F.gauge("s1", 6, 1000, "ok")
+  normal.stage = "normal"
+  normal.next = "Auto-compact at 8K"
+  script.push("session/update", { sessionId = "s1", update = { sessionUpdate = "usage_update", used = 1000, size = 10000, _meta = { sidecar = normal } } })
+  H.wait(1000, function()
+    return winbar.text(chat) == "fake-model · Fix the bug · ctx 10% 1K/10K · mode: Default"
+  end, "next hidden in the normal stage")
 
   -- Modes ----------------------------------------------------------------------------------
   H.check(vim.deep_equal(vim.fn.getcompletion("ContextSidecarMode ", "cmdline"), { "default", "acceptEdits", "plan", "bypassPermissions" }), "mode completion")

@@ -10,7 +10,7 @@ end
 
 ---The parts of the winbar for `chat`, without highlights (tests and other bars use these).
 ---@param chat context_sidecar.Chat
----@return {model: string|nil, title: string|nil, gauge: string|nil, hl: string|nil, mode: string|nil, mcp: string|nil}
+---@return {model: string|nil, title: string|nil, gauge: string|nil, hl: string|nil, next: string|nil, mode: string|nil, mcp: string|nil}
 function M.parts(chat)
   local status = require("context_sidecar.status")
   local chat_mod = require("context_sidecar.chat")
@@ -24,6 +24,11 @@ function M.parts(chat)
   if gauge then
     parts.gauge = status.statusline({ session_id = chat.session_id })
     parts.hl = status.highlight(gauge)
+    -- What happens next (e.g. the auto-compact point) once the gauge leaves the normal stage.
+    local stage = nn(gauge.stage)
+    if stage and stage ~= "normal" and type(nn(gauge.next)) == "string" then
+      parts.next = gauge.next
+    end
   end
   return parts
 end
@@ -34,7 +39,7 @@ end
 function M.text(chat)
   local p = M.parts(chat)
   local items = {}
-  for _, key in ipairs({ "model", "title", "gauge", "mode", "mcp" }) do
+  for _, key in ipairs({ "model", "title", "gauge", "next", "mode", "mcp" }) do
     if p[key] and p[key] ~= "" then
       table.insert(items, key == "mode" and ("mode: " .. p[key]) or p[key])
     end
@@ -64,6 +69,9 @@ function M.render()
   end
   if p.gauge then
     table.insert(items, ("%%#%s#%s%%*"):format(p.hl, escape(p.gauge)))
+  end
+  if p.next then
+    table.insert(items, ("%%#%s#%s%%*"):format(p.hl, escape(p.next)))
   end
   if p.mode then
     table.insert(items, "%#ContextSidecarMode#mode: " .. escape(p.mode) .. "%*")
