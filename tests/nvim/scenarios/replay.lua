@@ -177,6 +177,23 @@ H.run(function()
   end)
   H.check(vim.deep_equal(live_folds, folds), "live folds equal replay folds: " .. vim.inspect(live_folds))
 
-  -- resume_last_session = false starts a new session instead -----------------------------------
-  chat_mod.cancel(live)
+  -- The sidecar restarts: the next message reloads the session silently; nothing repeats -----
+  for _, c in ipairs(vim.lsp.get_clients({ name = "context_sidecar" })) do
+    c:stop(true)
+  end
+  H.wait(3000, function()
+    return #vim.lsp.get_clients({ name = "context_sidecar" }) == 0
+  end, "the client to stop")
+  table.insert(turns, function(ctx)
+    ctx.update(text("agent_message_chunk", "Third answer."))
+    vim.defer_fn(function()
+      ctx.finish("end_turn")
+    end, 10)
+  end)
+  H.turn(resumed, "third question")
+  H.check(#script.params["session/load"] == 2, "the session reloaded into the new process")
+  local after = H.lines(resumed.buf)
+  local want = vim.list_slice(replay_lines, 1, #replay_lines - 1)
+  vim.list_extend(want, { "third question", "", "## Assistant", "", "Third answer.", "", "## You", "", "" })
+  H.check(vim.deep_equal(after, want), "after a silent reload nothing repeats:\n" .. table.concat(after, "\n"))
 end)

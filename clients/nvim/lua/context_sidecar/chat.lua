@@ -578,7 +578,7 @@ function M.create(state, result, root)
   end, "Pick the permission mode")
   -- While a reply streams the buffer is read-only; starting an edit says why instead of
   -- letting the first typed character fail with E21.
-  for _, key in ipairs({ "i", "a", "o", "I", "A", "O", "s", "S", "c", "C", "x", "p", "P" }) do
+  for _, key in ipairs({ "i", "a", "o", "I", "A", "O", "s", "S", "c", "C", "x", "X", "p", "P", "d", "D", "J", "r", "u", "<C-r>", "<Del>", "~", ">", "<" }) do
     vim.keymap.set("n", key, function()
       if chat.busy then
         M.explain_busy(chat)

@@ -471,7 +471,9 @@ local function on_compaction(chat, update)
     chat.compactions[id] = block
   end
   local summary = nn(update.status) == "completed" and summary_text(update.summary) or nil
-  if summary and summary ~= "" then
+  -- Once per compaction: a replay after a restart sends the same compaction again.
+  if summary and summary ~= "" and not block.has_summary then
+    block.has_summary = true
     M.extend_block(chat, block, indent(summary, 10000))
   end
 end
