@@ -20,7 +20,12 @@ H.run(function()
   }
   local script = F.install({
     protocol = 2,
-    answers = { ["sidecar/context"] = { gauge = F.gauge("s1", 3, 1000), fileReadState = {}, mcpServers = MCP } },
+    answers = { ["sidecar/context"] = {
+      gauge = vim.tbl_extend("force", F.gauge("s1", 3, 1000), { stage = "normal", next = "Auto-compact at 8K (in 7K tokens)" }),
+      fileReadState = {},
+      mcpServers = MCP,
+      skills = { { name = "release", description = "Cut a release", source = "workspace", invoked = true } },
+    } },
     turn = function(ctx)
       table.remove(turns, 1)(ctx)
     end,
@@ -191,6 +196,24 @@ H.run(function()
     "docs · failed · http · 0 tools",
     "    error: connection refused",
   }), "mcp view:\n" .. H.text(mcp_buf))
+  vim.cmd("close")
+  vim.api.nvim_set_current_win(win)
+  H.check(cs.statusline_mcp() == "mcp 1/2", "statusline MCP count: " .. cs.statusline_mcp())
+  local view_buf
+  cs.context(function(buf)
+    view_buf = buf
+  end)
+  H.wait(1000, function()
+    return view_buf ~= nil
+  end, "the context view")
+  local view = H.lines(view_buf)
+  H.record("context_view", view)
+  H.check(vim.tbl_contains(view, "Next: Auto-compact at 8K (in 7K tokens) (stage normal)."), "context view: next")
+  local at = vim.fn.index(view, "## MCP servers") + 1
+  H.check(at > 0 and vim.deep_equal(vim.list_slice(view, at, at + 5), {
+    "## MCP servers", "", "- github · connected · stdio · 2 tools", "  tools: search, get_issue", "- docs · failed · http · 0 tools", "  error: connection refused",
+  }), "context view: MCP servers\n" .. table.concat(view, "\n"))
+  H.check(vim.tbl_contains(view, "- release (workspace, invoked): Cut a release"), "context view: skills")
   vim.cmd("close")
   vim.api.nvim_set_current_win(win)
   vim.cmd("checkhealth context_sidecar")

@@ -83,6 +83,23 @@ function M.statusline_hl()
   return require("context_sidecar.status").highlight()
 end
 
+---The current chat's permission mode name (e.g. `Plan`), "" before a session reports one;
+---for statuslines.
+---@return string
+function M.statusline_mode()
+  local chat_mod = require("context_sidecar.chat")
+  local chat = chat_mod.current()
+  return chat and chat_mod.mode_name(chat) or ""
+end
+
+---`mcp 2/3` (connected of all MCP servers of the current workspace), "" without servers.
+---@return string
+function M.statusline_mcp()
+  local chat = require("context_sidecar.chat").current()
+  local root = chat and chat.root or require("context_sidecar.client").root()
+  return require("context_sidecar.mcp").summary(root) or ""
+end
+
 ---@param session_id? string
 ---@return context_sidecar.Gauge|nil
 function M.gauge(session_id)
