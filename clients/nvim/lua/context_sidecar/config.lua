@@ -15,6 +15,9 @@ local M = {}
 ---@field retry string|false normal-mode key that sends the last message again
 ---@field help string|false normal-mode key that lists the chat's keymaps
 ---@field mode string|false normal-mode key that picks the permission mode
+---@field accept string|false in an edit's diff: accept this edit
+---@field accept_all string|false in an edit's diff: accept every edit of this turn
+---@field reject string|false in an edit's diff (and the plan view): reject
 
 ---@class context_sidecar.Config
 ---@field cmd string[] how the sidecar is started (LSP over stdio)
@@ -51,6 +54,9 @@ M.defaults = {
     retry = "R",
     help = "?",
     mode = "gm",
+    accept = "a",
+    accept_all = "A",
+    reject = "r",
   },
   statusline = {
     prefix = "ctx",
@@ -122,7 +128,7 @@ function M.validate(cfg)
   check("chat.height", cfg.chat.height, size_value, false, "positive number")
   check("chat.max_tool_lines", cfg.chat.max_tool_lines, size_value, false, "positive number")
   check("mappings", cfg.mappings, "table")
-  for _, name in ipairs({ "submit", "submit_insert", "cancel", "close", "retry", "help", "mode" }) do
+  for _, name in ipairs({ "submit", "submit_insert", "cancel", "close", "retry", "help", "mode", "accept", "accept_all", "reject" }) do
     check("mappings." .. name, cfg.mappings[name], key_or_false, false, "key string or false")
   end
   check("statusline", cfg.statusline, "table")

@@ -25,7 +25,9 @@ function M.lines()
   vim.list_extend(lines, {
     "",
     "Permission review (edits open as a diff in a new tab; leaving plan mode shows the plan):",
-    "  a / A / r      accept / accept all edits this turn / reject",
+    ("  %-14s accept / accept all edits this turn / reject"):format(
+      table.concat(vim.tbl_map(tostring, { m.accept or "-", m.accept_all or "-", m.reject or "-" }), " / ")
+    ),
     "  y / d / n      plan: yes and accept edits / yes, ask before edits / keep planning",
     "  q              reject",
     "",

@@ -5,8 +5,17 @@ local M = {}
 
 local nn = require("context_sidecar.client").value
 
----Keys for the options of an edit; any other option gets its position as key.
-M.edit_keys = { allow_once = "a", allow_turn = "A", reject_once = "r" }
+---Keys for the options of an edit (from the `mappings` option); any other option gets its
+---position as key.
+---@return table<string, string>
+function M.edit_keys()
+  local m = require("context_sidecar.config").get().mappings
+  local keys = {}
+  keys.allow_once = m.accept or nil
+  keys.allow_turn = m.accept_all or nil
+  keys.reject_once = m.reject or nil
+  return keys
+end
 ---Keys for leaving plan mode, by option id.
 M.plan_keys = { accept_edits = "y", default = "d", reject_once = "n" }
 
@@ -157,7 +166,7 @@ function M.diff(diff, options, on_choice)
   local right_win = vim.api.nvim_get_current_win()
   vim.api.nvim_win_set_buf(right_win, right)
   vim.cmd("diffthis")
-  local keys = M.keys_for(options, M.edit_keys)
+  local keys = M.keys_for(options, M.edit_keys())
   local bar = ("%s%s  %s"):format(old == nil and "New file " or "Edit ", rel, hint(keys) .. " · q " .. "reject")
   for _, win in ipairs({ left_win, right_win }) do
     vim.wo[win].winbar = bar:gsub("%%", "%%%%")
