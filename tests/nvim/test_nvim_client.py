@@ -141,7 +141,7 @@ def test_edit_review_modes_and_winbar(tmp_path: Path) -> None:
 
 def test_retries_errors_help_hooks_mcp_and_context(tmp_path: Path) -> None:
     result = run_scenario("extras", tmp_path)
-    assert [b["type"] for b in result["prompt"]] == ["text", "resource", "resource_link", "resource_link"]
+    assert [b["type"] for b in result["prompt"]] == ["text", "resource", "resource_link", "resource_link", "resource"]
     assert len(result["checks"]) >= 36
 
 

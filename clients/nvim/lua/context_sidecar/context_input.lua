@@ -110,6 +110,18 @@ function M.prompt_blocks(chat, text)
     if not seen[ref] then
       seen[ref] = true
       local selection = selections[ref]
+      local file, first, last = ref:match("^(.-)#L(%d+)%-?(%d*)$")
+      if not selection and file and vim.fn.filereadable(absolute(chat.root, file)) == 1 then
+        -- A range typed by hand (or added before a restart): read those lines from disk.
+        local path = absolute(chat.root, file)
+        first, last = tonumber(first), tonumber(last) or tonumber(first)
+        local lines = vim.list_slice(vim.fn.readfile(path), first, last)
+        selection = { type = "resource", resource = {
+          uri = vim.uri_from_fname(path) .. ("#L%d-%d"):format(first, last),
+          text = table.concat(lines, "\n"),
+          mimeType = "text/plain",
+        } }
+      end
       if selection then
         table.insert(blocks, selection)
       else
