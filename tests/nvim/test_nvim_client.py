@@ -282,6 +282,11 @@ def test_edits_saved_and_session_resumed_after_restart(tmp_path: Path, llm: Any)
 
     llm.responder = responder
     first = run_scenario("edit_resume", tmp_path, fake_url=llm.url, timeout=180, extra_env={"CS_PHASE": "1"})
+    # With permission modes on the server (default mode asks before edits) the Write was
+    # reviewed as a diff whose proposed side is the new file; without them it went through.
+    for proposed in first["reviewed"]:
+        assert proposed == ["hello from the model"], first["reviewed"]
+    print("edits reviewed as diffs:", len(first["reviewed"]))
     # The shell the model ran saw the saved file.
     outputs = [json.dumps(b) for r in llm.requests for b in last_user_blocks(r) if b.get("type") == "tool_result"]
     assert any("hello from the model" in o for o in outputs), outputs
@@ -297,6 +302,38 @@ def test_edits_saved_and_session_resumed_after_restart(tmp_path: Path, llm: Any)
     assert "run cat" in second["lines"]
     report("edit_resume", second)
     return None
+
+
+def _contract_has(method: str) -> bool:
+    index = json.loads((CONTRACT / "index.json").read_text())
+    return method in index["requests"]
+
+
+@pytest.mark.skipif(not _contract_has("session/set_mode"), reason="the sidecar has no permission modes yet")
+def test_plan_mode_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
+    import re
+
+    from sidecar.fake_llm import Reply
+
+    def responder(request: Any) -> Any:
+        blocks = last_user_blocks(request)
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        body = json.dumps(request.body)
+        if results:
+            if "toolu_exit" in body:
+                return text_reply("Leaving plan mode.")
+            return Reply(content=[{"type": "tool_use", "id": "toolu_exit", "name": "ExitPlanMode", "input": {}}])
+        if "plan the change" in last_user_text(request):
+            found = re.search(r"Your plan file is (\S+?)[;:]? ", body)
+            assert found, "the plan file is named in plan mode"
+            return Reply(content=[{"type": "tool_use", "id": "toolu_plan", "name": "Write",
+                                   "input": {"file_path": found.group(1), "content": "# Plan\n1. Change main\n"}}])
+        return text_reply("ok")
+
+    llm.responder = responder
+    result = run_scenario("plan_real", tmp_path, fake_url=llm.url, timeout=180)
+    assert result["modes_seen"][0] == "plan" and result["modes_seen"][-1] == "acceptEdits"
+    report("plan_real", result)
 
 
 def report(name: str, result: dict[str, Any]) -> None:

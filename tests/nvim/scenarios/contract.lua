@@ -105,6 +105,7 @@ H.run(function()
       title = chat.title,
       commands = vim.deepcopy(chat.commands),
       gauge = vim.deepcopy(status.get(chat.session_id)),
+      winbar = require("context_sidecar.winbar").text(chat),
     }
   end
   for _, kind in ipairs(sorted_keys(kinds)) do

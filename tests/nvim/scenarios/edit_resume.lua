@@ -18,6 +18,17 @@ H.run(function()
   end)
   local chat = H.open_chat()
   H.record("session_id", chat.session_id)
+  -- An edit the sidecar asks about (the default mode) opens as a diff: accept it with `a`.
+  local reviewed = {}
+  local poll = vim.uv.new_timer()
+  poll:start(50, 50, vim.schedule_wrap(function()
+    if chat.review and not chat.review.answered then
+      local wins = vim.api.nvim_tabpage_list_wins(0)
+      table.insert(reviewed, H.lines(vim.api.nvim_win_get_buf(wins[#wins])))
+      vim.api.nvim_feedkeys("a", "x", false)
+    end
+  end))
+  H.record("reviewed", reviewed)
   if os.getenv("CS_PHASE") == "1" then
     local done = H.turn(chat, "write hello.txt", 90000)
     H.check(done.stopReason == "end_turn", "write turn ended: " .. vim.inspect(done))
