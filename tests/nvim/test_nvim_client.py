@@ -207,13 +207,11 @@ def test_gauge_levels_and_compaction(tmp_path: Path, llm: Any) -> None:
         return text_reply(SUMMARY, usage=usage(19_500))
 
     llm.responder = responder
-    result = run_scenario("gauge_compact", tmp_path, fake_url=llm.url)
+    result = run_scenario("gauge_compact", tmp_path, fake_url=llm.url, timeout=180)
     assert [s["level"] for s in result["seen"]] == ["ok", "warning", "error"]
-    assert [s["hl"] for s in result["seen"]] == [
-        "ContextSidecarOk",
-        "ContextSidecarWarning",
-        "ContextSidecarError",
-    ]
+    colour = {"ok": "ContextSidecarOk", "normal": "ContextSidecarOk", "warning": "ContextSidecarWarning",
+              "error": "ContextSidecarError", "blocking": "ContextSidecarBlocking"}
+    assert [s["hl"] for s in result["seen"]] == [colour[s.get("stage") or s["level"]] for s in result["seen"]]
     compact = result["compact"]
     assert compact["tokensAfter"] < compact["tokensBefore"]
     assert result["after_compact"]["hl"] == "ContextSidecarOk"
@@ -300,6 +298,9 @@ def test_edits_saved_and_session_resumed_after_restart(tmp_path: Path, llm: Any)
     assert all(line in live for line in second["lines"]), second["lines"]
     assert "⚙ Write hello.txt · completed" in second["lines"]
     assert "run cat" in second["lines"]
+    if _contract_has_update("retry_update"):
+        # The server of the wire plan's part C replays sessions exactly as they ran.
+        assert second["lines"] == first["lines"]
     report("edit_resume", second)
     return None
 
@@ -334,6 +335,31 @@ def test_plan_mode_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
     result = run_scenario("plan_real", tmp_path, fake_url=llm.url, timeout=180)
     assert result["modes_seen"][0] == "plan" and result["modes_seen"][-1] == "acceptEdits"
     report("plan_real", result)
+
+
+def _contract_has_update(kind: str) -> bool:
+    index = json.loads((CONTRACT / "index.json").read_text())
+    return kind in index["serverNotifications"]["session/update"]["kinds"]
+
+
+@pytest.mark.skipif(not _contract_has_update("retry_update"), reason="the sidecar reports no retries yet")
+def test_retries_and_errors_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
+    from sidecar.fake_llm import Reply
+
+    llm.queue(Reply(fault={"fault": "overloaded"}))
+    llm.queue(text_reply("through at last"))
+    llm.queue(Reply(fault={"fault": "server_error"}))
+    llm.queue(Reply(fault={"fault": "server_error"}))
+    llm.queue(text_reply("second time lucky"))
+    result = run_scenario("retry_real", tmp_path, fake_url=llm.url, timeout=240)
+    rows = result["retry_rows"]
+    overloaded = llm.requests[0].status
+    # The wait counts down (1.5 s rounds up to 2 s), then the row says the call went through.
+    assert rows[0] == f"⟳ Retry 1 of 1 in 2s: The provider is overloaded ({overloaded})", rows
+    assert rows[-1] == "⟳ Went through after 1 retry", rows
+    assert "through at last" in result["after_retry"]
+    assert "second time lucky" in result["final"]
+    report("retry_real", result)
 
 
 def report(name: str, result: dict[str, Any]) -> None:

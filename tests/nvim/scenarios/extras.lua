@@ -76,7 +76,7 @@ H.run(function()
   H.check(vim.deep_equal(vim.list_slice(lines, 5, 10), {
     "## Assistant",
     "",
-    "⟳ Went through after 1 retry: The provider is overloaded (529)",
+    "⟳ Went through after 1 retry",
     "",
     "Finally.",
     "",

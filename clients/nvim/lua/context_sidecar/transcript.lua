@@ -511,7 +511,7 @@ function M.retry_line(update, remaining)
   local of = max and (" of " .. max) or ""
   local reason = nn(update.reason) or "the provider did not answer"
   if nn(update.done) then
-    return ("⟳ Went through after %d %s: %s"):format(attempt, attempt == 1 and "retry" or "retries", reason)
+    return ("⟳ Went through after %d %s"):format(attempt, attempt == 1 and "retry" or "retries")
   end
   if remaining and remaining > 0 then
     return ("⟳ Retry %d%s in %ds: %s"):format(attempt, of, remaining, reason)
