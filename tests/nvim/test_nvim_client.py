@@ -362,5 +362,29 @@ def test_retries_and_errors_through_the_real_sidecar(tmp_path: Path, llm: Any) -
     report("retry_real", result)
 
 
+@pytest.mark.skipif(not _contract_has_update("mcp_status_update"), reason="the sidecar has no MCP yet")
+def test_mcp_status_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir(parents=True)
+    servers = {
+        "probe": {"command": sys.executable, "args": ["-m", "tests.mcp_servers.probe_server"],
+                  "env": {"PYTHONPATH": str(REPO)}},
+        "broken": {"command": str(tmp_path / "no-such-server")},
+    }
+    (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    llm.responder = lambda request: text_reply("ok")
+    result = run_scenario("mcp_real", tmp_path, fake_url=llm.url, timeout=180)
+    view = result["mcp_view"]
+    assert view[:2] == ["MCP servers", ""]
+    probe = next(line for line in view if line.startswith("probe · "))
+    assert probe.startswith("probe · connected · stdio · "), view
+    broken = view.index(next(line for line in view if line.startswith("broken · ")))
+    assert view[broken] == "broken · failed · stdio · 0 tools", view
+    assert view[broken + 1].startswith("    error: "), view
+    health = "\n".join(result["health"])
+    assert "broken · failed · stdio · 0 tools; error: cannot start it" in health
+    report("mcp_real", result)
+
+
 def report(name: str, result: dict[str, Any]) -> None:
     print(f"{name}: {result['elapsed']:.1f}s, marks {result.get('marks')}")

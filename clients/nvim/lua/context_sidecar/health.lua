@@ -183,7 +183,7 @@ function M.check()
   for _, state in ipairs(states) do
     for _, server in ipairs(mcp.servers(state.root)) do
       any = true
-      local line = table.concat(mcp.lines({ server }), "; ")
+      local line = table.concat(vim.tbl_map(vim.trim, mcp.lines({ server })), "; ")
       local server_status_name = client.value(server.status)
       if server_status_name == "failed" then
         health.error(line)
