@@ -152,6 +152,12 @@ def test_resume_and_replay_render_as_live(tmp_path: Path) -> None:
     assert len(result["checks"]) >= 11
 
 
+def test_updates_during_session_new_reach_the_chat(tmp_path: Path) -> None:
+    result = run_scenario("early", tmp_path)
+    assert result["lines"][0] == "⚑ Hook SessionStart: echo hi · exit 0"
+    assert len(result["checks"]) == 3
+
+
 def test_the_clients_mirror_is_the_contracts(tmp_path: Path) -> None:
     result = run_scenario("contract", tmp_path)
     index = json.loads((CONTRACT / "index.json").read_text())
@@ -384,6 +390,16 @@ def test_mcp_status_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
     health = "\n".join(result["health"])
     assert "broken · failed · stdio · 0 tools; error: cannot start it" in health
     report("mcp_real", result)
+
+
+@pytest.mark.skipif(not _contract_has_update("hook_result"), reason="the sidecar has no hooks yet")
+def test_hook_rows_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
+    llm.responder = lambda request: text_reply("ok")
+    result = run_scenario("hooks_real", tmp_path, fake_url=llm.url, timeout=120)
+    lines = result["lines"]
+    assert lines[:2] == ["⚑ Hook SessionStart: echo started-hook · exit 0", "    started-hook"], lines
+    assert lines[-3:] == ["## You", "", ""], lines
+    report("hooks_real", result)
 
 
 def report(name: str, result: dict[str, Any]) -> None:

@@ -95,13 +95,42 @@ M.update_handlers = {
 
 ---Route one `session/update` notification.
 ---@param params {sessionId: string, update: table}
+---Updates that arrive while `session/new` runs are about a session with no chat yet (e.g. a
+---SessionStart hook's output); they are kept and shown once the chat exists.
+---@type table<string, table[]>
+local early = {}
+local opening = 0
+local MAX_EARLY = 200
+
 function M.on_update(params)
   if type(params) ~= "table" or type(params.update) ~= "table" then
     return
   end
   local handler = M.update_handlers[params.update.sessionUpdate]
-  if handler then
-    handler(params)
+  if not handler then
+    return
+  end
+  local sid = params.sessionId
+  if opening > 0 and type(sid) == "string" and not chats[sid] then
+    early[sid] = early[sid] or {}
+    if #early[sid] < MAX_EARLY then
+      table.insert(early[sid], params)
+    end
+  end
+  handler(params)
+end
+
+---Show the updates that arrived for `chat`'s session before it had a chat.
+---@param chat context_sidecar.Chat
+local function flush_early(chat)
+  local queued = early[chat.session_id]
+  early[chat.session_id] = nil
+  for _, params in ipairs(queued or {}) do
+    local handler = M.update_handlers[params.update.sessionUpdate]
+    -- The gauge and the MCP status were taken when they arrived.
+    if params.update.sessionUpdate ~= "usage_update" and params.update.sessionUpdate ~= "mcp_status_update" then
+      handler(params)
+    end
   end
 end
 
@@ -684,7 +713,18 @@ function M.new_session(root, cb)
       return
     end
     local cfg = require("context_sidecar.config").get()
+    opening = opening + 1
     api.session_new(state, { cwd = root, model = cfg.model }, function(new_err, result)
+      opening = opening - 1
+      if opening == 0 then
+        -- Sessions that never got a chat (a failed session/new) keep nothing.
+        local keep = result and nn(result.sessionId)
+        for sid in pairs(early) do
+          if sid ~= keep then
+            early[sid] = nil
+          end
+        end
+      end
       if new_err or not result then
         local message = "context-sidecar: session/new failed: " .. (new_err and new_err.message or "no result")
         vim.notify(message, vim.log.levels.ERROR)
@@ -692,6 +732,7 @@ function M.new_session(root, cb)
         return
       end
       local chat = M.create(state, result, root)
+      flush_early(chat)
       transcript.open_draft(chat)
       cb(chat, nil)
     end)
