@@ -64,6 +64,8 @@ H.run(function()
   key("ihello")
   key("<Esc>")
   key("ddu")
+  -- Insert mode entered some other way: typed characters are dropped with the same message.
+  key("<Cmd>startinsert<CR>typed while busy<Esc>")
   H.check(vim.v.errmsg == "", "no error while typing during a turn: " .. vim.v.errmsg)
   H.check(chat.busy_notices and chat.busy_notices >= 1, "the user is told why the chat is read-only")
   H.check(vim.deep_equal(H.lines(chat.buf), before), "the buffer is unchanged")

@@ -270,6 +270,7 @@ local function finish_turn(chat, err, result)
   chat.busy = false
   chat.pending_permission = nil
   transcript.set_locked(chat, false)
+  chat.explained_insert = nil
   transcript.open_draft(chat)
   for _, ref in ipairs(chat.queued_refs or {}) do
     transcript.append_to_draft(chat, ref)
@@ -618,6 +619,22 @@ function M.create(state, result, root)
   end
 
   local group = vim.api.nvim_create_augroup("context_sidecar_chat_" .. buf, { clear = true })
+  vim.api.nvim_create_autocmd("InsertCharPre", {
+    group = group,
+    buffer = buf,
+    desc = "context_sidecar: no E21 for typing while a reply streams",
+    callback = function()
+      if chat.busy and not vim.bo[buf].modifiable then
+        vim.v.char = ""
+        if not chat.explained_insert then
+          chat.explained_insert = true
+          vim.schedule(function()
+            M.explain_busy(chat)
+          end)
+        end
+      end
+    end,
+  })
   vim.api.nvim_create_autocmd("BufWinEnter", {
     group = group,
     buffer = buf,
