@@ -11,7 +11,9 @@ local M = {}
 local nn = client.value
 
 ---@class context_sidecar.Block
----@field kind "thought"|"tool"|"compaction"|"notice"
+---@field kind "thought"|"tool"|"compaction"|"notice"|"hook"|"retry"
+---@field nofold boolean|nil a one-line row that is not a fold (the retry row)
+---@field has_summary boolean|nil a compaction's summary is shown
 ---@field start_mark integer extmark on the block's first (header) line
 ---@field end_mark integer extmark on the block's last line
 
@@ -36,6 +38,16 @@ local nn = client.value
 ---@field pending_permission {co: thread, done: boolean}|nil
 ---@field commands table[]|nil available_commands_update
 ---@field fold_cache {tick: integer, levels: string[]}|nil
+---@field mode string|nil permission mode id (current_mode_update, session/new `modes`)
+---@field available_modes {id: string, name: string, description: string}[]|nil
+---@field review context_sidecar.Review|nil the diff or plan view waiting for an answer
+---@field retry {block: context_sidecar.Block, update: table, timer: uv.uv_timer_t|nil}|nil
+---@field last_prompt string|nil the last message sent, for the retry key
+---@field failed boolean|nil the last turn ended with an error
+---@field selections table<string, table>|nil `resource` blocks by their `@path#Lx-y` reference
+---@field queued_refs string[]|nil references added while a turn ran
+---@field busy_notices integer|nil how often the user was told the chat is read-only
+---@field explained_insert boolean|nil
 
 ---@type table<string, context_sidecar.Chat>
 local chats = {}
