@@ -50,7 +50,12 @@ def llm(fake_llm: Any, request: pytest.FixtureRequest) -> Any:
 
 
 def run_scenario(
-    name: str, tmp_path: Path, *, fake_url: str | None = None, timeout: float = 40
+    name: str,
+    tmp_path: Path,
+    *,
+    fake_url: str | None = None,
+    timeout: float = 40,
+    extra_env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Run ``scenarios/<name>.lua`` and return its JSON result; fail with its error."""
     workspace = tmp_path / "workspace"
@@ -79,6 +84,7 @@ def run_scenario(
     env.pop("CONTEXT_SIDECAR_SETTINGS", None)
     if fake_url:
         env["CS_FAKE_URL"] = fake_url
+    env.update(extra_env or {})
     started = time.monotonic()
     proc = subprocess.run(
         [str(NVIM), "--headless", "-u", "NONE", "-i", "NONE", "-l", str(SCENARIOS / f"{name}.lua")],
@@ -102,7 +108,7 @@ def run_scenario(
 
 def test_config_status_and_handshake(tmp_path: Path) -> None:
     result = run_scenario("unit", tmp_path)
-    assert result["subcommands"] == ["cancel", "chat", "compact", "context", "model", "new", "sessions"]
+    assert result["subcommands"] == ["add", "cancel", "chat", "compact", "context", "mcp", "mode", "model", "new", "plan", "sessions"]
     assert "protocol 1" in result["refusal"]
     # The script asserted these itself; make sure none was skipped.
     assert len(result["checks"]) >= 55
@@ -117,6 +123,39 @@ def test_chat_rendering_with_in_process_server(tmp_path: Path) -> None:
     assert "*Stopped: cancelled*" in final
     assert final.rstrip().endswith("## You")
     assert len(result["checks"]) >= 26
+
+
+def test_edit_review_modes_and_winbar(tmp_path: Path) -> None:
+    result = run_scenario("review", tmp_path)
+    assert result["edit_turn"][6:11] == [
+        "⚙ Edit: src/app.py · completed",
+        f'    input: {{"file_path":"{tmp_path}/workspace/src/app.py"}}',
+        "    permission: Accept all edits this turn",
+        "    output:",
+        f"    diff: {tmp_path}/workspace/src/app.py",
+    ]
+    assert (tmp_path / "workspace" / "src" / "app.py").read_text() == "def main():\n    return 2\n"
+    assert not (tmp_path / "workspace" / "new.txt").exists()
+    assert len(result["checks"]) >= 36
+
+
+def test_retries_errors_help_hooks_mcp_and_context(tmp_path: Path) -> None:
+    result = run_scenario("extras", tmp_path)
+    assert [b["type"] for b in result["prompt"]] == ["text", "resource", "resource_link", "resource_link", "resource"]
+    assert len(result["checks"]) >= 36
+
+
+def test_resume_and_replay_render_as_live(tmp_path: Path) -> None:
+    result = run_scenario("replay", tmp_path)
+    assert result["live"] == result["replay"]
+    assert result["replay_folds"] == [[9, 14], [18, 20], [22, 22]]
+    assert len(result["checks"]) >= 11
+
+
+def test_updates_during_session_new_reach_the_chat(tmp_path: Path) -> None:
+    result = run_scenario("early", tmp_path)
+    assert result["lines"][0] == "⚑ Hook SessionStart: echo hi · exit 0"
+    assert len(result["checks"]) == 3
 
 
 def test_the_clients_mirror_is_the_contracts(tmp_path: Path) -> None:
@@ -174,13 +213,11 @@ def test_gauge_levels_and_compaction(tmp_path: Path, llm: Any) -> None:
         return text_reply(SUMMARY, usage=usage(19_500))
 
     llm.responder = responder
-    result = run_scenario("gauge_compact", tmp_path, fake_url=llm.url)
+    result = run_scenario("gauge_compact", tmp_path, fake_url=llm.url, timeout=180)
     assert [s["level"] for s in result["seen"]] == ["ok", "warning", "error"]
-    assert [s["hl"] for s in result["seen"]] == [
-        "ContextSidecarOk",
-        "ContextSidecarWarning",
-        "ContextSidecarError",
-    ]
+    colour = {"ok": "ContextSidecarOk", "normal": "ContextSidecarOk", "warning": "ContextSidecarWarning",
+              "error": "ContextSidecarError", "blocking": "ContextSidecarBlocking"}
+    assert [s["hl"] for s in result["seen"]] == [colour[s.get("stage") or s["level"]] for s in result["seen"]]
     compact = result["compact"]
     assert compact["tokensAfter"] < compact["tokensBefore"]
     assert result["after_compact"]["hl"] == "ContextSidecarOk"
@@ -226,6 +263,143 @@ def test_chat_permission_cancel_and_reload(tmp_path: Path, llm: Any) -> None:
     assert result["cancel_ms"] < 5000
     assert len(result["checks"]) >= 20
     report("chat_session", result)
+
+
+def test_edits_saved_and_session_resumed_after_restart(tmp_path: Path, llm: Any) -> None:
+    from sidecar.fake_llm import Reply
+
+    target = tmp_path / "workspace" / "hello.txt"
+
+    def responder(request: Any) -> Any:
+        blocks = last_user_blocks(request)
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        if results:
+            return text_reply("Done: " + json.dumps(results[0].get("content"))[:200])
+        text = last_user_text(request)
+        if "write hello.txt" in text:
+            return Reply(content=[{"type": "tool_use", "id": "toolu_w", "name": "Write",
+                                   "input": {"file_path": str(target), "content": "hello from the model\n"}}])
+        if "run cat" in text:
+            return Reply(content=[{"type": "tool_use", "id": "toolu_c", "name": "Bash",
+                                   "input": {"command": "cat hello.txt"}}])
+        return text_reply("ok")
+
+    llm.responder = responder
+    first = run_scenario("edit_resume", tmp_path, fake_url=llm.url, timeout=180, extra_env={"CS_PHASE": "1"})
+    # With permission modes on the server (default mode asks before edits) the Write was
+    # reviewed as a diff whose proposed side is the new file; without them it went through.
+    for proposed in first["reviewed"]:
+        assert proposed == ["hello from the model"], first["reviewed"]
+    print("edits reviewed as diffs:", len(first["reviewed"]))
+    # The shell the model ran saw the saved file.
+    outputs = [json.dumps(b) for r in llm.requests for b in last_user_blocks(r) if b.get("type") == "tool_result"]
+    assert any("hello from the model" in o for o in outputs), outputs
+    second = run_scenario("edit_resume", tmp_path, fake_url=llm.url, timeout=120, extra_env={"CS_PHASE": "2"})
+    assert second["session_id"] == first["session_id"]
+    assert second["name"] == first["name"] == "context-sidecar://write hello.txt"
+    # The reopened chat shows the conversation as it ran: the replayed lines appear, in
+    # order, among the live ones (tool output and permission answers join them once the
+    # server replays them).
+    live = iter(first["lines"])
+    assert all(line in live for line in second["lines"]), second["lines"]
+    assert "⚙ Write hello.txt · completed" in second["lines"]
+    assert "run cat" in second["lines"]
+    if _contract_has_update("retry_update"):
+        # The server of the wire plan's part C replays sessions exactly as they ran.
+        assert second["lines"] == first["lines"]
+    report("edit_resume", second)
+    return None
+
+
+def _contract_has(method: str) -> bool:
+    index = json.loads((CONTRACT / "index.json").read_text())
+    return method in index["requests"]
+
+
+@pytest.mark.skipif(not _contract_has("session/set_mode"), reason="the sidecar has no permission modes yet")
+def test_plan_mode_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
+    import re
+
+    from sidecar.fake_llm import Reply
+
+    def responder(request: Any) -> Any:
+        blocks = last_user_blocks(request)
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        body = json.dumps(request.body)
+        if results:
+            if "toolu_exit" in body:
+                return text_reply("Leaving plan mode.")
+            return Reply(content=[{"type": "tool_use", "id": "toolu_exit", "name": "ExitPlanMode", "input": {}}])
+        if "plan the change" in last_user_text(request):
+            found = re.search(r"Your plan file is (\S+?)[;:]? ", body)
+            assert found, "the plan file is named in plan mode"
+            return Reply(content=[{"type": "tool_use", "id": "toolu_plan", "name": "Write",
+                                   "input": {"file_path": found.group(1), "content": "# Plan\n1. Change main\n"}}])
+        return text_reply("ok")
+
+    llm.responder = responder
+    result = run_scenario("plan_real", tmp_path, fake_url=llm.url, timeout=180)
+    assert result["modes_seen"][0] == "plan" and result["modes_seen"][-1] == "acceptEdits"
+    report("plan_real", result)
+
+
+def _contract_has_update(kind: str) -> bool:
+    index = json.loads((CONTRACT / "index.json").read_text())
+    return kind in index["serverNotifications"]["session/update"]["kinds"]
+
+
+@pytest.mark.skipif(not _contract_has_update("retry_update"), reason="the sidecar reports no retries yet")
+def test_retries_and_errors_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
+    from sidecar.fake_llm import Reply
+
+    llm.queue(Reply(fault={"fault": "overloaded"}))
+    llm.queue(text_reply("through at last"))
+    llm.queue(Reply(fault={"fault": "server_error"}))
+    llm.queue(Reply(fault={"fault": "server_error"}))
+    llm.queue(text_reply("second time lucky"))
+    result = run_scenario("retry_real", tmp_path, fake_url=llm.url, timeout=240)
+    rows = result["retry_rows"]
+    overloaded = llm.requests[0].status
+    # The wait counts down (1.5 s rounds up to 2 s), then the row says the call went through.
+    assert rows[0] == f"⟳ Retry 1 of 1 in 2s: The provider is overloaded ({overloaded})", rows
+    assert rows[-1] == "⟳ Went through after 1 retry", rows
+    assert "through at last" in result["after_retry"]
+    assert "second time lucky" in result["final"]
+    report("retry_real", result)
+
+
+@pytest.mark.skipif(not _contract_has_update("mcp_status_update"), reason="the sidecar has no MCP yet")
+def test_mcp_status_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir(parents=True)
+    servers = {
+        "probe": {"command": sys.executable, "args": ["-m", "tests.mcp_servers.probe_server"],
+                  "env": {"PYTHONPATH": str(REPO)}},
+        "broken": {"command": str(tmp_path / "no-such-server")},
+    }
+    (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    llm.responder = lambda request: text_reply("ok")
+    result = run_scenario("mcp_real", tmp_path, fake_url=llm.url, timeout=180)
+    view = result["mcp_view"]
+    assert view[:2] == ["MCP servers", ""]
+    probe = next(line for line in view if line.startswith("probe · "))
+    assert probe.startswith("probe · connected · stdio · "), view
+    broken = view.index(next(line for line in view if line.startswith("broken · ")))
+    assert view[broken] == "broken · failed · stdio · 0 tools", view
+    assert view[broken + 1].startswith("    error: "), view
+    health = "\n".join(result["health"])
+    assert "broken · failed · stdio · 0 tools; error: cannot start it" in health
+    report("mcp_real", result)
+
+
+@pytest.mark.skipif(not _contract_has_update("hook_result"), reason="the sidecar has no hooks yet")
+def test_hook_rows_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
+    llm.responder = lambda request: text_reply("ok")
+    result = run_scenario("hooks_real", tmp_path, fake_url=llm.url, timeout=120)
+    lines = result["lines"]
+    assert lines[:2] == ["⚑ Hook SessionStart: echo started-hook · exit 0", "    started-hook"], lines
+    assert lines[-3:] == ["## You", "", ""], lines
+    report("hooks_real", result)
 
 
 def report(name: str, result: dict[str, Any]) -> None:

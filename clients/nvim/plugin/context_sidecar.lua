@@ -8,8 +8,40 @@ vim.api.nvim_create_user_command("ContextSidecar", function(args)
   require("context_sidecar").command(args)
 end, {
   nargs = "*",
-  desc = "context-sidecar: chat, new, sessions, compact, context, cancel, model",
+  desc = "context-sidecar: chat, new, sessions, compact, context, cancel, model, mode, plan, mcp, add",
   complete = function(arglead, cmdline)
     return require("context_sidecar").complete(arglead, cmdline)
   end,
 })
+
+vim.api.nvim_create_user_command("ContextSidecarMode", function(args)
+  require("context_sidecar").mode(args.args)
+end, {
+  nargs = "?",
+  desc = "context-sidecar: switch the permission mode (default, acceptEdits, plan, bypassPermissions)",
+  complete = function(arglead)
+    return require("context_sidecar").complete_mode(arglead)
+  end,
+})
+
+vim.api.nvim_create_user_command("ContextSidecarPlan", function(args)
+  require("context_sidecar").plan(args.args)
+end, {
+  nargs = "?",
+  desc = "context-sidecar: enter plan mode (`off` leaves it)",
+  complete = function()
+    return { "off" }
+  end,
+})
+
+vim.api.nvim_create_user_command("ContextSidecarMcp", function()
+  require("context_sidecar").mcp()
+end, { desc = "context-sidecar: MCP servers and their status" })
+
+vim.api.nvim_create_user_command("ContextSidecarAdd", function(args)
+  if args.range > 0 then
+    require("context_sidecar").add(args.line1, args.line2)
+  else
+    require("context_sidecar").add()
+  end
+end, { range = true, desc = "context-sidecar: add the selection (or the current file) to the chat's draft" })

@@ -30,7 +30,7 @@ H.run(function()
   end)
 
   vim.cmd("ContextSidecar chat")
-  H.wait(15000, function()
+  H.wait(60000, function()
     return require("context_sidecar.chat").current() ~= nil
   end, "session/new through :ContextSidecar chat")
   H.mark("session_new")

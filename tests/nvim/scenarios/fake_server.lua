@@ -36,6 +36,9 @@ function F.cmd(script)
       end))
     end
 
+    -- Lets a scenario ask the client something outside a turn (e.g. workspace/applyEdit).
+    script.request = server_request
+
     function server.request(method, params, callback)
       next_id = next_id + 1
       table.insert(log, method)
@@ -45,7 +48,13 @@ function F.cmd(script)
         end)
       end
       local canned = script.answers and script.answers[method]
-      if canned ~= nil then
+      local custom = script.handlers and script.handlers[method]
+      script.params = script.params or {}
+      script.params[method] = script.params[method] or {}
+      table.insert(script.params[method], params)
+      if custom then
+        custom(params, reply)
+      elseif canned ~= nil then
         script.asked = script.asked or {}
         script.asked[method] = params
         reply(nil, vim.deepcopy(canned))
@@ -58,7 +67,7 @@ function F.cmd(script)
         reply(nil, { capabilities = caps, serverInfo = { name = "context-sidecar", version = "0.0-fake" } })
       elseif method == "session/new" then
         local gauge = script.gauge("s1", 1, 1000)
-        reply(nil, { sessionId = "s1", model = "fake-model", provider = "anthropic", gauge = gauge })
+        reply(nil, { sessionId = "s1", model = "fake-model", provider = "anthropic", gauge = gauge, modes = script.modes })
       elseif method == "session/prompt" then
         local ctx = {
           params = params,

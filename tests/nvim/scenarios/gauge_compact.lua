@@ -18,16 +18,20 @@ H.run(function()
 
   local seen = {}
   for i, expect in ipairs({ "ok", "warning", "error" }) do
-    local done = H.turn(chat, "grow step " .. i, 30000)
+    local done = H.turn(chat, "grow step " .. i, 90000)
     H.check(done.stopReason == "end_turn", "turn " .. i .. " ended: " .. vim.inspect(done.error))
     local line, hl = cs.statusline(), cs.statusline_hl()
-    table.insert(seen, { statusline = line, hl = hl, level = cs.gauge().level, used = cs.gauge().used })
+    table.insert(seen, { statusline = line, hl = hl, level = cs.gauge().level, stage = cs.gauge().stage, used = cs.gauge().used })
     H.check(cs.gauge().level == expect, ("after turn %d level %s, want %s (%s)"):format(i, cs.gauge().level, expect, line))
     H.check(line:match("^ctx %d+%% [%d%.]+K/60K$") ~= nil, "statusline shape: " .. line)
   end
   H.mark("turns")
   H.record("seen", seen)
-  H.check(seen[1].hl == "ContextSidecarOk" and seen[2].hl == "ContextSidecarWarning" and seen[3].hl == "ContextSidecarError", "highlight follows the level")
+  -- The colour follows the gauge's presentation stage; a server without stages, the level.
+  local by = { ok = "ContextSidecarOk", normal = "ContextSidecarOk", warning = "ContextSidecarWarning", error = "ContextSidecarError", blocking = "ContextSidecarBlocking" }
+  for i, s in ipairs(seen) do
+    H.check(s.hl == by[s.stage or s.level], ("turn %d: highlight %s for stage %s, level %s"):format(i, s.hl, tostring(s.stage), s.level))
+  end
   H.check(seen[1].used < seen[2].used and seen[2].used < seen[3].used, "used grows")
   -- Every published gauge is newer than the one before it.
   local last_seq = -1

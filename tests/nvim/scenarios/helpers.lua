@@ -102,7 +102,7 @@ function H.open_chat()
   require("context_sidecar").chat(function(c)
     chat = c
   end)
-  H.wait(15000, function()
+  H.wait(60000, function()
     return chat ~= nil
   end, "session/new")
   return chat

@@ -47,7 +47,7 @@ H.run(function()
   -- Completion ------------------------------------------------------------------------------
   local all = cs.complete("", "ContextSidecar ")
   H.record("subcommands", all)
-  H.check(vim.deep_equal(all, { "cancel", "chat", "compact", "context", "model", "new", "sessions" }), "all subcommands complete")
+  H.check(vim.deep_equal(all, { "add", "cancel", "chat", "compact", "context", "mcp", "mode", "model", "new", "plan", "sessions" }), "all subcommands complete")
   H.check(vim.deep_equal(cs.complete("co", "ContextSidecar co"), { "compact", "context" }), "prefix completion")
   H.check(#cs.complete("", "ContextSidecar model ") == 0, "no completion after the subcommand")
   H.check(#vim.fn.getcompletion("ContextSidecar se", "cmdline") == 1, "cmdline completion wired")

@@ -14,6 +14,7 @@ M.methods = {
   session_delete = "session/delete",
   session_prompt = "session/prompt",
   session_set_model = "session/set_model",
+  session_set_mode = "session/set_mode",
   session_cancel = "session/cancel",
   gauge = "sidecar/gauge",
   compact = "sidecar/compact",
@@ -149,6 +150,13 @@ end
 ---@param cb? fun(err: table|nil, result: {gauge: context_sidecar.Gauge}|nil)
 function M.session_set_model(state, params, cb)
   return M.request(state, methods.session_set_model, params, cb)
+end
+
+---@param state context_sidecar.ClientState
+---@param params {sessionId: string, modeId: string}
+---@param cb? fun(err: table|nil, result: table|nil)
+function M.session_set_mode(state, params, cb)
+  return M.request(state, methods.session_set_mode, params, cb)
 end
 
 ---Notification: the running session/prompt then answers with stopReason "cancelled".

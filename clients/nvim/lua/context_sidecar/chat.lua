@@ -11,7 +11,9 @@ local M = {}
 local nn = client.value
 
 ---@class context_sidecar.Block
----@field kind "thought"|"tool"|"compaction"|"notice"
+---@field kind "thought"|"tool"|"compaction"|"notice"|"hook"|"retry"
+---@field nofold boolean|nil a one-line row that is not a fold (the retry row)
+---@field has_summary boolean|nil a compaction's summary is shown
 ---@field start_mark integer extmark on the block's first (header) line
 ---@field end_mark integer extmark on the block's last line
 
@@ -36,6 +38,16 @@ local nn = client.value
 ---@field pending_permission {co: thread, done: boolean}|nil
 ---@field commands table[]|nil available_commands_update
 ---@field fold_cache {tick: integer, levels: string[]}|nil
+---@field mode string|nil permission mode id (current_mode_update, session/new `modes`)
+---@field available_modes {id: string, name: string, description: string}[]|nil
+---@field review context_sidecar.Review|nil the diff or plan view waiting for an answer
+---@field retry {block: context_sidecar.Block, update: table, timer: uv.uv_timer_t|nil}|nil
+---@field last_prompt string|nil the last message sent, for the retry key
+---@field failed boolean|nil the last turn ended with an error
+---@field selections table<string, table>|nil `resource` blocks by their `@path#Lx-y` reference
+---@field queued_refs string[]|nil references added while a turn ran
+---@field busy_notices integer|nil how often the user was told the chat is read-only
+---@field explained_insert boolean|nil
 
 ---@type table<string, context_sidecar.Chat>
 local chats = {}
@@ -71,10 +83,20 @@ M.update_handlers = {
   session_info_update = in_chat(function(chat, update)
     chat.title = nn(update.title) or chat.title
     vim.b[chat.buf].context_sidecar_title = chat.title
-  end),
+    M.name_buffer(chat)
+  end, true),
   available_commands_update = in_chat(function(chat, update)
     chat.commands = nn(update.availableCommands)
-  end),
+  end, true),
+  current_mode_update = in_chat(function(chat, update)
+    M.set_mode_id(chat, nn(update.currentModeId))
+  end, true),
+  mcp_status_update = function(params)
+    local chat = chats[params.sessionId or ""]
+    require("context_sidecar.mcp").update(chat and chat.root or nil, nn(params.update.servers))
+  end,
+  hook_result = in_chat(transcript.render),
+  retry_update = in_chat(transcript.render),
   user_message_chunk = in_chat(transcript.render),
   agent_message_chunk = in_chat(transcript.render),
   agent_thought_chunk = in_chat(transcript.render),
@@ -85,17 +107,55 @@ M.update_handlers = {
 
 ---Route one `session/update` notification.
 ---@param params {sessionId: string, update: table}
+---Updates that arrive while `session/new` runs are about a session with no chat yet (e.g. a
+---SessionStart hook's output); they are kept and shown once the chat exists.
+---@type table<string, table[]>
+local early = {}
+local opening = 0
+local MAX_EARLY = 200
+
 function M.on_update(params)
   if type(params) ~= "table" or type(params.update) ~= "table" then
     return
   end
   local handler = M.update_handlers[params.update.sessionUpdate]
-  if handler then
-    handler(params)
+  if not handler then
+    return
+  end
+  local sid = params.sessionId
+  if opening > 0 and type(sid) == "string" and not chats[sid] then
+    early[sid] = early[sid] or {}
+    if #early[sid] < MAX_EARLY then
+      table.insert(early[sid], params)
+    end
+  end
+  handler(params)
+end
+
+---Show the updates that arrived for `chat`'s session before it had a chat.
+---@param chat context_sidecar.Chat
+local function flush_early(chat)
+  local queued = early[chat.session_id]
+  early[chat.session_id] = nil
+  for _, params in ipairs(queued or {}) do
+    local handler = M.update_handlers[params.update.sessionUpdate]
+    -- The gauge and the MCP status were taken when they arrived.
+    if params.update.sessionUpdate ~= "usage_update" and params.update.sessionUpdate ~= "mcp_status_update" then
+      handler(params)
+    end
   end
 end
 
 -- Permission prompts ---------------------------------------------------------------------------
+
+---Remember the open review view so cancelling the turn closes it.
+---@param chat context_sidecar.Chat|nil
+---@param view context_sidecar.Review
+local function chat_pending_view(chat, view)
+  if chat then
+    chat.review = view
+  end
+end
 
 ---Server request `session/request_permission`; runs in the coroutine Neovim's RPC layer gives
 ---server requests, so an asynchronous vim.ui.select can answer later.
@@ -120,6 +180,29 @@ function M.request_permission(params)
   local input = nn(tool_call.rawInput)
   local prompt = ("Allow %s%s?"):format(subject, input and (" " .. transcript.one_line(input, 80)) or "")
 
+  local review = require("context_sidecar.review")
+  local diff = review.diff_of(tool_call)
+  local ask
+  if diff then
+    ask = function(done)
+      chat_pending_view(chat, review.diff(diff, options, done))
+    end
+  elseif nn(tool_call.kind) == "switch_mode" then
+    ask = function(done)
+      chat_pending_view(chat, review.plan(tool_call, options, done))
+    end
+  else
+    ask = function(done)
+      vim.ui.select(options, {
+        prompt = prompt,
+        kind = "context_sidecar_permission",
+        format_item = function(option)
+          return option.name
+        end,
+      }, done)
+    end
+  end
+
   local co, is_main = coroutine.running()
   local choice
   if co and not is_main then
@@ -127,14 +210,8 @@ function M.request_permission(params)
     if chat then
       chat.pending_permission = pending
     end
-    vim.ui.select(options, {
-      prompt = prompt,
-      kind = "context_sidecar_permission",
-      format_item = function(option)
-        return option.name
-      end,
-    }, function(item)
-      -- Scheduled so a synchronous vim.ui.select cannot resume before the yield below.
+    ask(function(item)
+      -- Scheduled so a synchronous answer cannot resume before the yield below.
       vim.schedule(function()
         if not pending.done then
           pending.done = true
@@ -158,9 +235,12 @@ function M.request_permission(params)
   if type(choice) == "table" and choice.optionId then
     answer = { outcome = { outcome = "selected", optionId = choice.optionId } }
   end
+  if chat and chat.review then
+    chat.review.close()
+    chat.review = nil
+  end
   if chat and tool then
-    local label = type(choice) == "table" and choice.name or "cancelled"
-    transcript.extend_block(chat, tool.block, { "    permission: " .. label })
+    transcript.set_permission(chat, tool, type(choice) == "table" and choice.name or "cancelled")
   end
   return answer
 end
@@ -181,11 +261,13 @@ local function finish_turn(chat, err, result)
     return
   end
   local stop_reason
+  transcript.stop_retry(chat)
+  chat.retry = nil
   if err then
-    local data = nn(err.data)
-    local hint = type(data) == "table" and (nn(data.fix) or nn(data.hint) or nn(data.message)) or nil
-    transcript.notice(chat, ("> **Error** (%s): %s%s"):format(tostring(err.code), tostring(err.message), hint and (" — " .. hint) or ""))
+    transcript.notice(chat, M.error_text(err, chat))
+    chat.failed = true
   else
+    chat.failed = false
     result = result or {}
     stop_reason = nn(result.stopReason)
     if nn(result.gauge) then
@@ -200,10 +282,35 @@ local function finish_turn(chat, err, result)
   chat.busy = false
   chat.pending_permission = nil
   transcript.set_locked(chat, false)
+  chat.explained_insert = nil
   transcript.open_draft(chat)
+  for _, ref in ipairs(chat.queued_refs or {}) do
+    transcript.append_to_draft(chat, ref)
+  end
+  chat.queued_refs = nil
   fire("ContextSidecarTurnEnd", { sessionId = chat.session_id, stopReason = stop_reason, error = err })
 end
 
+
+---An error in plain words: what went wrong, the fix the server suggests, and how to retry.
+---@param err {code: integer|nil, message: string|nil, data: any}
+---@param chat? context_sidecar.Chat
+---@return string
+function M.error_text(err, chat)
+  local data = nn(err.data)
+  local message = tostring(nn(err.message) or "The request failed.")
+  message = message:gsub("^%s*[Ee]rror:%s*", "")
+  local lines = { "> **Error:** " .. message }
+  local fix = type(data) == "table" and (nn(data.fix) or nn(data.hint)) or nil
+  if type(fix) == "string" and fix ~= "" then
+    table.insert(lines, "> **Fix:** " .. fix)
+  end
+  local key = require("context_sidecar.config").get().mappings.retry
+  if key and chat and chat.last_prompt then
+    table.insert(lines, ("> Press %s to send the message again."):format(key))
+  end
+  return table.concat(lines, "\n")
+end
 
 ---Make sure the chat's client is running; after a restart the new process loads the session
 ---silently (the buffer already shows its history).
@@ -248,6 +355,8 @@ function M.send(chat, text)
   chat.segment = "text"
   chat.fresh = false
   transcript.close_draft(chat)
+  local prompt = require("context_sidecar.context_input").prompt_blocks(chat, text)
+  chat.last_prompt = text
   chat.busy = true
   transcript.set_locked(chat, true)
   status.set_active(chat.session_id)
@@ -259,7 +368,7 @@ function M.send(chat, text)
     end
     api.session_prompt(chat.state, {
       sessionId = chat.session_id,
-      prompt = { { type = "text", text = text } },
+      prompt = prompt,
     }, function(prompt_err, result)
       finish_turn(chat, prompt_err, result)
     end)
@@ -271,6 +380,126 @@ end
 ---@return string the draft typed under the last `## You` header
 function M.draft(chat)
   return transcript.draft(chat)
+end
+
+---Say why the chat cannot be edited right now (a turn is running) and what to do.
+---@param chat context_sidecar.Chat
+function M.explain_busy(chat)
+  local cancel = require("context_sidecar.config").get().mappings.cancel
+  local msg = "context-sidecar: the reply is still streaming; type your next message when it ends"
+  if cancel then
+    msg = msg .. (" (%s cancels it)"):format(cancel)
+  end
+  chat.busy_notices = (chat.busy_notices or 0) + 1
+  vim.notify(msg, vim.log.levels.INFO)
+end
+
+---Send the last message again (after an error).
+---@param chat context_sidecar.Chat
+function M.retry(chat)
+  if chat.busy then
+    vim.notify("context_sidecar: a turn is running; wait for it or cancel it first", vim.log.levels.WARN)
+    return
+  end
+  if not chat.last_prompt then
+    vim.notify("context_sidecar: nothing to send again", vim.log.levels.INFO)
+    return
+  end
+  M.send(chat, chat.last_prompt)
+end
+
+---Switch the chat's permission mode (`session/set_mode`).
+---@param chat context_sidecar.Chat
+---@param mode_id string
+---@param cb? fun(err: table|nil)
+function M.set_mode(chat, mode_id, cb)
+  api.session_set_mode(chat.state, { sessionId = chat.session_id, modeId = mode_id }, function(err)
+    if err then
+      vim.notify("context-sidecar: could not switch to " .. mode_id .. ": " .. tostring(err.message), vim.log.levels.ERROR)
+    else
+      M.set_mode_id(chat, mode_id)
+    end
+    if cb then
+      cb(err)
+    end
+  end)
+end
+
+---Mode ids and names: the session's list, else the four modes every sidecar has.
+M.DEFAULT_MODES = {
+  { id = "default", name = "Default", description = "Ask before edits and shell commands" },
+  { id = "acceptEdits", name = "Accept edits", description = "Edits go through; shell commands ask" },
+  { id = "plan", name = "Plan", description = "Read-only: the model plans, then asks to leave plan mode" },
+  { id = "bypassPermissions", name = "Bypass permissions", description = "Nothing asks" },
+}
+
+---@param chat context_sidecar.Chat|nil
+---@return {id: string, name: string, description: string}[]
+function M.modes(chat)
+  local list = chat and chat.available_modes
+  if type(list) == "table" and #list > 0 then
+    return list
+  end
+  return M.DEFAULT_MODES
+end
+
+---@param chat context_sidecar.Chat
+---@param mode_id string|nil
+function M.set_mode_id(chat, mode_id)
+  if not mode_id or mode_id == chat.mode then
+    return
+  end
+  chat.mode = mode_id
+  vim.cmd("redrawstatus!")
+  fire("ContextSidecarMode", { sessionId = chat.session_id, modeId = mode_id })
+end
+
+---@param chat context_sidecar.Chat
+---@return string the mode's display name, "" when the server has not said
+function M.mode_name(chat)
+  if not chat.mode then
+    return ""
+  end
+  for _, mode in ipairs(M.modes(chat)) do
+    if mode.id == chat.mode then
+      return nn(mode.name) or mode.id
+    end
+  end
+  return chat.mode
+end
+
+---@param chat context_sidecar.Chat
+---@param modes table|nil `modes` of a session/new or session/load result
+local function take_modes(chat, modes)
+  if type(modes) ~= "table" then
+    return
+  end
+  chat.available_modes = nn(modes.availableModes) or chat.available_modes
+  M.set_mode_id(chat, nn(modes.currentModeId))
+end
+
+---Name the chat's buffer after its title (or its short id), unique among buffers.
+---@param chat context_sidecar.Chat
+function M.name_buffer(chat)
+  if not vim.api.nvim_buf_is_valid(chat.buf) then
+    return
+  end
+  local label = chat.title and vim.trim(chat.title) ~= "" and vim.trim(chat.title) or chat.session_id:sub(1, 8)
+  label = label:gsub("[%c/\\]", " "):gsub("%s+", " ")
+  local base = "context-sidecar://" .. label
+  local taken = {}
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if buf ~= chat.buf then
+      taken[vim.api.nvim_buf_get_name(buf)] = true
+    end
+  end
+  local name, n = base, 1
+  while taken[name] do
+    n = n + 1
+    name = ("%s (%d)"):format(base, n)
+  end
+  pcall(vim.api.nvim_buf_set_name, chat.buf, name)
+  vim.cmd("redrawstatus!")
 end
 
 ---Send the draft typed under the last `## You` header.
@@ -286,6 +515,12 @@ end
 ---Cancel the running turn and any permission prompt waiting for an answer.
 ---@param chat context_sidecar.Chat
 function M.cancel(chat)
+  if chat.review then
+    local view = chat.review
+    chat.review = nil
+    view.answered = true
+    view.close()
+  end
   local pending = chat.pending_permission
   if pending and not pending.done then
     pending.done = true
@@ -319,6 +554,7 @@ local function window_options(win)
     foldtext = "v:lua.require'context_sidecar.transcript'.foldtext()",
     foldlevel = 0,
     foldenable = true,
+    winbar = "%{%v:lua.require'context_sidecar.winbar'.render()%}",
   }
   for name, value in pairs(options) do
     vim.api.nvim_set_option_value(name, value, { win = win, scope = "local" })
@@ -351,9 +587,11 @@ function M.create(state, result, root)
   vim.bo[buf].buftype = "nofile"
   vim.bo[buf].bufhidden = "hide"
   vim.bo[buf].swapfile = false
-  pcall(vim.api.nvim_buf_set_name, buf, "context-sidecar://" .. chat.session_id)
+  M.name_buffer(chat)
   vim.bo[buf].filetype = "markdown"
+  vim.bo[buf].omnifunc = "v:lua.require'context_sidecar.context_input'.omnifunc"
   vim.b[buf].context_sidecar_session = chat.session_id
+  take_modes(chat, nn(result.modes))
 
   local cfg = require("context_sidecar.config").get()
   map(chat, "n", cfg.mappings.submit, function()
@@ -371,8 +609,44 @@ function M.create(state, result, root)
       vim.api.nvim_win_close(0, false)
     end
   end, "Close the chat window")
+  map(chat, "n", cfg.mappings.retry, function()
+    M.retry(chat)
+  end, "Send the last message again")
+  map(chat, "n", cfg.mappings.help, function()
+    require("context_sidecar.help").open(chat)
+  end, "Show the chat's keymaps")
+  map(chat, "n", cfg.mappings.mode, function()
+    require("context_sidecar").mode()
+  end, "Pick the permission mode")
+  -- While a reply streams the buffer is read-only; starting an edit says why instead of
+  -- letting the first typed character fail with E21.
+  for _, key in ipairs({ "i", "a", "o", "I", "A", "O", "s", "S", "c", "C", "x", "X", "p", "P", "d", "D", "J", "r", "u", "<C-r>", "<Del>", "~", ">", "<" }) do
+    vim.keymap.set("n", key, function()
+      if chat.busy then
+        M.explain_busy(chat)
+        return ""
+      end
+      return key
+    end, { buffer = buf, expr = true, nowait = false, desc = "context_sidecar: edit the draft" })
+  end
 
   local group = vim.api.nvim_create_augroup("context_sidecar_chat_" .. buf, { clear = true })
+  vim.api.nvim_create_autocmd("InsertCharPre", {
+    group = group,
+    buffer = buf,
+    desc = "context_sidecar: no E21 for typing while a reply streams",
+    callback = function()
+      if chat.busy and not vim.bo[buf].modifiable then
+        vim.v.char = ""
+        if not chat.explained_insert then
+          chat.explained_insert = true
+          vim.schedule(function()
+            M.explain_busy(chat)
+          end)
+        end
+      end
+    end,
+  })
   vim.api.nvim_create_autocmd("BufWinEnter", {
     group = group,
     buffer = buf,
@@ -468,7 +742,18 @@ function M.new_session(root, cb)
       return
     end
     local cfg = require("context_sidecar.config").get()
+    opening = opening + 1
     api.session_new(state, { cwd = root, model = cfg.model }, function(new_err, result)
+      opening = opening - 1
+      if opening == 0 then
+        -- Sessions that never got a chat (a failed session/new) keep nothing.
+        local keep = result and nn(result.sessionId)
+        for sid in pairs(early) do
+          if sid ~= keep then
+            early[sid] = nil
+          end
+        end
+      end
       if new_err or not result then
         local message = "context-sidecar: session/new failed: " .. (new_err and new_err.message or "no result")
         vim.notify(message, vim.log.levels.ERROR)
@@ -476,6 +761,7 @@ function M.new_session(root, cb)
         return
       end
       local chat = M.create(state, result, root)
+      flush_early(chat)
       transcript.open_draft(chat)
       cb(chat, nil)
     end)
@@ -486,7 +772,8 @@ end
 ---@param root string
 ---@param session_id string
 ---@param cb fun(chat: context_sidecar.Chat|nil, err: string|nil)
-function M.load_session(root, session_id, cb)
+---@param info? context_sidecar.SessionSummary what session/list said about it (title, model)
+function M.load_session(root, session_id, cb, info)
   local existing = chats[session_id]
   if existing and vim.api.nvim_buf_is_valid(existing.buf) then
     cb(existing, nil)
@@ -499,7 +786,11 @@ function M.load_session(root, session_id, cb)
       return
     end
     -- The chat exists before the request so the replayed updates have somewhere to go.
-    local chat = M.create(state, { sessionId = session_id }, root)
+    local chat = M.create(state, { sessionId = session_id, model = info and nn(info.model) }, root)
+    if info and nn(info.title) then
+      chat.title = info.title
+      M.name_buffer(chat)
+    end
     chat.replay = "render"
     chat.busy = true
     transcript.set_locked(chat, true)
@@ -515,6 +806,7 @@ function M.load_session(root, session_id, cb)
       end
       chat.model = nn(result.model)
       chat.provider = nn(result.provider)
+      take_modes(chat, nn(result.modes))
       if type(nn(result.gauge)) == "table" then
         result.gauge.sessionId = result.gauge.sessionId or session_id
         status.update(result.gauge)

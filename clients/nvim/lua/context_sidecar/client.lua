@@ -125,6 +125,9 @@ function M.handlers()
     ["session/request_permission"] = function(_, params)
       return require("context_sidecar.chat").request_permission(params)
     end,
+    ["workspace/applyEdit"] = function(err, params, ctx)
+      return require("context_sidecar.edits").apply(err, params, ctx)
+    end,
   }
 end
 

@@ -12,6 +12,12 @@ local M = {}
 ---@field submit_insert string|false insert-mode key that sends the draft
 ---@field cancel string|false normal-mode key that cancels the running turn
 ---@field close string|false normal-mode key that closes the chat window
+---@field retry string|false normal-mode key that sends the last message again
+---@field help string|false normal-mode key that lists the chat's keymaps
+---@field mode string|false normal-mode key that picks the permission mode
+---@field accept string|false in an edit's diff: accept this edit
+---@field accept_all string|false in an edit's diff: accept every edit of this turn
+---@field reject string|false in an edit's diff (and the plan view): reject
 
 ---@class context_sidecar.Config
 ---@field cmd string[] how the sidecar is started (LSP over stdio)
@@ -20,6 +26,7 @@ local M = {}
 ---@field settings table the `contextSidecar` settings object (docs/protocol.md), passed through untouched
 ---@field model string|nil model for new sessions; nil lets the sidecar pick from its settings
 ---@field attach_buffers boolean attach file buffers under the root so the sidecar sees unsaved text
+---@field resume_last_session boolean `:ContextSidecar chat` reopens the workspace's last session
 ---@field chat context_sidecar.ChatOptions
 ---@field mappings context_sidecar.Mappings
 ---@field statusline {prefix: string}
@@ -32,6 +39,7 @@ M.defaults = {
   settings = {},
   model = nil,
   attach_buffers = true,
+  resume_last_session = true,
   chat = {
     layout = "vertical",
     width = 0.4,
@@ -43,6 +51,12 @@ M.defaults = {
     submit_insert = "<C-s>",
     cancel = "<C-c>",
     close = "q",
+    retry = "R",
+    help = "?",
+    mode = "gm",
+    accept = "a",
+    accept_all = "A",
+    reject = "r",
   },
   statusline = {
     prefix = "ctx",
@@ -105,6 +119,7 @@ function M.validate(cfg)
   check("settings", cfg.settings, "table")
   check("model", cfg.model, "string", true)
   check("attach_buffers", cfg.attach_buffers, "boolean")
+  check("resume_last_session", cfg.resume_last_session, "boolean")
   check("chat", cfg.chat, "table")
   check("chat.layout", cfg.chat.layout, function(v)
     return vim.tbl_contains({ "vertical", "horizontal", "float", "current" }, v)
@@ -113,7 +128,7 @@ function M.validate(cfg)
   check("chat.height", cfg.chat.height, size_value, false, "positive number")
   check("chat.max_tool_lines", cfg.chat.max_tool_lines, size_value, false, "positive number")
   check("mappings", cfg.mappings, "table")
-  for _, name in ipairs({ "submit", "submit_insert", "cancel", "close" }) do
+  for _, name in ipairs({ "submit", "submit_insert", "cancel", "close", "retry", "help", "mode", "accept", "accept_all", "reject" }) do
     check("mappings." .. name, cfg.mappings[name], key_or_false, false, "key string or false")
   end
   check("statusline", cfg.statusline, "table")

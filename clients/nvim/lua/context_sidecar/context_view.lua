@@ -50,6 +50,9 @@ function M.lines(view)
   }
   local auto = nn(gauge.autoCompactAt)
   table.insert(lines, auto and ("Auto-compact at %s tokens."):format(commas(auto)) or "Auto-compact is off.")
+  if type(nn(gauge.next)) == "string" then
+    table.insert(lines, ("Next: %s (stage %s)."):format(gauge.next, tostring(nn(gauge.stage) or nn(gauge.level) or "?")))
+  end
   table.insert(lines, ("Source: %s; model %s (%s)."):format(
     tostring(nn(gauge.source) or "?"),
     tostring(nn(gauge.model) or "?"),
@@ -87,6 +90,25 @@ function M.lines(view)
         tostring(nn(file.path)),
         commas(nn(file.tokens)),
         nn(file.stale) and " stale" or ""
+      ))
+    end
+  end
+  local servers = nn(view.mcpServers)
+  if type(servers) == "table" and #servers > 0 then
+    vim.list_extend(lines, { "", "## MCP servers", "" })
+    for _, line in ipairs(require("context_sidecar.mcp").lines(servers)) do
+      table.insert(lines, vim.startswith(line, "    ") and ("  " .. vim.trim(line)) or ("- " .. line))
+    end
+  end
+  local skills = nn(view.skills)
+  if type(skills) == "table" and #skills > 0 then
+    vim.list_extend(lines, { "", "## Skills", "" })
+    for _, skill in ipairs(skills) do
+      table.insert(lines, ("- %s (%s%s): %s"):format(
+        tostring(nn(skill.name) or "?"),
+        tostring(nn(skill.source) or "?"),
+        nn(skill.invoked) and ", invoked" or "",
+        tostring(nn(skill.description) or "")
       ))
     end
   end

@@ -176,6 +176,27 @@ function M.check()
       health.ok(message)
     end
   end
+
+  health.start("context_sidecar: MCP servers")
+  local mcp = require("context_sidecar.mcp")
+  local any = false
+  for _, state in ipairs(states) do
+    for _, server in ipairs(mcp.servers(state.root)) do
+      any = true
+      local line = table.concat(vim.tbl_map(vim.trim, mcp.lines({ server })), "; ")
+      local server_status_name = client.value(server.status)
+      if server_status_name == "failed" then
+        health.error(line)
+      elseif server_status_name == "connected" then
+        health.ok(line)
+      else
+        health.info(line)
+      end
+    end
+  end
+  if not any then
+    health.info("No MCP server reported (none configured, or no session open yet)")
+  end
 end
 
 return M

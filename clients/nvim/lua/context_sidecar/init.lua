@@ -83,6 +83,23 @@ function M.statusline_hl()
   return require("context_sidecar.status").highlight()
 end
 
+---The current chat's permission mode name (e.g. `Plan`), "" before a session reports one;
+---for statuslines.
+---@return string
+function M.statusline_mode()
+  local chat_mod = require("context_sidecar.chat")
+  local chat = chat_mod.current()
+  return chat and chat_mod.mode_name(chat) or ""
+end
+
+---`mcp 2/3` (connected of all MCP servers of the current workspace), "" without servers.
+---@return string
+function M.statusline_mcp()
+  local chat = require("context_sidecar.chat").current()
+  local root = chat and chat.root or require("context_sidecar.client").root()
+  return require("context_sidecar.mcp").summary(root) or ""
+end
+
 ---@param session_id? string
 ---@return context_sidecar.Gauge|nil
 function M.gauge(session_id)
@@ -119,7 +136,48 @@ function M.chat(cb)
     end
     return
   end
+  if require("context_sidecar.config").get().resume_last_session then
+    M.resume(cb)
+    return
+  end
   M.new(cb)
+end
+
+---Reopen the workspace's newest stored session (`session/list {cwd}` is newest first), or
+---start one when the workspace has none.
+---@param cb? fun(chat: context_sidecar.Chat|nil)
+function M.resume(cb)
+  local client = require("context_sidecar.client")
+  local chat_mod = require("context_sidecar.chat")
+  local root = client.root()
+  client.ensure(root, function(err, state)
+    if err or not state then
+      vim.notify(err or "context-sidecar is not running", vim.log.levels.ERROR)
+      if cb then
+        cb(nil)
+      end
+      return
+    end
+    require("context_sidecar.api").session_list(state, { cwd = root }, function(list_err, result)
+      local sessions = not list_err and result and client.value(result.sessions) or {}
+      local last = sessions[1]
+      if not last or not client.value(last.sessionId) then
+        M.new(cb)
+        return
+      end
+      chat_mod.load_session(root, last.sessionId, function(chat)
+        if not chat then
+          -- The transcript could not be read: a fresh session is better than nothing.
+          M.new(cb)
+          return
+        end
+        chat_mod.show(chat)
+        if cb then
+          cb(chat)
+        end
+      end, last)
+    end)
+  end)
 end
 
 ---Start a new session and show it.
@@ -150,21 +208,32 @@ function M.send(text)
   end)
 end
 
-local function session_label(s)
+---One line of the session picker: title · model · size · when. The size of a session open
+---here comes from its live gauge, so it is fresh after a compaction.
+---@param s context_sidecar.SessionSummary
+---@param now? integer
+---@return string
+function M.session_label(s, now)
   local nn = require("context_sidecar.client").value
   local status = require("context_sidecar.status")
   local parts = { nn(s.title) or "(untitled)" }
   if nn(s.model) then
     table.insert(parts, s.model)
   end
-  if nn(s.used) and nn(s.size) then
-    table.insert(parts, ("%s/%s"):format(status.format_tokens(s.used), status.format_tokens(s.size)))
+  local live = status.get(s.sessionId)
+  local used, size = nn(s.used), nn(s.size)
+  if live and live.sessionId == s.sessionId and nn(live.used) then
+    used, size = nn(live.used), nn(live.size) or size
+  end
+  if used and size then
+    table.insert(parts, ("%s/%s"):format(status.format_tokens(used), status.format_tokens(size)))
   end
   if nn(s.updatedAt) then
-    table.insert(parts, s.updatedAt)
+    table.insert(parts, require("context_sidecar.dates").human(s.updatedAt, now))
   end
   return table.concat(parts, " · ")
 end
+local session_label = M.session_label
 
 ---Pick a stored session of this workspace and open it (its history is replayed).
 function M.sessions()
@@ -198,7 +267,7 @@ function M.sessions()
           if chat then
             chat_mod.show(chat)
           end
-        end)
+        end, choice)
       end)
     end)
   end)
@@ -298,6 +367,112 @@ function M.model(name, cb)
   end)
 end
 
+---Switch the current chat's permission mode; without a name, pick one.
+---@param name? string mode id (or its display name)
+---@param cb? fun(err: table|nil)
+function M.mode(name, cb)
+  local chat = current_chat()
+  if not chat then
+    return
+  end
+  local chat_mod = require("context_sidecar.chat")
+  local modes = chat_mod.modes(chat)
+  local function switch(id)
+    chat_mod.set_mode(chat, id, cb)
+  end
+  if name and name ~= "" then
+    for _, mode in ipairs(modes) do
+      if mode.id == name or (mode.name and mode.name:lower() == name:lower()) then
+        switch(mode.id)
+        return
+      end
+    end
+    local ids = vim.tbl_map(function(m)
+      return m.id
+    end, modes)
+    vim.notify(("context_sidecar: no mode %q; modes: %s"):format(name, table.concat(ids, ", ")), vim.log.levels.ERROR)
+    return
+  end
+  vim.ui.select(modes, {
+    prompt = "Permission mode (now " .. (chat.mode or "?") .. ")",
+    kind = "context_sidecar_mode",
+    format_item = function(mode)
+      return ("%s%s — %s"):format(mode.id == chat.mode and "● " or "", mode.name or mode.id, mode.description or "")
+    end,
+  }, function(choice)
+    if choice then
+      switch(choice.id)
+    end
+  end)
+end
+
+---Enter plan mode (read-only); `off` goes back to the default mode.
+---@param arg? string
+---@param cb? fun(err: table|nil)
+function M.plan(arg, cb)
+  local off = arg and vim.trim(arg) == "off"
+  M.mode(off and "default" or "plan", cb)
+end
+
+---Mode ids for completion: the current chat's, else the standard four.
+---@param arglead string
+---@return string[]
+function M.complete_mode(arglead)
+  local modes = require("context_sidecar.chat").modes(require("context_sidecar.chat").current())
+  local out = {}
+  for _, mode in ipairs(modes) do
+    if vim.startswith(mode.id, arglead) then
+      table.insert(out, mode.id)
+    end
+  end
+  return out
+end
+
+---Add the lines `first..last` of the current buffer (or, without a range, the current file)
+---to the chat's draft as an `@reference`; sent as a `resource` / `resource_link` block.
+---@param first? integer
+---@param last? integer
+---@param cb? fun(ref: string|nil)
+function M.add(first, last, cb)
+  local buf = vim.api.nvim_get_current_buf()
+  local chat_mod = require("context_sidecar.chat")
+  if chat_mod.for_buffer(buf) then
+    vim.notify("context_sidecar: run this from the file to add, not from the chat", vim.log.levels.WARN)
+    return
+  end
+  local win = vim.api.nvim_get_current_win()
+  local function add_to(chat)
+    if not chat then
+      if cb then
+        cb(nil)
+      end
+      return
+    end
+    local ref = require("context_sidecar.context_input").add(chat, buf, first, last)
+    vim.notify("context_sidecar: added @" .. ref .. " to the draft", vim.log.levels.INFO)
+    if cb then
+      cb(ref)
+    end
+  end
+  local chat = current_chat(true)
+  if chat then
+    add_to(chat)
+    return
+  end
+  M.chat(function(new_chat)
+    if vim.api.nvim_win_is_valid(win) then
+      vim.api.nvim_set_current_win(win)
+    end
+    add_to(new_chat)
+  end)
+end
+
+---Show the MCP servers of the current workspace.
+---@param cb? fun(buf: integer)
+function M.mcp(cb)
+  require("context_sidecar.mcp").show(cb)
+end
+
 ---Subcommands of `:ContextSidecar` and how each takes its arguments.
 M.subcommands = {
   chat = function()
@@ -320,6 +495,18 @@ M.subcommands = {
   end,
   model = function(rest)
     M.model(vim.trim(rest or ""))
+  end,
+  mode = function(rest)
+    M.mode(vim.trim(rest or ""))
+  end,
+  plan = function(rest)
+    M.plan(rest)
+  end,
+  mcp = function()
+    M.mcp()
+  end,
+  add = function()
+    M.add()
   end,
 }
 
@@ -347,6 +534,9 @@ function M.complete(arglead, cmdline)
   local words = vim.split(vim.trim(cmdline), "%s+")
   local completing_first = #words == 1 or (#words == 2 and not cmdline:match("%s$"))
   if not completing_first then
+    if words[2] == "mode" and (#words == 2 or (#words == 3 and not cmdline:match("%s$"))) then
+      return M.complete_mode(arglead)
+    end
     return {}
   end
   local names = vim.tbl_keys(M.subcommands)

@@ -10,11 +10,16 @@ M.highlights = {
   blocking = "ContextSidecarBlocking",
 }
 
+---Gauge stage -> level of the same colour.
+M.STAGES = { normal = "ok", warning = "warning", error = "error", blocking = "blocking" }
+
 local links = {
   ContextSidecarOk = "DiagnosticOk",
   ContextSidecarWarning = "DiagnosticWarn",
   ContextSidecarError = "DiagnosticError",
   ContextSidecarBlocking = "ErrorMsg",
+  ContextSidecarModel = "Title",
+  ContextSidecarMode = "Special",
 }
 
 ---@type table<string, context_sidecar.Gauge>
@@ -194,7 +199,8 @@ end
 ---@return string highlight group for the gauge's level
 function M.highlight(gauge)
   gauge = gauge or M.get()
-  local level = gauge and nn(gauge.level) or "ok"
+  -- `stage` is the presentation ramp; older servers only send `level`.
+  local level = gauge and (M.STAGES[nn(gauge.stage) or ""] or nn(gauge.level)) or "ok"
   return M.highlights[level] or M.highlights.ok
 end
 

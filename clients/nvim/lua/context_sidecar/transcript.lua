@@ -55,6 +55,24 @@ local function followers(chat)
   return list
 end
 
+---Re-evaluate 'foldexpr' in every window showing the chat. Blocks grow by moving their end
+---mark after the lines went in, which Neovim's own fold update (run while the lines change)
+---cannot see; `vim._foldupdate` recomputes the levels and keeps folds the user opened.
+---@param buf integer
+local function refresh_folds(buf)
+  local update = rawget(vim, "_foldupdate")
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    if vim.wo[win].foldmethod == "expr" then
+      if update then
+        pcall(update, win, 0, line_count(buf))
+      else
+        vim.wo[win].foldmethod = "expr"
+      end
+    end
+  end
+end
+M.refresh_folds = refresh_folds
+
 ---Run `fn` with the buffer writable; chat buffers are read-only while a turn streams.
 ---@param chat context_sidecar.Chat
 ---@param fn fun(buf: integer)
@@ -69,6 +87,9 @@ local function edit(chat, fn)
   local ok, err = pcall(fn, buf)
   vim.bo[buf].modifiable = was
   chat.fold_cache = nil
+  if ok then
+    refresh_folds(buf)
+  end
   for _, win in ipairs(follow) do
     if vim.api.nvim_win_is_valid(win) then
       pcall(vim.api.nvim_win_set_cursor, win, { line_count(buf), 0 })
@@ -152,8 +173,9 @@ local function new_block(chat, kind, lines)
     vim.api.nvim_buf_set_lines(buf, n - 1, n, false, lines)
     block.start_mark = set_mark(chat, n - 1)
     block.end_mark = set_mark(chat, n - 1 + #lines - 1)
+    -- Listed before edit() refreshes the folds, so the new block is folded at once.
+    table.insert(chat.blocks, block)
   end)
-  table.insert(chat.blocks, block)
   return block
 end
 
@@ -191,8 +213,8 @@ local function notice_block(chat, kind, lines)
     vim.api.nvim_buf_set_lines(buf, header, header, false, insert)
     block.start_mark = set_mark(chat, header)
     block.end_mark = set_mark(chat, header + #lines - 1)
+    table.insert(chat.blocks, block)
   end)
-  table.insert(chat.blocks, block)
   return block
 end
 
@@ -211,7 +233,7 @@ function M.foldexpr()
     local levels = {}
     for _, block in ipairs(chat.blocks) do
       local first, last = mark_row(chat, block.start_mark), mark_row(chat, block.end_mark)
-      if first and last then
+      if first and last and not block.nofold then
         levels[first + 1] = ">1"
         for row = first + 2, last + 1 do
           levels[row] = "1"
@@ -254,8 +276,33 @@ local function content_text(content)
   return ""
 end
 
+---JSON with object keys sorted, so a tool's input reads the same live and on replay.
+---@param value any
+---@return string
+function M.stable_json(value)
+  if type(value) ~= "table" or value == vim.NIL then
+    return vim.json.encode(value)
+  end
+  if getmetatable(value) == nil and vim.islist(value) then
+    local parts = {}
+    for _, item in ipairs(value) do
+      table.insert(parts, M.stable_json(item))
+    end
+    return "[" .. table.concat(parts, ",") .. "]"
+  end
+  local keys = vim.tbl_keys(value)
+  table.sort(keys, function(a, b)
+    return tostring(a) < tostring(b)
+  end)
+  local parts = {}
+  for _, k in ipairs(keys) do
+    table.insert(parts, vim.json.encode(tostring(k)) .. ":" .. M.stable_json(value[k]))
+  end
+  return "{" .. table.concat(parts, ",") .. "}"
+end
+
 function M.one_line(value, limit)
-  local text = type(value) == "string" and value or vim.json.encode(value)
+  local text = type(value) == "string" and value or M.stable_json(value)
   text = text:gsub("\n", " ")
   if #text > limit then
     text = text:sub(1, limit - 1) .. "…"
@@ -332,6 +379,11 @@ end
 local function on_tool_update(chat, update)
   local id = nn(update.toolCallId) or "?"
   local tool = M.tool(chat, id, update)
+  local permission = nn(update.permission)
+  if type(permission) == "table" and not tool.permission then
+    -- The answer the server recorded (live after the prompt, and on replay).
+    M.set_permission(chat, tool, nn(permission.name) or nn(permission.optionId) or "answered")
+  end
   local new_status = nn(update.status)
   if new_status and new_status ~= tool.status then
     tool.status = new_status
@@ -345,7 +397,8 @@ local function on_tool_update(chat, update)
       if item.type == "content" then
         vim.list_extend(lines, indent(content_text(item.content), max))
       elseif item.type == "diff" then
-        table.insert(lines, "    diff: " .. tostring(nn(item.path)))
+        local label = nn(item.oldText) == nil and "new file" or "diff"
+        table.insert(lines, ("    %s: %s"):format(label, tostring(nn(item.path))))
       elseif item.type == "terminal" then
         table.insert(lines, "    terminal: " .. tostring(nn(item.terminalId)))
       end
@@ -418,8 +471,105 @@ local function on_compaction(chat, update)
     chat.compactions[id] = block
   end
   local summary = nn(update.status) == "completed" and summary_text(update.summary) or nil
-  if summary and summary ~= "" then
+  -- Once per compaction: a replay after a restart sends the same compaction again.
+  if summary and summary ~= "" and not block.has_summary then
+    block.has_summary = true
     M.extend_block(chat, block, indent(summary, 10000))
+  end
+end
+
+---Record how a tool's permission prompt was answered, once, under its input line.
+---@param chat context_sidecar.Chat
+---@param tool table
+---@param label string
+function M.set_permission(chat, tool, label)
+  if tool.permission then
+    return
+  end
+  tool.permission = label
+  M.extend_block(chat, tool.block, { "    permission: " .. label })
+end
+
+local function on_hook(chat, update)
+  local code = nn(update.exitCode)
+  local header = ("⚑ Hook %s: %s · %s"):format(
+    tostring(nn(update.event) or "?"),
+    tostring(nn(update.command) or "?"),
+    code == nil and "no exit code" or ("exit " .. tostring(code))
+  )
+  local lines = { header }
+  local max = require("context_sidecar.config").get().chat.max_tool_lines
+  vim.list_extend(lines, indent(tostring(nn(update.output) or ""), max))
+  notice_block(chat, "hook", lines)
+end
+
+---@param update table retry_update
+---@param remaining integer|nil seconds left before the next attempt
+---@return string
+function M.retry_line(update, remaining)
+  local attempt, max = tonumber(nn(update.attempt)) or 1, tonumber(nn(update.maxRetries))
+  local of = max and (" of " .. max) or ""
+  local reason = nn(update.reason) or "the provider did not answer"
+  if nn(update.done) then
+    return ("⟳ Went through after %d %s"):format(attempt, attempt == 1 and "retry" or "retries")
+  end
+  if remaining and remaining > 0 then
+    return ("⟳ Retry %d%s in %ds: %s"):format(attempt, of, remaining, reason)
+  end
+  return ("⟳ Retry %d%s now: %s"):format(attempt, of, reason)
+end
+
+---Stop the countdown of the chat's retry line (the turn ended or the call went through).
+---@param chat context_sidecar.Chat
+function M.stop_retry(chat)
+  local retry = chat.retry
+  if retry and retry.timer then
+    retry.timer:stop()
+    retry.timer:close()
+    retry.timer = nil
+  end
+  if retry and nn(retry.update.done) then
+    chat.retry = nil
+  end
+end
+
+local function on_retry(chat, update)
+  M.stop_retry(chat)
+  local retry = chat.retry
+  local seconds = math.ceil((tonumber(nn(update.delayMs)) or 0) / 1000)
+  local line = M.retry_line(update, seconds)
+  if retry and vim.api.nvim_buf_is_valid(chat.buf) then
+    retry.update = update
+    set_block_header(chat, retry.block, line)
+  else
+    if chat.busy or chat.replay then
+      -- The wait belongs to the reply being fetched.
+      begin_role(chat, "assistant")
+    end
+    local block = notice_block(chat, "retry", { line })
+    block.nofold = true
+    retry = { block = block, update = update }
+    chat.retry = retry
+  end
+  if nn(update.done) then
+    chat.retry = nil
+    return
+  end
+  if seconds > 0 and not chat.replay then
+    local remaining = seconds
+    retry.timer = vim.uv.new_timer()
+    retry.timer:start(1000, 1000, vim.schedule_wrap(function()
+      if chat.retry ~= retry or not retry.timer then
+        return
+      end
+      remaining = remaining - 1
+      if vim.api.nvim_buf_is_valid(chat.buf) then
+        set_block_header(chat, retry.block, M.retry_line(update, remaining))
+      end
+      if remaining <= 0 then
+        M.stop_retry(chat)
+      end
+    end))
   end
 end
 
@@ -440,6 +590,10 @@ function M.render(chat, update)
     on_tool_update(chat, update)
   elseif kind == "compaction_update" then
     on_compaction(chat, update)
+  elseif kind == "hook_result" then
+    on_hook(chat, update)
+  elseif kind == "retry_update" then
+    on_retry(chat, update)
   end
 end
 
@@ -480,6 +634,23 @@ function M.write_draft(chat, text)
   edit(chat, function(buf)
     local header = mark_row(chat, chat.input_mark)
     vim.api.nvim_buf_set_lines(buf, header + 1, -1, false, vim.list_extend({ "" }, lines))
+  end)
+end
+
+---Add `text` to the draft: on its last line when that is empty, else on a new line.
+---@param chat context_sidecar.Chat
+---@param text string
+function M.append_to_draft(chat, text)
+  if not chat.input_mark then
+    M.open_draft(chat)
+  end
+  edit(chat, function(buf)
+    local last = get_line(buf, line_count(buf) - 1)
+    if last == "" then
+      vim.api.nvim_buf_set_lines(buf, -2, -1, false, { text, "" })
+    else
+      vim.api.nvim_buf_set_lines(buf, -1, -1, false, { text, "" })
+    end
   end)
 end
 
