@@ -68,7 +68,10 @@ export class GaugeStatusBar implements vscode.Disposable {
   }
 
   setConnection(connection: ConnectionState, error?: string): void {
-    this.update({ connection, connectionError: error });
+    // A new sidecar process reports its own status: the old one's (say, "no API key") goes.
+    const patch: Partial<StatusInputs> = { connection, connectionError: error };
+    if (connection === "starting") patch.serverStatus = undefined;
+    this.update(patch);
   }
 
   setServerStatus(status: StatusParams | undefined): void {

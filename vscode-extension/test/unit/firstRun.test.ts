@@ -69,6 +69,18 @@ test("'no API key' stays in the status bar until a key is set", () => {
   bar.dispose();
 });
 
+test("a restarted sidecar clears the old one's 'no API key' status", () => {
+  const bar = new GaugeStatusBar();
+  const item = vscode.__recorded.statusBarItems.find((i) => i.id === "contextSidecar.gauge")!;
+  bar.setConnection("running");
+  bar.setServerStatus({ kind: "error", message: "no API key for provider anthropic: the environment variable X is not set" });
+  assert.equal(item.text, "$(key) no API key");
+  bar.setConnection("starting");
+  bar.setConnection("running");
+  assert.equal(item.text, "$(comment-discussion) no session");
+  bar.dispose();
+});
+
 test("retry_update reaches the panel and shows attempt and countdown in the status bar", async () => {
   const t = harness({ "session/new": () => started() });
   await t.controller.setConnection("running", t.port);
