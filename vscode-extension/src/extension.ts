@@ -102,7 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     if (error.code !== ErrorCodes.providerNotConfigured) return;
     statusBar.setKeyMissing(error);
     const choice = await vscode.window.showErrorMessage(
-      `${error.message}${error.fix ? ` ${error.fix}` : ""}`,
+      sentences(error.message, error.fix),
       "Set API Key",
       "Open Settings",
     );
@@ -262,6 +262,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
 
   void sidecar.start();
   return { controller, statusBar, modeBar };
+}
+
+/** "no key: X is not set" + "set X ..." -> "No key: X is not set. Set X ...". */
+export function sentences(...parts: (string | undefined)[]): string {
+  return parts
+    .map((p) => p?.trim())
+    .filter((p): p is string => !!p)
+    .map((p) => `${p[0].toUpperCase()}${p.slice(1)}${/[.!?…]$/.test(p) ? "" : "."}`)
+    .join(" ");
 }
 
 export function deactivate(): void {
