@@ -12,6 +12,7 @@ import { ModeStatusBar } from "./status/modeStatusBar";
 import { modePickItems } from "./status/modes";
 import { Commands } from "./status/statusView";
 import { EditReview, PROPOSED_SCHEME } from "./edits/editReview";
+import { readReview } from "./edits/reviewModel";
 import { activeEditorBlocks, fileAttachment, findWorkspaceFiles, selectionAttachment } from "./editor/editorContext";
 
 const CONTEXT_SCHEME = "context-sidecar";
@@ -77,7 +78,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
       promptFailed: (error) => void promptFailed(error),
       promptSucceeded: () => statusBar.setKeyMissing(undefined),
       offerResend: (text) => void offerResend(text),
-      permissionShown: (requestId, params) => void editReview.shown(requestId, params),
+      permissionShown: (requestId, params) => {
+        const review = readReview(params);
+        // The panel's card can say the diff is open in the editor.
+        if (review.kind === "edit") chatView.post({ type: "reviewInEditor", requestId, path: review.diff.path });
+        void editReview.shown(requestId, params);
+      },
       permissionDone: (requestId) => void editReview.done(requestId),
       editorContext: () => activeEditorBlocks(getSetting<boolean>("includeActiveEditor") === true),
       hostRequest: (message) => {

@@ -25,7 +25,7 @@ import {
   type SessionUpdateParams,
   type StatusParams,
 } from "../shared/protocol";
-import { GaugeTracker } from "../status/gaugeFormat";
+import { GaugeTracker, gaugeStage, offersCompact } from "../status/gaugeFormat";
 import { promptBlocks } from "./promptBlocks";
 
 export type RetryUpdate = Extract<SessionUpdateAddition, { sessionUpdate: "retry_update" }>;
@@ -110,6 +110,8 @@ export class ChatController {
   private nextAttachmentId = 1;
   private failedPrompt: { text: string; attachments: Attachment[] } | null = null;
   private resumeTried = false;
+  /** The stage the panel's compact offer was last posted for ("normal": no offer). */
+  private offeredStage = "normal";
 
   constructor(
     private readonly hooks: ChatHooks,
@@ -536,6 +538,10 @@ export class ChatController {
     this.model = model;
     this.tracker.setSession(sessionId ?? undefined);
     this.hooks.gaugeChanged(undefined);
+    if (this.offeredStage !== "normal") {
+      this.offeredStage = "normal";
+      this.hooks.post({ type: "compactOffer", stage: "normal" });
+    }
   }
 
   private setModes(modes: SessionModes | undefined | null): void {
@@ -566,6 +572,11 @@ export class ChatController {
       if (g.model) this.model = g.model;
       this.hooks.gaugeChanged(g);
       this.hooks.post({ type: "gauge", gauge: g });
+      const stage = offersCompact(g) ? gaugeStage(g) : "normal";
+      if (stage !== this.offeredStage) {
+        this.offeredStage = stage;
+        this.hooks.post({ type: "compactOffer", stage, next: g.next });
+      }
     }
   }
 

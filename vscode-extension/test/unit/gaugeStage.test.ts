@@ -4,6 +4,7 @@ import { gaugeColor, gaugeStage, gaugeTooltipMarkdown, offersCompact } from "../
 import { GaugeStatusBar } from "../../src/status/gaugeStatusBar";
 import * as vscode from "../mocks/vscode";
 import { gauge } from "./fixtures";
+import { harness, started } from "./harness";
 
 beforeEach(() => vscode.__recorded.reset());
 
@@ -56,4 +57,21 @@ test("the status bar colours by stage and offers Compact from warning on", () =>
   bar.setSession("s-1", gauge({ stage: "normal" }));
   assert.equal(compact.visible, false, "the offer goes once the context is back to normal");
   bar.dispose();
+});
+
+test("the panel is offered /compact when the stage reaches warning, and the offer is withdrawn after", async () => {
+  const t = harness({ "session/new": () => started("s-1", { gauge: gauge({ seq: 1, stage: "normal" }) }) });
+  await t.controller.setConnection("running", t.port);
+  await t.controller.newSession();
+  assert.deepEqual(t.posted("compactOffer"), []);
+  const usage = (seq: number, over: object) => ({ sessionUpdate: "usage_update" as const, used: 1, size: 1, _meta: { sidecar: gauge({ seq, ...over }) } });
+  t.controller.onSessionUpdate({ sessionId: "s-1", update: usage(2, { stage: "warning", next: NEXT }) });
+  t.controller.onSessionUpdate({ sessionId: "s-1", update: usage(3, { stage: "warning", next: NEXT }) });
+  t.controller.onSessionUpdate({ sessionId: "s-1", update: usage(4, { level: "error" }) });
+  t.controller.onSessionUpdate({ sessionId: "s-1", update: usage(5, { stage: "normal" }) });
+  assert.deepEqual(t.posted("compactOffer"), [
+    { type: "compactOffer", stage: "warning", next: NEXT },
+    { type: "compactOffer", stage: "error", next: undefined },
+    { type: "compactOffer", stage: "normal", next: undefined },
+  ]);
 });
