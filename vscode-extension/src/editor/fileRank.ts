@@ -25,11 +25,18 @@ export function rankFiles(paths: string[], query: string, limit = 20): string[] 
     .map((x) => x.p);
 }
 
-/** The glob workspace.findFiles gets for a query: any path containing its characters' run. */
+/** Either case of a letter, as a glob class: globs match case-sensitively on Linux. */
+function anyCase(ch: string): string {
+  const lower = ch.toLowerCase();
+  const upper = ch.toUpperCase();
+  return lower === upper ? ch : `[${lower}${upper}]`;
+}
+
+/** The glob workspace.findFiles gets for a query: file names holding its characters in order. */
 export function queryGlob(query: string): string {
   const q = query.replace(/^@/, "").replace(/[{}[\]*?!]/g, "");
-  if (!q) return "**/*";
   // The file-name part narrows the search; ranking does the rest.
   const last = q.slice(q.lastIndexOf("/") + 1);
-  return last ? `**/*${last.split("").join("*")}*` : `**/${q}**`;
+  if (!last) return "**/*";
+  return `**/*${[...last].map(anyCase).join("*")}*`;
 }

@@ -54,7 +54,8 @@ test("@ completion: the webview asks, the host searches the workspace and ranks 
   assert.ok(fileScore("src/controller.ts", "ctrl") > 0, "subsequences match");
   assert.equal(fileScore("README.md", "zzz"), 0);
   assert.deepEqual(rankFiles(["docs/app.md", "src/app.ts", "src/apple/x.ts", "lib/zz.ts"], "app"), ["src/app.ts", "docs/app.md", "src/apple/x.ts"]);
-  assert.equal(queryGlob("@ctl"), "**/*c*t*l*");
+  assert.equal(queryGlob("@ctl"), "**/*[cC]*[tT]*[lL]*");
+  assert.equal(queryGlob("src/Re.md"), "**/*[rR]*[eE]*.*[mM]*[dD]*", "either case: README.md matches 'readme'");
   assert.equal(queryGlob(""), "**/*");
 
   vscode.workspace.workspaceFolders = [{ uri: vscode.Uri.file("/work/proj"), name: "proj", index: 0 }];
