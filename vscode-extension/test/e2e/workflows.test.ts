@@ -71,7 +71,12 @@ async function waitForAnswer(fragment: string): Promise<void> {
   await cs.chat().locator(".message.agent .markdown", { hasText: fragment }).first().waitFor({ timeout: 60_000 });
 }
 
-const panelAndEditor = (file: string) => cs.page.screenshot({ path: file });
+const panelAndEditor = async (file: string) => {
+  // No hover (a tab's tooltip) over what the picture is about.
+  await cs.page.mouse.move(900, 650);
+  await cs.page.waitForTimeout(300);
+  await cs.page.screenshot({ path: file });
+};
 
 test("first run without a key: the error says how to fix it, Set API Key restarts the sidecar and the prompt is sent again", { skip, timeout: 180_000 }, async () => {
   await cs.statusBar().getByText(/no session/).waitFor({ timeout: 60_000 });
