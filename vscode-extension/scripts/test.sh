@@ -86,7 +86,7 @@ if wants e2e; then
   CODE_SERVER="$(timeout 900 bash scripts/install-code-server.sh | tail -1)"
   SUMMARY+=("$(printf '%-10s ok     %4ss' code-server $((SECONDS - start)))")
   export CODE_SERVER VSIX="$HERE/dist/context-sidecar.vsix"
-  timed e2e 420 node --test --test-reporter=spec --test-timeout=240000 out-test/e2e/*.test.js
+  timed e2e 900 node --test --test-reporter=spec --test-timeout=600000 out-test/e2e/*.test.js
 fi
 
 echo

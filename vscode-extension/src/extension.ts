@@ -6,9 +6,14 @@ import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chatView";
 import { contextMarkdown } from "./chat/contextMarkdown";
 import { SidecarClient, secretKeyFor } from "./client/sidecarClient";
 import { affectsSidecar, apiKeyEnvName, getSetting, needsRestart, SECTION } from "./client/settings";
-import { Methods, type ContextView } from "./shared/protocol";
+import { Methods, ErrorCodes, type ContextView, type McpServerStatus } from "./shared/protocol";
 import { GaugeStatusBar } from "./status/gaugeStatusBar";
+import { ModeStatusBar } from "./status/modeStatusBar";
+import { modePickItems } from "./status/modes";
 import { Commands } from "./status/statusView";
+import { EditReview, PROPOSED_SCHEME } from "./edits/editReview";
+import { readReview } from "./edits/reviewModel";
+import { activeEditorBlocks, fileAttachment, findWorkspaceFiles, selectionAttachment } from "./editor/editorContext";
 
 const CONTEXT_SCHEME = "context-sidecar";
 
@@ -31,11 +36,13 @@ class ContextDocuments implements vscode.TextDocumentContentProvider {
 export interface ExtensionApi {
   controller: ChatController;
   statusBar: GaugeStatusBar;
+  modeBar: ModeStatusBar;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<ExtensionApi> {
   const log = vscode.window.createOutputChannel("Context Sidecar", { log: true });
   const statusBar = new GaugeStatusBar();
+  const modeBar = new ModeStatusBar();
   statusBar.setClickAction(getSetting("gaugeClickAction"));
   const chatView = new ChatViewProvider(context.extensionUri, log);
   const contextDocs = new ContextDocuments();
@@ -65,10 +72,90 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
       compactingChanged: (on) => statusBar.setCompacting(on),
       showContext: (sessionId) => void showContext(sessionId),
       log: (line) => log.info(line),
+      modesChanged: (modes) => modeBar.set(modes),
+      retryChanged: (retry) => statusBar.setRetry(retry),
+      mcpChanged: (servers) => statusBar.setMcpServers(servers),
+      promptFailed: (error) => void promptFailed(error),
+      promptSucceeded: () => statusBar.setKeyMissing(undefined),
+      offerResend: (text) => void offerResend(text),
+      permissionShown: (requestId, params) => {
+        const review = readReview(params);
+        // The panel's card can say the diff is open in the editor.
+        if (review.kind === "edit") chatView.post({ type: "reviewInEditor", requestId, path: review.diff.path });
+        void editReview.shown(requestId, params);
+      },
+      permissionDone: (requestId) => void editReview.done(requestId),
+      editorContext: () => activeEditorBlocks(getSetting<boolean>("includeActiveEditor") === true),
+      hostRequest: (message) => {
+        if (message.type === "fileQuery") {
+          void findWorkspaceFiles(message.query).then(
+            (files) => chatView.post({ type: "fileResults", requestId: message.requestId, files }),
+            (error) => log.warn(`File search failed: ${String(error)}`),
+          );
+        } else if (message.type === "pickMode") void vscode.commands.executeCommand(Commands.setPermissionMode);
+        else if (message.type === "setApiKey") void vscode.commands.executeCommand(Commands.setApiKey);
+      },
     },
     () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(),
+    { resumeLastSession: () => getSetting<boolean>("resumeLastSession") !== false },
   );
   chatView.attach(controller);
+  const editReview = new EditReview({ answer: (id, option) => controller.answer(id, option), log: (line) => log.info(line) });
+
+  // A prompt that failed for want of a key: say how to fix it, keep "no API key" in the
+  // status bar until it is fixed, and offer to send the prompt again once the key is set.
+  const promptFailed = async (error: { message: string; code?: number; fix?: string }) => {
+    if (error.code !== ErrorCodes.providerNotConfigured) return;
+    statusBar.setKeyMissing(error);
+    const choice = await vscode.window.showErrorMessage(
+      sentences(error.message, error.fix),
+      "Set API Key",
+      "Open Settings",
+    );
+    if (choice === "Set API Key") await vscode.commands.executeCommand(Commands.setApiKey);
+    if (choice === "Open Settings") await vscode.commands.executeCommand("workbench.action.openSettings", "contextSidecar");
+  };
+  let resendOffered: string | undefined;
+  const offerResend = async (text: string) => {
+    if (resendOffered === text) return;
+    resendOffered = text;
+    const short = text.length > 60 ? `${text.slice(0, 59)}…` : text;
+    const choice = await vscode.window.showInformationMessage(`Send your last prompt again? “${short}”`, "Resend", "Dismiss");
+    resendOffered = undefined;
+    if (choice === "Resend" && controller.failedPromptText === text) {
+      await chatView.reveal();
+      await controller.resend();
+    }
+  };
+
+  const listMcpServers = async () => {
+    let servers: McpServerStatus[] = controller.servers;
+    const port = sidecar.port;
+    const id = controller.currentSessionId;
+    if (!servers.length && port && id) {
+      try {
+        servers = (await port.request<ContextView>(Methods.context, { sessionId: id })).mcpServers ?? [];
+      } catch (error) {
+        log.info(`sidecar/context failed: ${describeError(error).message}`);
+      }
+    }
+    if (!servers.length) return void vscode.window.showInformationMessage("Context Sidecar: no MCP servers are configured for this session.");
+    const icons: Record<string, string> = { connected: "$(pass)", starting: "$(sync~spin)", failed: "$(error)", stopped: "$(circle-slash)" };
+    await vscode.window.showQuickPick(
+      servers.map((s) => ({
+        label: `${icons[s.status] ?? ""} ${s.name}`,
+        description: `${s.status} · ${s.transport} · ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}`,
+        detail: s.error ?? (s.tools.length ? s.tools.join(", ") : undefined),
+      })),
+      { title: "MCP servers", placeHolder: "The sidecar's MCP servers and their tools" },
+    );
+  };
+
+  const addToChat = async (attachment: ReturnType<typeof fileAttachment> | undefined) => {
+    if (!attachment) return;
+    controller.addAttachment(attachment);
+    await chatView.reveal();
+  };
 
   const sidecar = new SidecarClient(context, log, {
     state: (state, port, error) => {
@@ -99,6 +186,34 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     sidecar,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, contextDocs),
+    modeBar,
+    editReview,
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, editReview),
+    vscode.commands.registerCommand(Commands.acceptEdit, (uri?: vscode.Uri) => editReview.answerActive("accept", uri)),
+    vscode.commands.registerCommand(Commands.acceptAllEdits, (uri?: vscode.Uri) => editReview.answerActive("acceptAll", uri)),
+    vscode.commands.registerCommand(Commands.rejectEdit, (uri?: vscode.Uri) => editReview.answerActive("reject", uri)),
+    vscode.commands.registerCommand(Commands.setPermissionMode, async (modeId?: string) => {
+      if (typeof modeId === "string") return controller.setMode(modeId);
+      const picked = await vscode.window.showQuickPick(modePickItems(controller.currentModes), {
+        title: "Permission mode",
+        placeHolder: "How much the model may do without asking",
+      });
+      if (picked) await controller.setMode(picked.id);
+    }),
+    vscode.commands.registerCommand(Commands.togglePlanMode, () => controller.togglePlanMode()),
+    vscode.commands.registerCommand(Commands.showMcpServers, listMcpServers),
+    vscode.commands.registerCommand(Commands.resendPrompt, () => controller.resend()),
+    vscode.commands.registerCommand(Commands.addSelection, async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) return void vscode.window.showInformationMessage("Context Sidecar: open a file and select some text first.");
+      await addToChat(selectionAttachment(editor) ?? fileAttachment(editor.document.uri));
+    }),
+    vscode.commands.registerCommand(Commands.addFile, async (uri?: vscode.Uri, selected?: vscode.Uri[]) => {
+      const targets = selected?.length ? selected : uri ? [uri] : vscode.window.activeTextEditor ? [vscode.window.activeTextEditor.document.uri] : [];
+      if (!targets.length) return void vscode.window.showInformationMessage("Context Sidecar: no file to add.");
+      for (const target of targets) controller.addAttachment(fileAttachment(target));
+      await chatView.reveal();
+    }),
     vscode.commands.registerCommand(Commands.setApiKey, async () => {
       const envName = apiKeyEnvName();
       const provider = getSetting<string>("provider") ?? "anthropic";
@@ -145,12 +260,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
       else if (affectsSidecar(event)) sidecar.settingsChanged();
     }),
     context.secrets.onDidChange((event) => {
-      if (event.key === secretKeyFor(apiKeyEnvName())) sidecar.scheduleRestart("API key changed");
+      if (event.key !== secretKeyFor(apiKeyEnvName())) return;
+      statusBar.setKeyMissing(undefined);
+      sidecar.scheduleRestart("API key changed");
     }),
   );
 
   void sidecar.start();
-  return { controller, statusBar };
+  return { controller, statusBar, modeBar };
+}
+
+/** "no key: X is not set" + "set X ..." -> "No key: X is not set. Set X ...". */
+export function sentences(...parts: (string | undefined)[]): string {
+  return parts
+    .map((p) => p?.trim())
+    .filter((p): p is string => !!p)
+    .map((p) => `${p[0].toUpperCase()}${p.slice(1)}${/[.!?…]$/.test(p) ? "" : "."}`)
+    .join(" ");
 }
 
 export function deactivate(): void {

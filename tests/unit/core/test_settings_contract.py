@@ -10,7 +10,7 @@ from typing import Any
 from sidecar.core.settings import Settings
 
 REPO = Path(__file__).resolve().parents[3]
-EXTENSION_ONLY = {"pythonPath", "serverCommand", "gaugeClickAction"}
+EXTENSION_ONLY = {"pythonPath", "serverCommand", "gaugeClickAction", "resumeLastSession", "includeActiveEditor"}
 
 
 def sidecar_defaults(obj: Any = None, prefix: str = "") -> dict[str, Any]:

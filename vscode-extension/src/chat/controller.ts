@@ -4,12 +4,15 @@
 // vscode-jsonrpc connection, so the same routing runs against the real sidecar in tests.
 
 import { fixFromErrorData } from "../client/handshake";
-import type { ConnectionState, HostToWebviewBody, WebviewToHost } from "../shared/messages";
+import type { Attachment, ConnectionState, HostToWebviewAnyBody, WebviewToHostAddition, WebviewToHostAny } from "../shared/messages";
 import { SeqGate } from "../shared/messages";
 import {
   ErrorCodes,
   Methods,
   type CompactResult,
+  type ContentBlock,
+  type McpServerStatus,
+  type SessionModes,
   type Gauge,
   type PermissionOutcome,
   type PromptResult,
@@ -17,10 +20,15 @@ import {
   type SessionList,
   type SessionStarted,
   type SessionSummary,
+  type SessionUpdate,
+  type SessionUpdateAddition,
   type SessionUpdateParams,
   type StatusParams,
 } from "../shared/protocol";
-import { GaugeTracker } from "../status/gaugeFormat";
+import { GaugeTracker, gaugeStage, offersCompact } from "../status/gaugeFormat";
+import { promptBlocks } from "./promptBlocks";
+
+export type RetryUpdate = Extract<SessionUpdateAddition, { sessionUpdate: "retry_update" }>;
 
 export interface SidecarPort {
   request<R>(method: string, params: unknown): Promise<R>;
@@ -29,13 +37,38 @@ export interface SidecarPort {
 
 export interface ChatHooks {
   /** Send to the webview (the caller stamps seq). */
-  post(body: HostToWebviewBody): void;
+  post(body: HostToWebviewAnyBody): void;
   /** A fresh gauge of the focused session, or undefined when no session is focused. */
   gaugeChanged(gauge: Gauge | undefined): void;
   compactingChanged(compacting: boolean): void;
   /** Open the /context view of a session. */
   showContext(sessionId: string): void;
   log(line: string): void;
+  /** The focused session's permission modes changed (or there is no session: null). */
+  modesChanged?(modes: SessionModes | null): void;
+  /** A retry is waiting (or the last one ended: undefined). */
+  retryChanged?(retry: RetryUpdate | undefined): void;
+  /** The MCP servers' status changed. */
+  mcpChanged?(servers: McpServerStatus[]): void;
+  /** A prompt failed; its text is kept so it can be sent again. */
+  promptFailed?(error: { message: string; code?: number; fix?: string }, text: string): void;
+  /** A prompt that failed may be sent again now (the sidecar came back). */
+  offerResend?(text: string): void;
+  /** A prompt went through: whatever the host showed about a failed one can go. */
+  promptSucceeded?(): void;
+  /** A permission request is shown in the panel; the host may show it too (a diff editor). */
+  permissionShown?(requestId: number, params: RequestPermissionParams): void;
+  /** A permission request was answered (from anywhere) or dropped. */
+  permissionDone?(requestId: number, optionId: string | null): void;
+  /** Blocks describing the editor's active file/selection, when the user asked for them. */
+  editorContext?(): ContentBlock[];
+  /** A webview request the host answers itself (file search, quick picks, the key prompt). */
+  hostRequest?(message: Extract<WebviewToHostAddition, { type: "fileQuery" | "pickMode" | "setApiKey" }>): void;
+}
+
+export interface ControllerOptions {
+  /** Reopen the workspace's newest session when the sidecar first comes up. */
+  resumeLastSession?: () => boolean;
 }
 
 interface RpcErrorLike {
@@ -70,11 +103,37 @@ export class ChatController {
   private nextPermissionId = 1;
   private readonly pendingPermissions = new Map<number, (outcome: PermissionOutcome) => void>();
   private readonly compactionsSeen = new Set<string>();
+  private modes: SessionModes | null = null;
+  private availableCommands: { name: string; description?: string }[] | null = null;
+  private mcpServers: McpServerStatus[] = [];
+  private attachments: Attachment[] = [];
+  private nextAttachmentId = 1;
+  private failedPrompt: { text: string; attachments: Attachment[] } | null = null;
+  private resumeTried = false;
+  /** The stage the panel's compact offer was last posted for ("normal": no offer). */
+  private offeredStage = "normal";
 
   constructor(
     private readonly hooks: ChatHooks,
     private readonly cwd: () => string,
+    private readonly options: ControllerOptions = {},
   ) {}
+
+  get currentModes(): SessionModes | null {
+    return this.modes;
+  }
+
+  get servers(): McpServerStatus[] {
+    return this.mcpServers;
+  }
+
+  get pendingAttachments(): readonly Attachment[] {
+    return this.attachments;
+  }
+
+  get failedPromptText(): string | null {
+    return this.failedPrompt?.text ?? null;
+  }
 
   get currentSessionId(): string | null {
     return this.sessionId;
@@ -94,12 +153,37 @@ export class ChatController {
       this.cancelPendingPermissions();
     }
     this.postState();
-    if (state === "running" && this.sessionId) await this.loadSession(this.sessionId);
+    if (state !== "running") return;
+    if (this.sessionId) await this.loadSession(this.sessionId);
+    else if (!this.resumeTried) {
+      this.resumeTried = true;
+      if (this.options.resumeLastSession?.()) await this.resumeLast();
+    }
+    if (this.failedPrompt) {
+      this.hooks.post({ type: "resendOffer", text: this.failedPrompt.text });
+      this.hooks.offerResend?.(this.failedPrompt.text);
+    }
+  }
+
+  /** Reopens the newest session of this workspace (session/list is newest first). */
+  async resumeLast(): Promise<boolean> {
+    const port = this.port;
+    if (!port) return false;
+    try {
+      const result = await port.request<SessionList>(Methods.sessionList, { cwd: this.cwd() });
+      const newest = Array.isArray(result?.sessions) ? result.sessions[0] : undefined;
+      if (!newest || this.sessionId) return false;
+      this.hooks.log(`Reopening the last session of this workspace: ${newest.sessionId}`);
+      return await this.loadSession(newest.sessionId, newest.title ?? null);
+    } catch (error) {
+      this.hooks.log(`Could not reopen the last session: ${describeError(error).message}`);
+      return false;
+    }
   }
 
   // ---- from the webview -------------------------------------------------------------
 
-  async handleWebviewMessage(message: WebviewToHost): Promise<void> {
+  async handleWebviewMessage(message: WebviewToHostAny): Promise<void> {
     if (message.type === "ready") {
       // A (re)loaded webview numbers its messages from 1 again.
       this.gate.reset();
@@ -107,6 +191,12 @@ export class ChatController {
       this.postState();
       const gauge = this.tracker.gauge;
       if (gauge) this.hooks.post({ type: "gauge", gauge });
+      if (this.modes) this.hooks.post({ type: "modes", ...this.modes });
+      if (this.availableCommands) {
+        this.hooks.post({ type: "update", update: { sessionUpdate: "available_commands_update", availableCommands: this.availableCommands } });
+      }
+      if (this.attachments.length) this.postAttachments();
+      if (this.failedPrompt && this.port) this.hooks.post({ type: "resendOffer", text: this.failedPrompt.text });
       return;
     }
     if (!this.gate.accept(message)) {
@@ -139,6 +229,24 @@ export class ChatController {
       case "permissionAnswer":
         this.answerPermission(message.requestId, message.optionId);
         return;
+      case "setMode":
+        await this.setMode(message.modeId);
+        return;
+      case "removeAttachment":
+        this.removeAttachment(message.id);
+        return;
+      case "resend":
+        await this.resend();
+        return;
+      case "dismissResend":
+        this.failedPrompt = null;
+        return;
+      case "fileQuery":
+      case "pickMode":
+      case "setApiKey":
+        // Answered by the host (workspace files, a quick pick, the secret prompt).
+        this.hooks.hostRequest?.(message);
+        return;
     }
   }
 
@@ -162,8 +270,22 @@ export class ChatController {
           this.postState();
         }
         break;
+      case "current_mode_update":
+        this.applyMode(update.currentModeId);
+        break;
+      case "available_commands_update":
+        this.availableCommands = Array.isArray(update.availableCommands) ? update.availableCommands : [];
+        break;
+      case "retry_update":
+        this.hooks.retryChanged?.(update.done ? undefined : update);
+        break;
+      case "mcp_status_update":
+        this.mcpServers = Array.isArray(update.servers) ? update.servers : [];
+        this.hooks.mcpChanged?.(this.mcpServers);
+        break;
     }
-    this.hooks.post({ type: "update", update });
+    // The view renders the kinds it knows and passes over the others.
+    this.hooks.post({ type: "update", update: update as SessionUpdate });
   }
 
   onStatus(status: StatusParams): void {
@@ -182,7 +304,60 @@ export class ChatController {
         toolCall: params.toolCall ?? {},
         options: Array.isArray(params.options) ? params.options : [],
       });
+      this.hooks.permissionShown?.(requestId, params);
     });
+  }
+
+  /** Answers a pending permission request from the host (an editor action, a quick pick). */
+  answer(requestId: number, optionId: string | null): boolean {
+    if (!this.pendingPermissions.has(requestId)) return false;
+    this.answerPermission(requestId, optionId);
+    return true;
+  }
+
+  // ---- modes, attachments, resend ------------------------------------------------------
+
+  /** Asks the sidecar to switch the focused session's permission mode. */
+  async setMode(modeId: string): Promise<boolean> {
+    const port = this.requirePort();
+    if (!port) return false;
+    if (!this.sessionId && !(await this.newSession())) return false;
+    try {
+      await port.request(Methods.setMode, { sessionId: this.sessionId, modeId });
+      this.applyMode(modeId);
+      return true;
+    } catch (error) {
+      this.postError(describeError(error));
+      return false;
+    }
+  }
+
+  /** `/plan`: into plan mode, or back to the default mode when already planning. */
+  async togglePlanMode(): Promise<boolean> {
+    return this.setMode(this.modes?.currentModeId === "plan" ? "default" : "plan");
+  }
+
+  addAttachment(attachment: Omit<Attachment, "id">): Attachment {
+    const existing = this.attachments.find((a) => a.uri === attachment.uri && a.kind === attachment.kind && a.label === attachment.label);
+    if (existing) return existing;
+    const added = { ...attachment, id: this.nextAttachmentId++ };
+    this.attachments.push(added);
+    this.postAttachments();
+    return added;
+  }
+
+  removeAttachment(id: number): void {
+    this.attachments = this.attachments.filter((a) => a.id !== id);
+    this.postAttachments();
+  }
+
+  /** Sends the prompt that failed last (after the key was set, the sidecar restarted). */
+  async resend(): Promise<PromptResult | undefined> {
+    const failed = this.failedPrompt;
+    if (!failed) return undefined;
+    this.failedPrompt = null;
+    for (const a of failed.attachments) if (!this.attachments.some((b) => b.uri === a.uri && b.label === a.label)) this.attachments.push(a);
+    return this.prompt(failed.text);
   }
 
   // ---- actions, also used by commands ------------------------------------------------
@@ -195,6 +370,7 @@ export class ChatController {
       const started = await port.request<SessionStarted>(Methods.sessionNew, { cwd: this.cwd() });
       this.focus(started.sessionId, null, started.model);
       this.hooks.post({ type: "reset" });
+      this.setModes(started.modes);
       this.offerGauge(started.gauge);
       this.postState();
       return true;
@@ -218,18 +394,19 @@ export class ChatController {
     }
   }
 
-  async loadSession(sessionId: string): Promise<boolean> {
+  async loadSession(sessionId: string, title: string | null = null): Promise<boolean> {
     const port = this.requirePort();
     if (!port) return false;
     if (this.busy && sessionId !== this.sessionId) this.cancel();
     const previous = { id: this.sessionId, title: this.title, model: this.model };
     // Focus first: the replay arrives as session/update before the answer.
-    this.focus(sessionId, null, null);
+    this.focus(sessionId, title ?? (sessionId === previous.id ? previous.title : null), null);
     this.hooks.post({ type: "reset" });
     this.postState();
     try {
       const loaded = await port.request<SessionStarted>(Methods.sessionLoad, { sessionId });
       this.model = loaded.model ?? null;
+      this.setModes(loaded.modes);
       this.offerGauge(loaded.gauge);
       this.postState();
       return true;
@@ -257,23 +434,31 @@ export class ChatController {
     if (!port) return undefined;
     if (!this.sessionId && !(await this.newSession())) return undefined;
     const sessionId = this.sessionId!;
+    const attached = this.attachments;
+    const prompt = promptBlocks(trimmed, attached, this.hooks.editorContext?.() ?? []);
+    this.attachments = [];
+    if (attached.length) this.postAttachments();
+    this.failedPrompt = null;
     this.hooks.post({ type: "userPrompt", text: trimmed });
     this.busy = true;
     this.postState();
     try {
-      const result = await port.request<PromptResult>(Methods.sessionPrompt, {
-        sessionId,
-        prompt: [{ type: "text", text: trimmed }],
-      });
+      const result = await port.request<PromptResult>(Methods.sessionPrompt, { sessionId, prompt });
       if (sessionId === this.sessionId) {
         this.offerGauge(result?.gauge);
         this.hooks.post({ type: "turnEnded", stopReason: String(result?.stopReason ?? "end_turn") });
       }
+      this.hooks.promptSucceeded?.();
       return result;
     } catch (error) {
-      if (sessionId === this.sessionId) this.postError(describeError(error));
+      const e = describeError(error);
+      // Kept so it can be sent again once the cause is fixed (a key set, the sidecar back).
+      this.failedPrompt = { text: trimmed, attachments: attached };
+      if (sessionId === this.sessionId) this.postError(e);
+      this.hooks.promptFailed?.(e, trimmed);
       return undefined;
     } finally {
+      this.hooks.retryChanged?.(undefined);
       if (sessionId === this.sessionId) {
         this.busy = false;
         this.postState();
@@ -342,12 +527,43 @@ export class ChatController {
       // A turn of the previous session may still answer; its result is no longer shown.
       this.compactionsSeen.clear();
       this.busy = false;
+      this.availableCommands = null;
+      if (this.modes) {
+        this.modes = null;
+        this.hooks.modesChanged?.(null);
+      }
     }
     this.sessionId = sessionId;
     this.title = title;
     this.model = model;
     this.tracker.setSession(sessionId ?? undefined);
     this.hooks.gaugeChanged(undefined);
+    if (this.offeredStage !== "normal") {
+      this.offeredStage = "normal";
+      this.hooks.post({ type: "compactOffer", stage: "normal" });
+    }
+  }
+
+  private setModes(modes: SessionModes | undefined | null): void {
+    const valid = modes && typeof modes.currentModeId === "string" && Array.isArray(modes.availableModes);
+    this.modes = valid ? { currentModeId: modes.currentModeId, availableModes: modes.availableModes } : null;
+    this.postModes();
+  }
+
+  private applyMode(modeId: string): void {
+    if (typeof modeId !== "string") return;
+    const available = this.modes?.availableModes ?? [];
+    this.modes = { currentModeId: modeId, availableModes: available };
+    this.postModes();
+  }
+
+  private postModes(): void {
+    if (this.modes) this.hooks.post({ type: "modes", ...this.modes });
+    this.hooks.modesChanged?.(this.modes);
+  }
+
+  private postAttachments(): void {
+    this.hooks.post({ type: "attachments", items: this.attachments });
   }
 
   private offerGauge(gauge: Gauge | undefined | null): void {
@@ -356,6 +572,11 @@ export class ChatController {
       if (g.model) this.model = g.model;
       this.hooks.gaugeChanged(g);
       this.hooks.post({ type: "gauge", gauge: g });
+      const stage = offersCompact(g) ? gaugeStage(g) : "normal";
+      if (stage !== this.offeredStage) {
+        this.offeredStage = stage;
+        this.hooks.post({ type: "compactOffer", stage, next: g.next });
+      }
     }
   }
 
@@ -377,6 +598,7 @@ export class ChatController {
     this.pendingPermissions.delete(requestId);
     resolve(optionId ? { outcome: { outcome: "selected", optionId } } : { outcome: { outcome: "cancelled" } });
     this.hooks.post({ type: "permissionDone", requestId, optionId });
+    this.hooks.permissionDone?.(requestId, optionId);
   }
 
   private cancelPendingPermissions(): void {

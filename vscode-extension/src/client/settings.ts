@@ -75,7 +75,7 @@ export const SIDECAR_KEYS = [
 ] as const;
 
 /** Settings that belong to the extension itself and never reach the sidecar. */
-export const EXTENSION_KEYS = ["pythonPath", "serverCommand", "gaugeClickAction"] as const;
+export const EXTENSION_KEYS = ["pythonPath", "serverCommand", "gaugeClickAction", "resumeLastSession", "includeActiveEditor"] as const;
 
 /**
  * Changing one of these needs a new sidecar process: they shape its command or its

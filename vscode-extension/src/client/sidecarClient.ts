@@ -4,7 +4,9 @@ import * as os from "node:os";
 import { createInterface } from "node:readline";
 import * as vscode from "vscode";
 import {
+  CancellationToken,
   LanguageClient,
+  ResponseError,
   RevealOutputChannelOn,
   State,
   TransportKind,
@@ -27,6 +29,8 @@ import { checkServerProtocol, initializationOptions, withSidecarCapabilities } f
 import { resolveServerCommand, ServerNotFoundError, type ServerCommand } from "./serverCommand";
 import { stderrLineParser } from "./serverLog";
 import { apiKeyEnvName, readSidecarSettings, SECTION } from "./settings";
+import { saveEditedDocuments } from "../edits/editReview";
+import { editedUris } from "../edits/reviewModel";
 
 export const secretKeyFor = (envName: string) => `contextSidecar.apiKey.${envName}`;
 
@@ -167,6 +171,14 @@ export class SidecarClient implements vscode.Disposable {
       }),
       middleware: {
         workspace: {
+          // Edits the sidecar applies are saved at once, so the shell and other tools see them.
+          handleApplyEdit: async (params, next) => {
+            const result = await next(params, CancellationToken.None);
+            if (!(result instanceof ResponseError) && result?.applied) {
+              await saveEditedDocuments(editedUris(params.edit), (line) => this.log.warn(line));
+            }
+            return result;
+          },
           configuration: async (params, token, next) => {
             const answered = await next(params, token);
             if (!Array.isArray(answered)) return answered;

@@ -99,3 +99,77 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
       return m as unknown as WebviewToHost;
   }
 }
+
+// ---- editor integration: modes, attachments, completion, resend (host side) ---------------
+// Kept apart from the unions above so additions from both sides merge without touching them.
+
+/** Context the user attached to the next prompt: a whole file, or a selection's text. */
+export interface Attachment {
+  id: number;
+  kind: "file" | "selection";
+  /** file:// URI of the file. */
+  uri: string;
+  /** What a chip shows: "src/app.ts" or "src/app.ts:12-20". */
+  label: string;
+  /** The selected text (kind "selection"). */
+  text?: string;
+  /** 1-based first and last line of the selection. */
+  lines?: [number, number];
+}
+
+export interface FileMatch {
+  /** Workspace-relative path, what an `@` mention inserts. */
+  path: string;
+  uri: string;
+}
+
+export type WebviewToHostAdditionBody =
+  | { type: "setMode"; modeId: string }
+  /** Open the host's mode quick pick. */
+  | { type: "pickMode" }
+  | { type: "removeAttachment"; id: number }
+  /** `@` completion: workspace files matching `query`; answered by `fileResults`. */
+  | { type: "fileQuery"; requestId: number; query: string }
+  /** Send the prompt that failed again, or forget it. */
+  | { type: "resend" }
+  | { type: "dismissResend" }
+  | { type: "setApiKey" };
+
+export type HostToWebviewAdditionBody =
+  | { type: "modes"; currentModeId: string; availableModes: { id: string; name: string; description?: string }[] }
+  | { type: "attachments"; items: Attachment[] }
+  | { type: "fileResults"; requestId: number; files: FileMatch[] }
+  /** A prompt failed and can be sent again (the sidecar is back, or the key was set). */
+  | { type: "resendOffer"; text: string }
+  /** The gauge reached warning/error: offer /compact (stage "normal" withdraws the offer). */
+  | { type: "compactOffer"; stage: string; next?: string }
+  | { type: "reviewInEditor"; requestId: number; path: string };
+
+export type WebviewToHostAddition = WebviewToHostAdditionBody & { seq: number };
+
+const additionTypes = new Set<WebviewToHostAdditionBody["type"]>([
+  "setMode", "pickMode", "removeAttachment", "fileQuery", "resend", "dismissResend", "setApiKey",
+]);
+
+/** Narrows an untrusted posted value to one of the additions above, or undefined. */
+export function parseWebviewAddition(value: unknown): WebviewToHostAddition | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const m = value as Record<string, unknown>;
+  if (typeof m.type !== "string" || !additionTypes.has(m.type as WebviewToHostAdditionBody["type"])) return undefined;
+  if (typeof m.seq !== "number") return undefined;
+  switch (m.type) {
+    case "setMode":
+      return typeof m.modeId === "string" ? (m as unknown as WebviewToHostAddition) : undefined;
+    case "removeAttachment":
+      return typeof m.id === "number" ? (m as unknown as WebviewToHostAddition) : undefined;
+    case "fileQuery":
+      return typeof m.requestId === "number" && typeof m.query === "string" ? (m as unknown as WebviewToHostAddition) : undefined;
+    default:
+      return m as unknown as WebviewToHostAddition;
+  }
+}
+
+/** Everything the host may post to the webview. */
+export type HostToWebviewAnyBody = HostToWebviewBody | HostToWebviewAdditionBody;
+/** Everything the webview may post to the host. */
+export type WebviewToHostAny = WebviewToHost | WebviewToHostAddition;

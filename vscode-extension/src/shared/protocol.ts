@@ -18,6 +18,13 @@ export const Methods = {
   compact: "sidecar/compact",
   context: "sidecar/context",
   didChangeStatus: "sidecar/didChangeStatus",
+  setMode: "session/set_mode",
+} as const;
+
+/** Names of the wire plan that the sidecar's contract fixtures gain when its side lands. */
+export const PendingContract = {
+  methods: ["session/set_mode"],
+  updateKinds: ["current_mode_update", "retry_update", "mcp_status_update", "hook_result"],
 } as const;
 
 export const ErrorCodes = {
@@ -98,6 +105,7 @@ export type SessionUpdate =
       /** The option the user picked when the call asked permission (final update). */
       permission?: { optionId: string; name: string };
       replay?: boolean;
+      rawInput?: unknown;
     }
   | {
       sessionUpdate: "usage_update";
@@ -129,6 +137,51 @@ export type SessionUpdate =
       done?: boolean;
     };
 
+/**
+ * Update kinds of the wire plan (modes, retries, MCP status, hooks). The host reads them;
+ * they reach the chat view as `update` messages too, where the view shows what it knows.
+ */
+export type SessionUpdateAddition =
+  | { sessionUpdate: "current_mode_update"; currentModeId: string }
+  | {
+      sessionUpdate: "retry_update";
+      attempt: number;
+      maxRetries: number;
+      delayMs: number;
+      reason: string;
+      status: number | null;
+      done?: boolean;
+    }
+  | { sessionUpdate: "mcp_status_update"; servers: McpServerStatus[] }
+  | { sessionUpdate: "hook_result"; event: string; command: string; output: string; exitCode: number | null };
+
+export interface McpServerStatus {
+  name: string;
+  status: "starting" | "connected" | "failed" | "stopped";
+  transport: "stdio" | "http";
+  tools: string[];
+  error?: string;
+}
+
+export interface SessionMode {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+export interface SessionModes {
+  currentModeId: string;
+  availableModes: SessionMode[];
+}
+
+/** One ACP diff content item of a tool call (an edit proposed by the model). */
+export interface DiffContent {
+  type: "diff";
+  path: string;
+  oldText: string | null;
+  newText: string;
+}
+
 /** Every update kind; the compiler holds this list to the union above. */
 export const SessionUpdateKinds = {
   user_message_chunk: true,
@@ -140,12 +193,15 @@ export const SessionUpdateKinds = {
   compaction_update: true,
   session_info_update: true,
   available_commands_update: true,
+  current_mode_update: true,
   retry_update: true,
-} as const satisfies Record<SessionUpdate["sessionUpdate"], true>;
+  mcp_status_update: true,
+  hook_result: true,
+} as const satisfies Record<(SessionUpdate | SessionUpdateAddition)["sessionUpdate"], true>;
 
 export interface SessionUpdateParams {
   sessionId: string;
-  update: SessionUpdate;
+  update: SessionUpdate | SessionUpdateAddition;
 }
 
 export interface SessionStarted {
@@ -153,6 +209,7 @@ export interface SessionStarted {
   model: string;
   provider: string;
   gauge?: Gauge;
+  modes?: SessionModes;
 }
 
 export interface SessionSummary {
@@ -219,6 +276,7 @@ export interface StatusParams {
 
 export interface ContextView {
   gauge: Gauge;
+  mcpServers?: McpServerStatus[];
   prefix?: unknown;
   fileReadState?: unknown;
   messages?: unknown;
@@ -227,7 +285,7 @@ export interface ContextView {
 /** The fields of T at run time, for the tests; the compiler holds the list to T's keys. */
 const fieldsOf = <T>(fields: Record<keyof T, true>) => Object.keys(fields) as (keyof T & string)[];
 
-const sessionStarted = fieldsOf<SessionStarted>({ sessionId: true, model: true, provider: true, gauge: true });
+const sessionStarted = fieldsOf<Omit<SessionStarted, "modes">>({ sessionId: true, model: true, provider: true, gauge: true });
 
 /** What the extension reads of each answer it asks for. */
 export const ResultFields: Record<string, string[]> = {
@@ -238,13 +296,13 @@ export const ResultFields: Record<string, string[]> = {
   [Methods.compact]: fieldsOf<CompactResult>({
     compactionId: true, status: true, tier: true, tokensBefore: true, tokensAfter: true,
   }),
-  [Methods.gauge]: fieldsOf<Gauge>({
+  [Methods.gauge]: fieldsOf<Omit<Gauge, "stage" | "next">>({
     sessionId: true, seq: true, model: true, provider: true, used: true, size: true,
     effectiveWindow: true, autoCompactAt: true, warningAt: true, errorAt: true, blockingAt: true,
     percentUsed: true, percentLeftUntilAutoCompact: true, level: true, stage: true, next: true,
     source: true, anchor: true, breakdown: true, lastTurn: true, cost: true, compactions: true, autoCompact: true,
   }),
-  [Methods.context]: fieldsOf<ContextView>({ gauge: true, prefix: true, fileReadState: true, messages: true }),
+  [Methods.context]: fieldsOf<Omit<ContextView, "mcpServers">>({ gauge: true, prefix: true, fileReadState: true, messages: true }),
 };
 
 /** What it reads of each entry of a session/list answer. */

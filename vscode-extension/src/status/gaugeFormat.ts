@@ -1,7 +1,7 @@
 // Pure formatting of the sidecar's Gauge for the status bar and the chat header. Kept free
 // of the `vscode` module so the webview bundles it too and both show the same figures.
 
-import type { Gauge, GaugeLevel } from "../shared/protocol";
+import type { Gauge, GaugeLevel, GaugeStage } from "../shared/protocol";
 
 /** 142300 -> "142.3K", 200000 -> "200K", 1000000 -> "1M", 950 -> "950". */
 export function formatTokens(n: number): string {
@@ -31,8 +31,20 @@ export function gaugeText(g: Pick<Gauge, "used" | "size" | "percentUsed">): stri
 
 export type GaugeColor = "warning" | "error" | undefined;
 
+/** The gauge's presentation stage: `stage` when the sidecar sends it, else its `level`. */
+export function gaugeStage(g: Pick<Gauge, "level" | "stage">): GaugeStage {
+  const s = g.stage ?? g.level;
+  if (s === "warning" || s === "error" || s === "blocking") return s;
+  return "normal";
+}
+
+/** Whether to offer /compact: the stage reached warning or beyond. */
+export function offersCompact(g: Pick<Gauge, "level" | "stage">): boolean {
+  return gaugeStage(g) !== "normal";
+}
+
 /** warning -> the status bar's warning colour; error and blocking -> its error colour. */
-export function gaugeColor(level: GaugeLevel | string | undefined): GaugeColor {
+export function gaugeColor(level: GaugeLevel | GaugeStage | string | undefined): GaugeColor {
   if (level === "warning") return "warning";
   if (level === "error" || level === "blocking") return "error";
   return undefined;
@@ -60,8 +72,12 @@ function compactionCount(c: Gauge["compactions"]): { total: number; byTier: stri
 /** Markdown for the status bar tooltip; plain text only, no links, so it needs no trust. */
 export function gaugeTooltipMarkdown(g: Gauge): string {
   const lines: string[] = [];
-  lines.push(`**Context: ${gaugeText(g)}** (${g.level})`);
+  lines.push(`**Context: ${gaugeText(g)}** (${g.stage ?? g.level})`);
   lines.push("");
+  if (g.next) {
+    lines.push(`Next: ${g.next}`);
+    lines.push("");
+  }
   lines.push(`${g.provider} · ${g.model}`);
   lines.push("");
   lines.push("| | tokens |");

@@ -2,8 +2,17 @@
 // combination (no sidecar, no key, no session, compacting, each gauge level) is unit-tested.
 
 import type { ConnectionState } from "../shared/messages";
-import type { Gauge, StatusParams } from "../shared/protocol";
-import { gaugeColor, gaugeText, gaugeTooltipMarkdown, type GaugeColor } from "./gaugeFormat";
+import type { Gauge, McpServerStatus, StatusParams } from "../shared/protocol";
+import { gaugeColor, gaugeStage, gaugeText, gaugeTooltipMarkdown, type GaugeColor } from "./gaugeFormat";
+
+/** A provider call waiting to be retried (from retry_update), with when the wait ends. */
+export interface RetryState {
+  attempt: number;
+  maxRetries: number;
+  reason: string;
+  /** Epoch ms when the next attempt starts. */
+  until: number;
+}
 
 export interface StatusInputs {
   connection: ConnectionState;
@@ -13,6 +22,12 @@ export interface StatusInputs {
   gauge?: Gauge;
   compacting: boolean;
   clickAction: "showContext" | "compact";
+  /** A prompt failed for want of a key: stays until a key is set or a prompt goes through. */
+  keyMissing?: { message: string; fix?: string };
+  retry?: RetryState;
+  /** Epoch ms, for the retry countdown. */
+  now?: number;
+  mcpServers?: McpServerStatus[];
 }
 
 export interface StatusView {
@@ -30,7 +45,34 @@ export const Commands = {
   restart: "contextSidecar.restart",
   newSession: "contextSidecar.newSession",
   openChat: "contextSidecar.openChat",
+  setPermissionMode: "contextSidecar.setPermissionMode",
+  togglePlanMode: "contextSidecar.togglePlanMode",
+  showMcpServers: "contextSidecar.showMcpServers",
+  addSelection: "contextSidecar.addSelectionToChat",
+  addFile: "contextSidecar.addFileToChat",
+  acceptEdit: "contextSidecar.acceptEdit",
+  acceptAllEdits: "contextSidecar.acceptAllEdits",
+  rejectEdit: "contextSidecar.rejectEdit",
+  resendPrompt: "contextSidecar.resendPrompt",
 } as const;
+
+/** One line on the MCP servers for a tooltip, or "" when there are none. */
+export function mcpSummary(servers: McpServerStatus[] | undefined): string {
+  if (!servers?.length) return "";
+  const counts = new Map<string, number>();
+  for (const s of servers) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
+  const parts = ["connected", "starting", "failed", "stopped"].filter((k) => counts.get(k)).map((k) => `${counts.get(k)} ${k}`);
+  const failed = servers.filter((s) => s.status === "failed").map((s) => `${s.name}${s.error ? ` (${shorten(s.error, 60)})` : ""}`);
+  return `MCP servers: ${parts.join(", ")}${failed.length ? `; failed: ${failed.join(", ")}` : ""}`;
+}
+
+function retryView(retry: RetryState, now: number): { text: string; tooltip: string } {
+  const seconds = Math.max(0, Math.ceil((retry.until - now) / 1000));
+  return {
+    text: `$(sync~spin) retry ${retry.attempt}/${retry.maxRetries} in ${seconds}s`,
+    tooltip: `**Context Sidecar: retrying**\n\n${retry.reason}\n\nAttempt ${retry.attempt} of ${retry.maxRetries}, in ${seconds} s.`,
+  };
+}
 
 function shorten(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, " ").trim();
@@ -60,11 +102,26 @@ export function statusView(s: StatusInputs): StatusView {
       command: aboutKey ? Commands.setApiKey : Commands.showLog,
     };
   }
+  if (s.keyMissing) {
+    const fix = s.keyMissing.fix ?? "Run “Context Sidecar: Set API Key”.";
+    return {
+      text: "$(key) no API key",
+      tooltip: `**Context Sidecar**\n\n${s.keyMissing.message}\n\n${fix}\n\nClick to set the API key.`,
+      background: "error",
+      command: Commands.setApiKey,
+    };
+  }
+  const mcp = mcpSummary(s.mcpServers);
+  const mcpNote = mcp ? `\n\n${mcp}` : "";
+  if (s.retry) {
+    const r = retryView(s.retry, s.now ?? Date.now());
+    return { text: r.text, tooltip: `${r.tooltip}${mcpNote}`, background: "warning", command: Commands.openChat };
+  }
   const spin = s.compacting ? "$(sync~spin) " : "";
   if (!s.sessionId) {
     return {
       text: `${spin}$(comment-discussion) no session`,
-      tooltip: "**Context Sidecar**: no session yet. Click to open the chat.",
+      tooltip: `**Context Sidecar**: no session yet. Click to open the chat.${mcpNote}`,
       background: undefined,
       command: Commands.openChat,
     };
@@ -83,8 +140,8 @@ export function statusView(s: StatusInputs): StatusView {
     s.serverStatus?.kind === "warning" && s.serverStatus.message ? `\n\n$(warning) ${s.serverStatus.message}` : "";
   return {
     text: `${spin}${s.compacting ? "" : "$(pulse) "}${gaugeText(s.gauge)}`,
-    tooltip: `${gaugeTooltipMarkdown(s.gauge)}${warningNote}${compactingNote}\n\n${action}`,
-    background: gaugeColor(s.gauge.level),
+    tooltip: `${gaugeTooltipMarkdown(s.gauge)}${warningNote}${mcpNote}${compactingNote}\n\n${action}`,
+    background: gaugeColor(gaugeStage(s.gauge)),
     command: s.clickAction === "compact" ? Commands.compact : Commands.showContext,
   };
 }

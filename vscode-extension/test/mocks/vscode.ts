@@ -54,6 +54,21 @@ export const workspace = {
   onDidChangeConfiguration: () => ({ dispose() {} }),
   createFileSystemWatcher: () => ({ dispose() {} }),
   registerTextDocumentContentProvider: () => ({ dispose() {} }),
+  textDocuments: [] as { uri: Uri; isDirty: boolean; save(): Promise<boolean> }[],
+  async openTextDocument(uri: Uri) {
+    const doc = workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (!doc) throw new Error(`no document ${uri.toString()}`);
+    return doc;
+  },
+  asRelativePath(uri: Uri | string): string {
+    const p = typeof uri === "string" ? uri : uri.path;
+    const root = workspace.workspaceFolders?.[0]?.uri.path;
+    return root && p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p;
+  },
+  __files: [] as string[],
+  async findFiles(_include: string, _exclude?: string, max = 100): Promise<Uri[]> {
+    return workspace.__files.slice(0, max).map((p) => Uri.file(p));
+  },
 };
 
 /** A ConfigurationChangeEvent for the given full keys, with VS Code's prefix semantics. */
@@ -71,6 +86,7 @@ export class Uri {
   private constructor(
     readonly scheme: string,
     readonly path: string,
+    readonly query = "",
   ) {}
   static file(p: string): Uri {
     return new Uri("file", p);
@@ -82,14 +98,14 @@ export class Uri {
   static joinPath(base: Uri, ...parts: string[]): Uri {
     return new Uri(base.scheme, path.posix.join(base.path, ...parts));
   }
-  static from(c: { scheme: string; path: string }): Uri {
-    return new Uri(c.scheme, c.path);
+  static from(c: { scheme: string; path: string; query?: string }): Uri {
+    return new Uri(c.scheme, c.path, c.query ?? "");
   }
   get fsPath(): string {
     return this.path;
   }
   toString(): string {
-    return `${this.scheme}://${this.path}`;
+    return `${this.scheme}://${this.path}${this.query ? `?${this.query}` : ""}`;
   }
 }
 
@@ -143,12 +159,19 @@ export interface RecordedStatusBarItem {
 
 export const __recorded = {
   statusBarItems: [] as RecordedStatusBarItem[],
-  messages: [] as { level: "info" | "warning" | "error"; text: string }[],
+  messages: [] as { level: "info" | "warning" | "error"; text: string; items?: string[] }[],
   commands: [] as { id: string; args: unknown[] }[],
+  quickPicks: [] as unknown[],
+  closedTabs: [] as unknown[],
+  /** Answers the next notifications return (a button's title), first in first out. */
+  answers: [] as (string | undefined)[],
   reset(): void {
     this.statusBarItems = [];
     this.messages = [];
     this.commands = [];
+    this.quickPicks = [];
+    this.closedTabs = [];
+    this.answers = [];
   },
 };
 
@@ -182,15 +205,32 @@ export const window = {
     __recorded.messages.push({ level: "warning", text });
     return undefined;
   },
-  async showInformationMessage(text: string) {
-    __recorded.messages.push({ level: "info", text });
+  async showInformationMessage(text: string, ...items: string[]) {
+    __recorded.messages.push({ level: "info", text, items });
+    return __recorded.answers.shift();
+  },
+  async showQuickPick<T>(items: T[]) {
+    __recorded.quickPicks.push(items);
     return undefined;
+  },
+  activeTextEditor: undefined as unknown,
+  tabGroups: {
+    all: [] as { tabs: { input: unknown }[] }[],
+    async close(tabs: { input: unknown }[]) {
+      __recorded.closedTabs.push(...tabs);
+      for (const g of window.tabGroups.all) g.tabs = g.tabs.filter((t) => !tabs.includes(t));
+      return true;
+    },
   },
 };
 
 export const commands = {
   async executeCommand(id: string, ...args: unknown[]) {
     __recorded.commands.push({ id, args });
+    if (id === "vscode.diff") {
+      if (!window.tabGroups.all.length) window.tabGroups.all.push({ tabs: [] });
+      window.tabGroups.all[0].tabs.push({ input: { original: args[0], modified: args[1] } });
+    }
     return undefined;
   },
   registerCommand: () => ({ dispose() {} }),

@@ -7,8 +7,8 @@ import { gauge } from "./fixtures";
 
 beforeEach(() => vscode.__recorded.reset());
 
-function item() {
-  const items = vscode.__recorded.statusBarItems;
+function item(id = "contextSidecar.gauge") {
+  const items = vscode.__recorded.statusBarItems.filter((i) => i.id === id);
   assert.equal(items.length, 1);
   return items[0];
 }

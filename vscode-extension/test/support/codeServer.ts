@@ -1,0 +1,241 @@
+// One code-server 4.100.3 with the packaged extension, in scratch folders, driven by
+// headless Chromium: what the end-to-end scenarios share.
+
+import assert from "node:assert/strict";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import * as path from "node:path";
+import type { Browser, FrameLocator, Page } from "playwright-core";
+import { chromiumAvailable, launchChromium } from "./browser";
+import { EXTENSION_ROOT, PYTHON, REPO_ROOT, pythonAvailable, removeScratch, scratchDirs, stopGroup, withTimeout } from "./processes";
+
+export const CODE_SERVER = process.env.CODE_SERVER ?? "";
+export const VSIX = process.env.VSIX ?? path.join(EXTENSION_ROOT, "dist", "context-sidecar.vsix");
+
+export function skipReason(): string | false {
+  return !CODE_SERVER || !existsSync(CODE_SERVER) ? "CODE_SERVER is not set (scripts/test.sh installs code-server)"
+    : !existsSync(VSIX) ? `no VSIX at ${VSIX}`
+    : !chromiumAvailable() ? "no Chromium"
+    : !pythonAvailable() ? `no Python at ${PYTHON}`
+    : false;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const THEMES = { dark: "Default Dark Modern", light: "Default Light Modern" } as const;
+/** What the Color Theme picker calls them. */
+const THEME_LABELS = { dark: "Dark Modern", light: "Light Modern" } as const;
+
+export class CodeServerSession {
+  readonly dirs = scratchDirs("sidecar-e2e-wf-");
+  readonly userData = path.join(this.dirs.root, "user-data");
+  private readonly extensionsDir = path.join(this.dirs.root, "extensions");
+  private server: ChildProcess | undefined;
+  private browser: Browser | undefined;
+  page!: Page;
+  private baseUrl = "";
+  private serverLog = "";
+  private settings: Record<string, unknown> = {};
+
+  private env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    const d = this.dirs;
+    return {
+      ...process.env,
+      HOME: d.home,
+      XDG_CONFIG_HOME: path.join(d.home, ".config"),
+      XDG_DATA_HOME: path.join(d.home, ".local", "share"),
+      XDG_CACHE_HOME: path.join(d.home, ".cache"),
+      EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: "http://127.0.0.1:9/gallery", itemUrl: "http://127.0.0.1:9/item", resourceUrlTemplate: "http://127.0.0.1:9/r" }),
+      ...extra,
+    };
+  }
+
+  writeSettings(patch: Record<string, unknown>): void {
+    this.settings = { ...this.settings, ...patch };
+    writeFileSync(path.join(this.userData, "User", "settings.json"), JSON.stringify(this.settings, null, 2));
+  }
+
+  /**
+   * `settings` go to the workspace's .vscode/settings.json: the user file is VS Code's to
+   * rewrite (a theme change does), and a sidecar restarting meanwhile must still find its
+   * own settings.
+   */
+  async start(settings: Record<string, unknown>, env: Record<string, string>): Promise<void> {
+    mkdirSync(path.join(this.userData, "User"), { recursive: true });
+    mkdirSync(path.join(this.dirs.workspace, ".vscode"), { recursive: true });
+    writeFileSync(
+      path.join(this.dirs.workspace, ".vscode", "settings.json"),
+      JSON.stringify({ "contextSidecar.pythonPath": PYTHON, "contextSidecar.storageDir": this.dirs.storage, ...settings }, null, 2),
+    );
+    mkdirSync(this.extensionsDir, { recursive: true });
+    this.writeSettings({
+      "workbench.startupEditor": "none",
+      "workbench.colorTheme": THEMES.dark,
+      "workbench.tips.enabled": false,
+      "telemetry.telemetryLevel": "off",
+      "update.mode": "none",
+      "extensions.autoCheckUpdates": false,
+      "extensions.autoUpdate": false,
+      "security.workspace.trust.enabled": false,
+      "chat.commandCenter.enabled": false,
+      "workbench.editor.enablePreview": false,
+    });
+    const install = spawnSync(
+      CODE_SERVER,
+      ["--user-data-dir", this.userData, "--extensions-dir", this.extensionsDir, "--install-extension", VSIX],
+      { env: this.env(), timeout: 60_000, encoding: "utf8" },
+    );
+    assert.equal(install.status, 0, `install failed: ${install.stdout}\n${install.stderr}`);
+
+    const port = await freePort();
+    this.baseUrl = `http://127.0.0.1:${port}`;
+    writeFileSync(path.join(this.dirs.root, "config.yaml"), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+    this.server = spawn(
+      CODE_SERVER,
+      [
+        "--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
+        "--disable-workspace-trust", "--disable-getting-started-override",
+        "--user-data-dir", this.userData, "--extensions-dir", this.extensionsDir, "--config", path.join(this.dirs.root, "config.yaml"),
+        this.dirs.workspace,
+      ],
+      { detached: true, stdio: ["ignore", "pipe", "pipe"], env: this.env({ PYTHONPATH: REPO_ROOT, ...env }) },
+    );
+    this.server.stdout!.on("data", (d) => (this.serverLog += d));
+    this.server.stderr!.on("data", (d) => (this.serverLog += d));
+    await withTimeout(
+      (async () => {
+        for (;;) {
+          try {
+            if ((await fetch(`${this.baseUrl}/healthz`, { signal: AbortSignal.timeout(1_000) })).ok) return;
+          } catch {
+            /* not up yet */
+          }
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      })(),
+      45_000,
+      "code-server /healthz",
+    ).catch((e) => {
+      throw new Error(`${e.message}\n${this.serverLog}`);
+    });
+    this.browser = await launchChromium();
+    this.page = await this.browser.newPage({ viewport: { width: 1280, height: 760 } });
+    this.page.setDefaultTimeout(30_000);
+    await this.open();
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto(`${this.baseUrl}/?folder=${encodeURIComponent(this.dirs.workspace)}`, { timeout: 60_000 });
+    await this.page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+  }
+
+  /** Reload the window the way Developer: Reload Window does: a new extension host. */
+  async reload(): Promise<void> {
+    await this.page.reload({ timeout: 60_000 });
+    await this.page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+  }
+
+  async stop(): Promise<void> {
+    await this.browser?.close().catch(() => undefined);
+    await stopGroup(this.server);
+    removeScratch(this.dirs.root);
+  }
+
+  statusBar() {
+    return this.page.locator("#workbench\\.parts\\.statusbar");
+  }
+
+  chat(): FrameLocator {
+    return this.page.frameLocator("iframe.webview").first().frameLocator("#active-frame");
+  }
+
+  async openChat(): Promise<FrameLocator> {
+    const frame = this.chat();
+    if (!(await frame.locator("#input").isVisible().catch(() => false))) {
+      // The activity bar icon toggles the side bar; the command only ever shows the chat.
+      await this.runCommand("Context Sidecar: Open Chat");
+    }
+    await frame.locator("#input").waitFor({ timeout: 30_000 });
+    return frame;
+  }
+
+  /** Runs a command from the palette by its title. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press("F1");
+    const input = this.page.locator(".quick-input-widget input");
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    await this.pickRow(title);
+  }
+
+  /** Clicks the quick pick row labelled exactly `label` (Enter would take the focused one). */
+  async pickRow(label: string | RegExp): Promise<void> {
+    const exact = typeof label === "string" ? new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*$`) : label;
+    const row = this.page.locator(".quick-input-list .monaco-list-row").filter({
+      has: this.page.locator(".label-name, .monaco-highlighted-label").getByText(exact),
+    }).first();
+    await row.waitFor();
+    await row.click();
+  }
+
+  /** Clicks a button of a notification toast whose message matches. */
+  async notificationButton(message: RegExp, button: string): Promise<void> {
+    const toast = this.page.locator(".notification-toast", { hasText: message }).first();
+    await toast.waitFor({ timeout: 60_000 });
+    await toast.getByRole("button", { name: button }).click();
+  }
+
+  async setTheme(theme: keyof typeof THEMES): Promise<void> {
+    const cls = theme === "dark" ? "vs-dark" : "vs";
+    const isSet = await this.page.evaluate((c) => document.querySelector(".monaco-workbench")?.classList.contains(c) ?? false, cls);
+    if (isSet) return;
+    await this.runCommand("Preferences: Color Theme");
+    const input = this.page.locator(".quick-input-widget input");
+    await input.fill(THEME_LABELS[theme]);
+    await this.pickRow(new RegExp(`^(Default )?${THEME_LABELS[theme]}$`));
+    await this.page.waitForFunction(
+      (c) => document.querySelector(".monaco-workbench")?.classList.contains(c) ?? false,
+      cls,
+      { timeout: 15_000 },
+    );
+    await this.page.waitForTimeout(500);
+  }
+
+  /** Screenshots in both themes: docs/screenshots/<name>-dark.png and -light.png. */
+  async shootBoth(name: string, shoot: (file: string) => Promise<unknown>): Promise<string[]> {
+    const dir = path.join(REPO_ROOT, "docs", "screenshots");
+    mkdirSync(dir, { recursive: true });
+    const files: string[] = [];
+    for (const theme of ["dark", "light"] as const) {
+      await this.setTheme(theme);
+      const file = path.join(dir, `${name}-${theme}.png`);
+      await shoot(file);
+      files.push(file);
+    }
+    await this.setTheme("dark");
+    return files;
+  }
+
+  /** The "Context Sidecar" output channels of every window session, oldest first. */
+  channelLogs(): string {
+    const logs = path.join(this.userData, "logs");
+    const out: string[] = [];
+    for (const session of existsSync(logs) ? readdirSync(logs).sort() : []) {
+      for (const host of readdirSync(path.join(logs, session)).filter((d) => d.startsWith("exthost"))) {
+        const file = path.join(logs, session, host, "context-sidecar.context-sidecar", "Context Sidecar.log");
+        if (existsSync(file)) out.push(readFileSync(file, "utf8"));
+      }
+    }
+    return out.join("\n");
+  }
+}
