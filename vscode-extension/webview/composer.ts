@@ -278,11 +278,14 @@ input.addEventListener("keydown", (event) => {
       highlight();
       return;
     }
-    if (event.key === "Enter" || event.key === "Tab") {
+    const typedWhole = items[active]!.insert.trim() === input.value.slice(0, input.selectionStart).trim();
+    if (event.key === "Tab" || (event.key === "Enter" && !typedWhole)) {
       event.preventDefault();
       accept(active);
       return;
     }
+    // Enter on a command typed out in full sends it.
+    closePopup();
     if (event.key === "Escape") {
       event.preventDefault();
       closePopup();

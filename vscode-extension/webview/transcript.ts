@@ -243,7 +243,9 @@ export function retry(u: Extract<PanelUpdate, { sessionUpdate: "retry_update" }>
   const label = el("span", "retry-reason", reason);
   const attempt = el("span", "retry-attempt", `attempt ${u.attempt} of ${u.maxRetries}`);
   const countdown = el("span", "retry-countdown");
-  row.replaceChildren(el("span", "spinner"), label, el("span", "sep", " · "), attempt, el("span", "sep", " · "), countdown);
+  const line = el("span", "retry-line");
+  line.append(label, " · ", attempt, " · ", countdown);
+  row.replaceChildren(el("span", "spinner"), line);
   const due = Date.now() + Math.max(0, u.delayMs);
   const tick = () => {
     const left = Math.max(0, Math.ceil((due - Date.now()) / 1000));

@@ -10,10 +10,9 @@ const sessionsView = $("sessions-view");
 let currentSessionId: string | null = null;
 
 export function setCurrentSession(id: string | null): void {
+  if (id === currentSessionId) return;
   currentSessionId = id;
-  for (const row of Array.from(sessionsView.querySelectorAll<HTMLElement>(".session-row"))) {
-    row.classList.toggle("current", row.dataset.sessionId === id);
-  }
+  if (!sessionsView.hidden) renderSessions();
 }
 
 function header(view: HTMLElement, title: string, extra: HTMLElement[] = []): void {
@@ -104,6 +103,16 @@ function fileLink(path: string): HTMLElement {
   return a;
 }
 
+/** The characters a block holds: its text, a tool call's input, a tool result's content. */
+function blockChars(block: Record<string, unknown>): number {
+  if (typeof block.text === "string") return block.text.length;
+  if (block.type === "tool_use") return JSON.stringify(block.input ?? {}).length;
+  const content = block.content;
+  if (typeof content === "string") return content.length;
+  if (Array.isArray(content)) return content.reduce<number>((n, c) => n + (isRecord(c) ? blockChars(c) : 0), 0);
+  return JSON.stringify(block).length;
+}
+
 /** Messages grouped by role and content kind: how many, and how many characters. */
 export function messagesByKind(messages: unknown[]): { kind: string; count: number; chars: number }[] {
   const groups = new Map<string, { count: number; chars: number }>();
@@ -124,7 +133,7 @@ export function messagesByKind(messages: unknown[]): { kind: string; count: numb
     for (const block of m.content) {
       if (!isRecord(block)) continue;
       const type = typeof block.type === "string" ? block.type.replace(/_/g, " ") : "block";
-      add(`${role} ${type}`, JSON.stringify(block).length);
+      add(`${role} ${type}`, blockChars(block));
     }
   }
   return [...groups.entries()].map(([kind, g]) => ({ kind, ...g })).sort((a, b) => b.chars - a.chars);
@@ -189,7 +198,9 @@ function sessionRow(s: SessionSummary): HTMLElement {
   row.dataset.sessionId = s.sessionId;
   if (s.sessionId === currentSessionId) row.classList.add("current");
   const open = button("", "session-open");
-  open.append(el("span", "session-title", s.title || s.sessionId.slice(0, 8)));
+  const title = el("span", "session-title", s.title || s.sessionId.slice(0, 8));
+  if (s.sessionId === currentSessionId) title.append(el("span", "session-current", " · current"));
+  open.append(title);
   const when = s.updatedAt ? new Date(s.updatedAt).toLocaleString() : "";
   const size = typeof s.used === "number" && typeof s.size === "number" ? ` · ${formatTokens(s.used)} / ${formatTokens(s.size)}` : "";
   open.append(el("span", "session-meta", `${when}${size}${s.model ? ` · ${s.model}` : ""}`));
