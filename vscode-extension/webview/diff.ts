@@ -51,12 +51,13 @@ export function diffLines(oldText: string | null | undefined, newText: string | 
         out.push({ op: " ", text: midA[i]! });
         i++;
         j++;
-      } else if (j < m && (i >= n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
-        out.push({ op: "+", text: midB[j]! });
-        j++;
-      } else {
+      } else if (i < n && (j >= m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
+        // Removed lines before the lines that replace them, as unified diffs show them.
         out.push({ op: "-", text: midA[i]! });
         i++;
+      } else {
+        out.push({ op: "+", text: midB[j]! });
+        j++;
       }
     }
   }

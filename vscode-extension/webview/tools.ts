@@ -192,7 +192,8 @@ function render(t: ToolState): void {
   body.replaceChildren();
   if (kept) body.appendChild(kept);
   const inputText = inputLines(t);
-  if (inputText && s.verb !== "Read") body.appendChild(el("pre", "tool-input", inputText));
+  // A read or an edit says all in its line and diff; other tools show their input.
+  if (inputText && !["Read", "Edit", "Write"].includes(s.verb)) body.appendChild(el("pre", "tool-input", inputText));
   if (s.diff) body.appendChild(diffView(s.diff));
   const out = outputText(t.content) || (s.verb === "Bash" || t.status === "failed" ? str(input(t.rawOutput).output) ?? "" : "");
   if (out) body.appendChild(el("pre", "tool-output", out));
