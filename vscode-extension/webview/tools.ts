@@ -182,7 +182,11 @@ function render(t: ToolState): void {
     } else detail.textContent = `· ${s.detail}`;
     parts.push(detail);
   }
-  if (t.permission) parts.push(el("span", "tool-permission", t.permission));
+  if (t.permission) {
+    const badge = el("span", "tool-permission", t.permission);
+    badge.title = `Permission: ${t.permission.replace(/^[✓✗] /, "")}`;
+    parts.push(badge);
+  }
   summary.replaceChildren(...parts);
   t.row.dataset.status = t.status;
   t.row.title = "";

@@ -46,8 +46,10 @@ export function chatHtml(p: ChatHtmlParts): string {
     <button id="context" type="button" title="What is in the context window (/context)">Context</button>
     <button id="compact" type="button" title="Compact the conversation now (/compact [instructions])">Compact</button>
     <span class="spacer"></span>
-    <button id="plan" type="button" aria-pressed="false">/plan</button>
-    <select id="mode" aria-label="Permission mode"></select>
+    <span class="mode-group">
+      <button id="plan" type="button" aria-pressed="false">/plan</button>
+      <select id="mode" aria-label="Permission mode"></select>
+    </span>
   </div>
   <div class="toolbar-row meta">
     <span id="title" class="title"></span>
