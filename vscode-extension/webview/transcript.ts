@@ -93,7 +93,7 @@ function newTextBlock(kind: TextBlock["kind"], messageId: string | undefined): T
     details.appendChild(body);
     root = details;
   } else if (kind === "user") {
-    root = el("div", "message user");
+    root = el("div", commandTurn ? "message user command" : "message user");
     body = el("div", "plain");
     root.appendChild(body);
   } else {
@@ -126,7 +126,6 @@ function startUserTurn(text: string): void {
 export function userPrompt(text: string): void {
   startUserTurn(text);
   const block = newTextBlock("user", undefined);
-  if (commandTurn) block.root.classList.add("command");
   block.text = text;
   renderUserText(block.body, text);
   lastBlock = undefined;

@@ -140,6 +140,8 @@ export function messagesByKind(messages: unknown[]): { kind: string; count: numb
 }
 
 export function showContext(view: PanelContextView): void {
+  if (contextFallback) clearTimeout(contextFallback);
+  contextFallback = undefined;
   const refresh = button("Refresh", "view-refresh", "Ask the sidecar again");
   refresh.addEventListener("click", () => send({ type: "requestContext" }));
   const asDoc = button("Open as document", "view-doc", "The whole /context view as a markdown document");
@@ -180,10 +182,21 @@ export function showContext(view: PanelContextView): void {
   openView(contextView);
 }
 
-/** Asks for the Context view (the host answers with `context`). */
+let contextFallback: ReturnType<typeof setTimeout> | undefined;
+
+/** Asks for the Context view (the host answers with `context`). A host that does not know
+ *  the request yet still shows the context: as a document, after a short wait. */
 export function requestContext(): void {
   send({ type: "requestContext" });
+  if (contextFallback) clearTimeout(contextFallback);
+  const asked = contextView.hidden;
+  contextFallback = setTimeout(() => {
+    contextFallback = undefined;
+    if (asked && contextView.hidden) send({ type: "showContext" });
+  }, CONTEXT_FALLBACK_MS);
 }
+
+const CONTEXT_FALLBACK_MS = 2000;
 
 // ---- Sessions -----------------------------------------------------------------------------
 
@@ -193,6 +206,21 @@ filterBox.type = "search";
 filterBox.placeholder = "Filter sessions";
 filterBox.addEventListener("input", () => renderSessions());
 
+/** "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", else the date. */
+export function relativeTime(iso: string, now = Date.now()): string {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return "";
+  const minutes = Math.round((now - then) / 60_000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.round(hours / 24);
+  if (days === 1) return "yesterday";
+  if (days < 7) return `${days} days ago`;
+  return new Date(then).toLocaleDateString();
+}
+
 function sessionRow(s: SessionSummary): HTMLElement {
   const row = el("div", "session-row");
   row.dataset.sessionId = s.sessionId;
@@ -201,9 +229,10 @@ function sessionRow(s: SessionSummary): HTMLElement {
   const title = el("span", "session-title", s.title || s.sessionId.slice(0, 8));
   if (s.sessionId === currentSessionId) title.append(el("span", "session-current", " · current"));
   open.append(title);
-  const when = s.updatedAt ? new Date(s.updatedAt).toLocaleString() : "";
+  const when = s.updatedAt ? relativeTime(s.updatedAt) : "";
   const size = typeof s.used === "number" && typeof s.size === "number" ? ` · ${formatTokens(s.used)} / ${formatTokens(s.size)}` : "";
   open.append(el("span", "session-meta", `${when}${size}${s.model ? ` · ${s.model}` : ""}`));
+  if (s.updatedAt) open.title = new Date(s.updatedAt).toLocaleString();
   open.addEventListener("click", () => {
     closeView(sessionsView);
     if (s.sessionId !== currentSessionId) send({ type: "loadSession", sessionId: s.sessionId });

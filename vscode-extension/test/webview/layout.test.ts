@@ -67,6 +67,32 @@ for (const theme of ["dark", "light"] as ThemeName[]) {
       mkdirSync(OUT, { recursive: true });
       await page.screenshot({ path: path.join(OUT, `panel-${theme}.png`) });
     }
+    // The two views over the transcript fit as well.
+    await host(page, { type: "context", view: {
+      gauge: gauge({ used: 61_200, percentUsed: 30.6 }),
+      prefix: { parts: { system: 3000, memoryFiles: 1200, tools: 12000 }, memoryFiles: [{ path: `${CWD}/CLAUDE.md`, kind: "project", tokens: 1200 }] },
+      fileReadState: [{ path: `${CWD}/a/rather/deeply/nested/folder/with/a/long/name/calc_with_a_long_module_name.py`, tokens: 2100, stale: false, origin: "read" }],
+      messages: [{ role: "user", content: [{ type: "text", text: "Fix the failing test" }] }],
+      mcpServers: [{ name: "github", status: "connected", transport: "http", tools: ["search"] }],
+    } });
+    await page.locator("#context-view table").first().waitFor();
+    const viewOverflow = await page.evaluate(() => {
+      const v = document.getElementById("context-view")!;
+      return v.scrollWidth - v.clientWidth;
+    });
+    assert.equal(viewOverflow, 0, "the Context view does not scroll sideways");
+    if (OUT) await page.screenshot({ path: path.join(OUT, `context-${theme}.png`) });
+    await host(page, { type: "sessions", sessions: [
+      { sessionId: "s-1", title: "Fix the calculator", updatedAt: new Date(Date.now() - 5 * 60_000).toISOString(), used: 61_200, size: 200_000, model: "claude-haiku-4-5" },
+      { sessionId: "s-0", title: "A session with a title far too long to fit in one line of a narrow side panel", updatedAt: "2026-11-20T10:00:00Z", used: 12_000, size: 200_000 },
+    ] });
+    await page.locator("#sessions-view .session-row").first().waitFor();
+    const listOverflow = await page.evaluate(() => {
+      const v = document.getElementById("sessions-view")!;
+      return v.scrollWidth - v.clientWidth;
+    });
+    assert.equal(listOverflow, 0, "the Sessions view does not scroll sideways");
+    if (OUT) await page.screenshot({ path: path.join(OUT, `sessions-${theme}.png`) });
     assert.deepEqual((page as any).__errors, []);
     await page.close();
   });
