@@ -149,6 +149,7 @@ function handle(m: HostToWebview | (HostToPanelBody & { seq: number })): void {
       break;
     case "context":
       showContext(m.view);
+      if (m.view.mcpServers) showMcp(m.view.mcpServers);
       break;
     case "fileResults":
       composer.fileResults(m.requestId, m.files);

@@ -169,7 +169,8 @@ export function diffView(diff: DiffLine[]): HTMLElement {
 function render(t: ToolState): void {
   const s = summarize({ ...t });
   const summary = t.row.querySelector("summary")!;
-  const icon = el("span", "tool-status", statusIcons[t.status] ?? "•");
+  const icon = el("span", "tool-status", t.status === "in_progress" ? "" : statusIcons[t.status] ?? "•");
+  if (t.status === "in_progress") icon.appendChild(el("span", "spinner"));
   icon.title = t.status.replace(/_/g, " ");
   const parts: HTMLElement[] = [icon, el("span", "tool-verb", s.verb)];
   if (s.target) parts.push(s.path ? pathLink(s.target, s.path, s.line) : el("span", "tool-target", s.target));
@@ -347,6 +348,8 @@ export function settlePermission(requestId: number, optionId: string | null): vo
   const option = entry.options.find((o) => o.optionId === optionId);
   const label = answeredLabel(option?.name ?? "Cancelled", optionId);
   const t = entry.toolCallId ? tools.get(entry.toolCallId) : undefined;
+  // The conversation goes on in the prompt box.
+  if (entry.card.contains(document.activeElement)) document.getElementById("input")?.focus({ preventScroll: true });
   if (t && t.row.contains(entry.card)) {
     entry.card.remove();
     t.row.classList.remove("asking");
