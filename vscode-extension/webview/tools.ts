@@ -117,11 +117,14 @@ export function summarize(t: {
     const detail = out.unchanged === true ? "unchanged" : lines !== undefined ? `${lines.toLocaleString("en-US")} line${lines === 1 ? "" : "s"}` : "";
     return { verb: "Read", target: shownPath(t.title, "Read", filePath), path: location?.path ?? filePath, line: location?.line, detail };
   }
-  if (t.kind === "read") return { verb: "List", target: shownPath(t.title, "LS", filePath), path: undefined, detail: "" };
-  if (t.kind === "search") {
-    const pattern = str(i.pattern) ?? t.title;
-    const verb = /^Glob\b/.test(t.title) || (i.pattern !== undefined && i.output_mode === undefined && /[*?{]/.test(pattern) && !/\\/.test(pattern)) ? "Glob" : "Grep";
-    return { verb, target: pattern, detail: str(i.path) ? `in ${str(i.path)}` : "" };
+  if (t.kind === "read" || t.kind === "search") {
+    // Glob, Grep and List titles are already short: "Grep 'todo' in src", "List src".
+    const [verb = "Search", ...rest] = t.title.split(" ");
+    const files = num(out.numFiles);
+    const entries = num(out.entries);
+    const detail = files !== undefined ? `${files.toLocaleString("en-US")} file${files === 1 ? "" : "s"}`
+      : entries !== undefined ? `${entries.toLocaleString("en-US")} entr${entries === 1 ? "y" : "ies"}` : "";
+    return { verb, target: rest.join(" ") || str(i.pattern) || "", detail };
   }
   const [verb, ...rest] = t.title.split(" ");
   return { verb: verb ?? "Tool", target: rest.join(" "), path: location?.path, detail: "" };

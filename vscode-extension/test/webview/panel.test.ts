@@ -97,12 +97,16 @@ test("tool rows are one concise line, with clickable paths and input on demand, 
   await toolRun(page, "b1",
     { title: "Run the tests", kind: "execute", rawInput: { command: "pytest -q", description: "Run the tests" } },
     { status: "completed", rawOutput: { exitCode: 0, timedOut: false, cancelled: false }, content: [{ type: "content", content: { type: "text", text: "3 passed\nExit code: 0" } }] });
+  await toolRun(page, "g1",
+    { title: "Grep 'def add' in src", kind: "search", rawInput: { pattern: "def add", path: `${CWD}/src` }, locations: [{ path: `${CWD}/src` }] },
+    { status: "completed", rawOutput: { mode: "files_with_matches", numFiles: 2 } });
   await update(page, text("All green.", "m2"));
 
   const line = (id: string) => page.locator(`details.tool[data-tool-call-id="${id}"] > summary`).innerText();
   assert.equal((await line("r1")).replace(/\s+/g, " "), "✓ Read calc.py · 19 lines");
   assert.equal((await line("e1")).replace(/\s+/g, " "), "✓ Edit src/a.py +3 −1");
   assert.equal((await line("b1")).replace(/\s+/g, " "), "✓ Bash pytest -q · exit 0");
+  assert.equal((await line("g1")).replace(/\s+/g, " "), "✓ Grep 'def add' in src · 2 files");
   // No "Assistant" header anywhere; the agent's text blocks carry no role label.
   assert.equal(await page.locator("text=Assistant").count(), 0);
   assert.equal(await page.locator(".message.agent").count(), 2);
