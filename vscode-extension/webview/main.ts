@@ -10,7 +10,7 @@ import { $, send } from "./dom";
 import { setCurrentMode, setModes, showMcp } from "./header";
 import { clearTools, permission, settlePermission, toolCall, toolCallUpdate } from "./tools";
 import {
-  clearTranscript, compaction, endRetries, errorRow, hookResult, jumpOnNextPrompt, notice, rememberPrompt, retry,
+  clearTranscript, compaction, endRetries, errorRow, hookResult, jumpOnNextPrompt, notice, promptSettled, rememberPrompt, retry,
   textUpdate, transcript, turnEnded, userPrompt,
 } from "./transcript";
 import { closeOpenView, contextViewOpen, requestContext, setCurrentSession, showContext, showSessions, sessionsViewOpen } from "./views";
@@ -134,6 +134,7 @@ function handle(m: HostToWebview | (HostToPanelBody & { seq: number })): void {
       settlePermission(m.requestId, m.optionId);
       break;
     case "turnEnded":
+      promptSettled();
       turnEnded();
       endRetries();
       if (m.stopReason !== "end_turn") notice(`Turn ended: ${m.stopReason.replace(/_/g, " ")}`);

@@ -284,10 +284,17 @@ export function hookResult(u: Extract<PanelUpdate, { sessionUpdate: "hook_result
 }
 
 let lastPrompt: string | undefined;
+/** A prompt was sent and its turn has not ended: an error now is that prompt's failure. */
+let promptOpen = false;
 
-/** Remembers the last prompt sent, so an error row can offer to send it again. */
+/** Remembers the last prompt sent, so an error that ends its turn can offer to send it again. */
 export function rememberPrompt(text: string): void {
   lastPrompt = text;
+  promptOpen = true;
+}
+
+export function promptSettled(): void {
+  promptOpen = false;
 }
 
 export function errorRow(message: string, fix: string | undefined, code: number | undefined): void {
@@ -297,7 +304,8 @@ export function errorRow(message: string, fix: string | undefined, code: number 
   if (code !== undefined) text.title = `error ${code}`;
   row.appendChild(text);
   if (fix) row.appendChild(el("div", "error-fix", fix));
-  if (lastPrompt !== undefined) {
+  if (lastPrompt !== undefined && promptOpen) {
+    promptOpen = false;
     const again = lastPrompt;
     const retryButton = button("Retry", "error-retry", "Send the last message again");
     retryButton.addEventListener("click", () => {

@@ -428,6 +428,10 @@ test("retry_update shows the attempt and a countdown; errors say the fix and off
   assert.equal(await error.locator(".error-fix").innerText(), "Set ANTHROPIC_API_KEY or run 'Context Sidecar: Set API Key'");
   await error.locator("button >> text=Retry").click();
   assert.equal((await postedOf(page, "prompt")).at(-1).text, "Summarize calc.py");
+  // An error that is no prompt's failure (the turn had ended) offers no Retry.
+  await host(page, { type: "turnEnded", stopReason: "end_turn" });
+  await host(page, { type: "error", message: "No session yet.", fix: "Send a message or press New to start one." });
+  assert.equal(await page.locator(".error").nth(1).locator("button").count(), 0);
   await page.close();
 });
 
