@@ -8,9 +8,9 @@ import { formatTokens, gaugeText } from "../src/status/gaugeFormat";
 import * as composer from "./composer";
 import { $, send } from "./dom";
 import { setCurrentMode, setModes, showMcp } from "./header";
-import { clearTools, permission, settlePermission, toolCall, toolCallUpdate } from "./tools";
+import { clearTools, permission, reviewInEditor, settlePermission, toolCall, toolCallUpdate } from "./tools";
 import {
-  clearTranscript, compaction, endRetries, errorRow, hookResult, jumpOnNextPrompt, notice, promptSettled, rememberPrompt, retry,
+  clearTranscript, compaction, endRetries, errorRow, hookResult, jumpOnNextPrompt, notice, promptSettled, rememberPrompt, retry, setRetryHook,
   textUpdate, transcript, turnEnded, userPrompt,
 } from "./transcript";
 import { closeOpenView, contextViewOpen, requestContext, setCurrentSession, showContext, showSessions, sessionsViewOpen } from "./views";
@@ -158,6 +158,18 @@ function handle(m: HostToWebview | (HostToPanelBody & { seq: number })): void {
     case "modes":
       setModes(m.availableModes, m.currentModeId);
       break;
+    case "attachments":
+      composer.showAttachments(m.items);
+      break;
+    case "resendOffer":
+      composer.offerResend(m.text);
+      break;
+    case "compactOffer":
+      composer.offerCompact(m.stage, m.next);
+      break;
+    case "reviewInEditor":
+      reviewInEditor(m.requestId, m.path);
+      break;
   }
 }
 
@@ -170,6 +182,7 @@ window.addEventListener("message", (event: MessageEvent) => {
 
 // ---- user actions -------------------------------------------------------------------------
 
+setRetryHook({ pending: composer.resendPending, resend: composer.resendNow });
 composer.init({
   beforeSend(text) {
     // `/clear` starts over: the view empties at once, as the sidecar's history does.

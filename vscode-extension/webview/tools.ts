@@ -367,6 +367,15 @@ export function settlePermission(requestId: number, optionId: string | null): vo
   entry.card.replaceChildren(el("span", "permission-title", question), el("span", "tool-permission", label));
 }
 
+/** The edit is also open as a diff in the editor: either place answers it. */
+export function reviewInEditor(requestId: number, path: string): void {
+  const entry = cards.get(requestId);
+  if (!entry || entry.card.dataset.settled || entry.card.querySelector(".permission-review")) return;
+  const note = el("div", "permission-review");
+  note.append("Also open as a diff in the editor: ", pathLink(baseName(path), path), ". Accept or reject there or here.");
+  entry.card.querySelector(".permission-options")?.before(note);
+}
+
 export function clearTools(): void {
   tools.clear();
   cards.clear();

@@ -284,6 +284,12 @@ export function hookResult(u: Extract<PanelUpdate, { sessionUpdate: "hook_result
 }
 
 let lastPrompt: string | undefined;
+let retryHook: { pending(): boolean; resend(): void } = { pending: () => false, resend: () => undefined };
+
+/** How Retry defers to the host's own resend offer. */
+export function setRetryHook(hook: typeof retryHook): void {
+  retryHook = hook;
+}
 /** A prompt was sent and its turn has not ended: an error now is that prompt's failure. */
 let promptOpen = false;
 
@@ -304,16 +310,25 @@ export function errorRow(message: string, fix: string | undefined, code: number 
   if (code !== undefined) text.title = `error ${code}`;
   row.appendChild(text);
   if (fix) row.appendChild(el("div", "error-fix", fix));
+  const actions = el("div", "error-actions");
+  if (/api key/i.test(`${message} ${fix ?? ""}`)) {
+    const key = button("Set API Key", "primary error-key", "Context Sidecar: Set API Key");
+    key.addEventListener("click", () => send({ type: "setApiKey" }));
+    actions.appendChild(key);
+  }
   if (lastPrompt !== undefined && promptOpen) {
     promptOpen = false;
     const again = lastPrompt;
     const retryButton = button("Retry", "error-retry", "Send the last message again");
     retryButton.addEventListener("click", () => {
       retryButton.disabled = true;
-      send({ type: "prompt", text: again });
+      // A host that kept the failed prompt (with its attachments) resends it itself.
+      if (retryHook.pending()) retryHook.resend();
+      else send({ type: "prompt", text: again });
     });
-    row.appendChild(retryButton);
+    actions.appendChild(retryButton);
   }
+  if (actions.childElementCount) row.appendChild(actions);
   append(row);
   lastBlock = undefined;
 }

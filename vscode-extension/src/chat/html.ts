@@ -64,7 +64,9 @@ export function chatHtml(p: ChatHtmlParts): string {
 <section id="context-view" class="view" hidden aria-label="Context"></section>
 <main id="transcript" aria-live="polite"></main>
 <footer id="composer">
+  <div id="offer" class="offer" hidden></div>
   <div id="queued" class="queued" hidden></div>
+  <div id="chips" class="chips" hidden></div>
   <div id="completions" class="completions" role="listbox" hidden></div>
   <textarea id="input" rows="3" placeholder="Ask the model… (@ adds a file, / runs a command; Enter sends, Shift+Enter adds a line)"></textarea>
   <div class="composer-actions">

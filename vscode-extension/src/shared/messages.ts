@@ -142,7 +142,14 @@ export type PanelToHostBody =
   /** `session/set_mode {sessionId, modeId}`. */
   | { type: "setMode"; modeId: string }
   /** Workspace files matching `query`, for the `@` completion; answered with `fileResults`. */
-  | { type: "queryFiles"; requestId: number; query: string }
+  | { type: "fileQuery"; requestId: number; query: string }
+  /** Drop a chip (a file or selection attached to the next prompt). */
+  | { type: "removeAttachment"; id: number }
+  /** Send the prompt that failed again (answers `resendOffer`), or forget it. */
+  | { type: "resend" }
+  | { type: "dismissResend" }
+  /** Run "Context Sidecar: Set API Key". */
+  | { type: "setApiKey" }
   /** `sidecar/context` for the panel's Context view; answered with `context`. */
   | { type: "requestContext" }
   /** `session/delete {sessionId}`, then a fresh `sessions` list. */
@@ -150,11 +157,34 @@ export type PanelToHostBody =
   /** Give a session a new title, then a fresh `sessions` list. */
   | { type: "renameSession"; sessionId: string; title: string };
 
+/** A file or selection attached to the next prompt, shown as a chip. */
+export interface PanelAttachment {
+  id: number;
+  kind: "file" | "selection";
+  uri: string;
+  label: string;
+  text?: string;
+  lines?: [number, number];
+}
+
+/** An `@` completion: the workspace-relative path it inserts, and the file's URI. */
+export interface PanelFileMatch {
+  path: string;
+  uri: string;
+}
+
 export type HostToPanelBody =
   | { type: "context"; view: PanelContextView }
-  | { type: "fileResults"; requestId: number; files: string[] }
+  | { type: "fileResults"; requestId: number; files: PanelFileMatch[] }
   /** The session's modes, from the `session/new` / `session/load` result. */
-  | { type: "modes"; currentModeId: string; availableModes: PanelMode[] };
+  | { type: "modes"; currentModeId: string; availableModes: PanelMode[] }
+  | { type: "attachments"; items: PanelAttachment[] }
+  /** A prompt failed and can be sent again. */
+  | { type: "resendOffer"; text: string }
+  /** The gauge's stage calls for /compact (stage "normal" withdraws the offer). */
+  | { type: "compactOffer"; stage: string; next?: string }
+  /** Permission request `requestId` (an edit) is also open as a diff in the editor. */
+  | { type: "reviewInEditor"; requestId: number; path: string };
 
 /** Session updates of the newer wire (modes, retries, MCP, hooks, replay), as the panel reads them. */
 export type PanelUpdate =
@@ -185,8 +215,8 @@ export interface PanelUpdateExtras {
 }
 
 const panelTypes = new Set<PanelToHostBody["type"]>([
-  "copyCode", "insertCode", "applyCode", "openFile", "setMode", "queryFiles", "requestContext",
-  "deleteSession", "renameSession",
+  "copyCode", "insertCode", "applyCode", "openFile", "setMode", "fileQuery", "requestContext",
+  "deleteSession", "renameSession", "removeAttachment", "resend", "dismissResend", "setApiKey",
 ]);
 
 const optionalString = (v: unknown) => v === undefined || typeof v === "string";
@@ -208,9 +238,14 @@ export function parsePanelMessage(value: unknown): (PanelToHostBody & { seq: num
         return typeof m.path === "string" && (m.line === undefined || typeof m.line === "number");
       case "setMode":
         return typeof m.modeId === "string";
-      case "queryFiles":
+      case "fileQuery":
         return typeof m.requestId === "number" && typeof m.query === "string";
+      case "removeAttachment":
+        return typeof m.id === "number";
       case "requestContext":
+      case "resend":
+      case "dismissResend":
+      case "setApiKey":
         return true;
       case "deleteSession":
         return typeof m.sessionId === "string";

@@ -397,14 +397,31 @@ test("`/` completes commands from available_commands_update; `@` asks the host f
   assert.equal((await postedOf(page, "prompt")).length, 0, "Enter picked the completion, it did not send");
   await page.fill("#input", "");
   await page.keyboard.type("look at @cal");
-  const query = (await postedOf(page, "queryFiles")).at(-1);
+  const query = (await postedOf(page, "fileQuery")).at(-1);
   assert.equal(query.query, "cal");
-  await host(page, { type: "fileResults", requestId: query.requestId, files: ["calc.py", "src/calculator.ts"] });
+  await host(page, { type: "fileResults", requestId: query.requestId, files: [
+    { path: "calc.py", uri: "file:///w/calc.py" }, { path: "src/calculator.ts", uri: "file:///w/src/calculator.ts" },
+  ] });
   assert.deepEqual(await page.locator(".completion .completion-label").allInnerTexts(), ["calc.py", "src/calculator.ts"]);
   await page.keyboard.press("Tab");
   assert.equal(await page.inputValue("#input"), "look at @calc.py ");
   await page.keyboard.press("Escape");
   assert.equal((await postedOf(page, "cancel")).length, 0);
+  await page.close();
+});
+
+test("attached files and selections are chips the user can drop", { skip }, async () => {
+  const page = await openView(browser);
+  await host(page, running);
+  await host(page, { type: "attachments", items: [
+    { id: 1, kind: "file", uri: "file:///w/calc.py", label: "calc.py" },
+    { id: 2, kind: "selection", uri: "file:///w/src/a.py", label: "src/a.py:12-20", text: "def f():\n    pass", lines: [12, 20] },
+  ] });
+  assert.deepEqual(await page.locator("#chips .chip-label").allInnerTexts(), ["calc.py", "src/a.py:12-20"]);
+  await page.click('#chips .chip[data-id="2"] .chip-drop');
+  assert.deepEqual({ ...(await posted(page)).at(-1), seq: 0 }, { type: "removeAttachment", id: 2, seq: 0 });
+  await host(page, { type: "attachments", items: [] });
+  assert.equal(await page.locator("#chips").isHidden(), true);
   await page.close();
 });
 
@@ -432,6 +449,44 @@ test("retry_update shows the attempt and a countdown; errors say the fix and off
   await host(page, { type: "turnEnded", stopReason: "end_turn" });
   await host(page, { type: "error", message: "No session yet.", fix: "Send a message or press New to start one." });
   assert.equal(await page.locator(".error").nth(1).locator("button").count(), 0);
+  await page.close();
+});
+
+test("a missing key offers Set API Key; a failed prompt offers Resend; a filling context offers Compact now", { skip }, async () => {
+  const page = await openView(browser);
+  await host(page, running);
+  await host(page, { type: "userPrompt", text: "Hello" });
+  await host(page, { type: "error", message: "No API key for anthropic", code: -33002, fix: "Set ANTHROPIC_API_KEY or run 'Context Sidecar: Set API Key'" });
+  await page.click(".error button >> text=Set API Key");
+  assert.equal((await posted(page)).at(-1).type, "setApiKey");
+  await host(page, { type: "resendOffer", text: "Hello" });
+  assert.match(await page.locator("#offer").innerText(), /Not sent: “Hello”/);
+  // Retry on the error and Resend in the offer both ask the host to resend (it kept the attachments).
+  await page.click(".error button >> text=Retry");
+  assert.equal((await posted(page)).at(-1).type, "resend");
+  assert.equal(await page.locator("#offer").isHidden(), true);
+  await host(page, { type: "resendOffer", text: "Hello" });
+  await page.click("#offer .offer-dismiss");
+  assert.equal((await posted(page)).at(-1).type, "dismissResend");
+  await host(page, { type: "compactOffer", stage: "warning", next: "Auto-compact at 167K (in 20K tokens): older turns will be summarized" });
+  assert.match(await page.locator("#offer").innerText(), /Auto-compact at 167K/);
+  await page.click("#offer button >> text=Compact now");
+  assert.equal((await posted(page)).at(-1).type, "compact");
+  await host(page, { type: "compactOffer", stage: "normal" });
+  assert.equal(await page.locator("#offer").isHidden(), true);
+  await page.close();
+});
+
+test("an edit also under review in the editor says so on its card", { skip }, async () => {
+  const page = await openView(browser);
+  await host(page, running);
+  const toolCall = { toolCallId: "e5", title: "Edit app.py", kind: "edit", rawInput: { file_path: "/w/app.py", old_string: "a", new_string: "b" }, locations: [{ path: "/w/app.py" }], content: [{ type: "diff", path: "/w/app.py", oldText: "a\n", newText: "b\n" }] };
+  await host(page, { type: "permission", requestId: 9, toolCall, options: [{ optionId: "allow_once", name: "Accept", kind: "allow_once" }, { optionId: "reject_once", name: "Reject", kind: "reject_once" }] });
+  await host(page, { type: "reviewInEditor", requestId: 9, path: "/w/app.py" });
+  assert.match(await page.locator(".permission .permission-review").innerText(), /open as a diff in the editor: app\.py/);
+  // Answered in the editor: the host settles the card.
+  await host(page, { type: "permissionDone", requestId: 9, optionId: "allow_once" });
+  assert.equal(await page.locator(".permission.answered .tool-permission").innerText(), "✓ Accept");
   await page.close();
 });
 
