@@ -11,7 +11,7 @@ import { renderMarkdown } from "./markdown";
 import { append, breakBlock, contentText } from "./transcript";
 
 type ToolCall = Extract<SessionUpdate, { sessionUpdate: "tool_call" }>;
-type ToolCallUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> & PanelUpdateExtras;
+type ToolCallUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> & PanelUpdateExtras & { rawInput?: unknown; kind?: string; locations?: { path: string; line?: number }[] };
 
 interface ToolState {
   row: HTMLDetailsElement;
@@ -236,6 +236,10 @@ export function toolCallUpdate(u: ToolCallUpdate): void {
   const t = ensureRow(u.toolCallId, u.title ?? u.toolCallId);
   if (u.title) t.title = u.title;
   if (u.status) t.status = u.status;
+  // A replayed or late-created row learns what the call was from its final update.
+  if (u.rawInput !== undefined) t.rawInput = u.rawInput;
+  if (u.kind) t.kind = u.kind;
+  if (Array.isArray(u.locations)) t.locations = u.locations;
   if (Array.isArray(u.content)) {
     // An update's text output does not drop the diff the call announced.
     const keptDiff = diffOf(u.content) ? [] : t.content.filter((c) => isRecord(c) && c.type === "diff");

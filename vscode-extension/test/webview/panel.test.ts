@@ -558,6 +558,14 @@ const session = (replay: boolean): Record<string, unknown>[] => {
   ];
 };
 
+test("a call known only from its final update still reads as one line", { skip }, async () => {
+  const page = await openView(browser);
+  await host(page, running);
+  await update(page, { sessionUpdate: "tool_call_update", toolCallId: "late", status: "completed", title: "Run the tests", kind: "execute", rawInput: { command: "pytest -q" }, rawOutput: { exitCode: 1 }, replay: true });
+  assert.equal((await page.locator("details.tool > summary").innerText()).replace(/\s+/g, " "), "✓ Bash pytest -q · exit 1");
+  await page.close();
+});
+
 test("a replayed session renders exactly as the live one did", { skip }, async () => {
   const shapes: string[] = [];
   for (const replay of [false, true]) {
