@@ -1,6 +1,7 @@
 // Loads the real webview bundle inside the real HTML shell (with its CSP) in headless
 // Chromium, with acquireVsCodeApi stubbed to record what the view posts.
 
+import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -86,7 +87,21 @@ const seqs = new WeakMap<Page, number>();
 export async function host(page: Page, body: HostToWebviewBody | HostToPanelBody, seq?: number): Promise<void> {
   const next = seq ?? (seqs.get(page) ?? 0) + 1;
   seqs.set(page, Math.max(next, seqs.get(page) ?? 0));
-  await page.evaluate((m) => window.postMessage(m, "*"), { ...body, seq: next } as any);
+  // Resolves once the view's own listener (registered first) has handled the message, so
+  // what the test checks next never races the posted message.
+  await page.evaluate(
+    (m) =>
+      new Promise<void>((resolve) => {
+        const done = (e: MessageEvent) => {
+          if (e.data?.seq !== m.seq || e.data?.type !== m.type) return;
+          window.removeEventListener("message", done);
+          resolve();
+        };
+        window.addEventListener("message", done);
+        window.postMessage(m, "*");
+      }),
+    { ...body, seq: next } as any,
+  );
 }
 
 export async function update(page: Page, u: Record<string, unknown>): Promise<void> {
@@ -97,3 +112,10 @@ export const posted = (page: Page) => page.evaluate(() => (window as any).__post
 export const postedOf = async (page: Page, type: string) => (await posted(page)).filter((m) => m.type === type);
 
 export const running = { type: "state", connection: "running", sessionId: "s-1", title: null, model: "claude-sonnet-5-5", busy: false, compacting: false } as const;
+
+export const CWD = "/home/me/calc";
+export const text = (t: string, messageId = "m1") => ({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: t }, messageId });
+export const noErrors = (page: Page) => assert.deepEqual((page as any).__errors, []);
+export const bg = (page: Page, selector: string) => page.locator(selector).first().evaluate((e) => getComputedStyle(e).backgroundColor);
+export const color = (page: Page, selector: string) => page.locator(selector).first().evaluate((e) => getComputedStyle(e).color);
+export const transparent = (c: string) => c === "rgba(0, 0, 0, 0)" || c === "transparent";
