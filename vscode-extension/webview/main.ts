@@ -6,6 +6,7 @@ import { SeqGate } from "../src/shared/messages";
 import type { Gauge, SessionUpdate } from "../src/shared/protocol";
 import { formatTokens, gaugeText } from "../src/status/gaugeFormat";
 import * as composer from "./composer";
+import * as offers from "./offers";
 import { $, send } from "./dom";
 import { setCurrentMode, setModes, showMcp } from "./header";
 import { clearTools, permission, reviewInEditor, settlePermission, toolCall, toolCallUpdate } from "./tools";
@@ -159,13 +160,13 @@ function handle(m: HostToWebview | (HostToPanelBody & { seq: number })): void {
       setModes(m.availableModes, m.currentModeId);
       break;
     case "attachments":
-      composer.showAttachments(m.items);
+      offers.showAttachments(m.items);
       break;
     case "resendOffer":
-      composer.offerResend(m.text);
+      offers.offerResend(m.text);
       break;
     case "compactOffer":
-      composer.offerCompact(m.stage, m.next);
+      offers.offerCompact(m.stage, m.next);
       break;
     case "reviewInEditor":
       reviewInEditor(m.requestId, m.path);
@@ -182,7 +183,7 @@ window.addEventListener("message", (event: MessageEvent) => {
 
 // ---- user actions -------------------------------------------------------------------------
 
-setRetryHook({ pending: composer.resendPending, resend: composer.resendNow });
+setRetryHook({ pending: offers.resendPending, resend: offers.resendNow });
 composer.init({
   beforeSend(text) {
     // `/clear` starts over: the view empties at once, as the sidecar's history does.
