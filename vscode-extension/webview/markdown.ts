@@ -55,8 +55,45 @@ export function highlightWithin(root: HTMLElement): void {
   }
 }
 
+function toolbarButton(action: string, label: string, title: string): HTMLButtonElement {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "code-action";
+  b.dataset.codeAction = action;
+  b.textContent = label;
+  b.title = title;
+  return b;
+}
+
+/** Wraps each code block in one frame with its language and Copy / Insert / Apply buttons
+ *  (the panel handles their clicks by delegation; the buttons carry no handlers). */
+export function decorateCodeBlocks(root: HTMLElement): void {
+  for (const pre of Array.from(root.querySelectorAll<HTMLElement>("pre"))) {
+    if (pre.parentElement?.classList.contains("code-block")) continue;
+    const code = pre.querySelector("code");
+    const lang = code ? /language-([\w+-]+)/.exec(code.className)?.[1] : undefined;
+    const frame = document.createElement("div");
+    frame.className = "code-block";
+    if (lang) frame.dataset.language = lang;
+    const header = document.createElement("div");
+    header.className = "code-header";
+    const label = document.createElement("span");
+    label.className = "code-lang";
+    label.textContent = lang ?? "text";
+    header.append(
+      label,
+      toolbarButton("copy", "Copy", "Copy to the clipboard"),
+      toolbarButton("insert", "Insert", "Insert at the cursor in the editor"),
+      toolbarButton("apply", "Apply", "Apply to the active file (review the diff)"),
+    );
+    pre.replaceWith(frame);
+    frame.append(header, pre);
+  }
+}
+
 /** Renders markdown into an element. */
 export function renderMarkdown(into: HTMLElement, text: string): void {
   into.innerHTML = markdownToSafeHtml(text);
   highlightWithin(into);
+  decorateCodeBlocks(into);
 }

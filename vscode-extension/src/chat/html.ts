@@ -40,23 +40,38 @@ export function chatHtml(p: ChatHtmlParts): string {
 </head>
 <body>
 <header id="toolbar">
-  <button id="new" type="button" title="Start a new session">New</button>
-  <button id="sessions" type="button" title="Resume an earlier session">Sessions</button>
-  <button id="compact" type="button" title="Compact the conversation now (/compact [instructions])">Compact</button>
-  <button id="context" type="button" title="Open the context view (/context)">Context</button>
-  <span id="title" class="title"></span>
+  <div class="toolbar-row">
+    <button id="new" type="button" title="Start a new session">New</button>
+    <button id="sessions" type="button" title="Resume, rename or delete an earlier session">Sessions</button>
+    <button id="context" type="button" title="What is in the context window (/context)">Context</button>
+    <button id="compact" type="button" title="Compact the conversation now (/compact [instructions])">Compact</button>
+    <span class="spacer"></span>
+    <span class="mode-group">
+      <button id="plan" type="button" aria-pressed="false">/plan</button>
+      <select id="mode" aria-label="Permission mode"></select>
+    </span>
+  </div>
+  <div class="toolbar-row meta">
+    <span id="title" class="title"></span>
+    <span id="mcp" class="mcp" hidden></span>
+  </div>
 </header>
 <div id="gauge" class="gauge" hidden>
   <div class="gauge-bar"><div class="gauge-fill"></div><div class="gauge-mark" hidden></div></div>
   <span class="gauge-text"></span>
 </div>
-<div id="session-list" class="session-list" hidden></div>
+<section id="sessions-view" class="view" hidden aria-label="Sessions"></section>
+<section id="context-view" class="view" hidden aria-label="Context"></section>
 <main id="transcript" aria-live="polite"></main>
 <footer id="composer">
-  <textarea id="input" rows="3" placeholder="Ask the model… (/compact [instructions], /context, /clear, /model NAME)"></textarea>
+  <div id="offer" class="offer" hidden></div>
+  <div id="queued" class="queued" hidden></div>
+  <div id="chips" class="chips" hidden></div>
+  <div id="completions" class="completions" role="listbox" hidden></div>
+  <textarea id="input" rows="3" placeholder="Ask the model… (@ adds a file, / runs a command; Enter sends, Shift+Enter adds a line)"></textarea>
   <div class="composer-actions">
     <span id="status" class="status"></span>
-    <button id="cancel" type="button" title="Stop the running turn" hidden>Cancel</button>
+    <button id="cancel" type="button" title="Stop the running turn (Escape)" hidden>Stop</button>
     <button id="send" type="button" class="primary">Send</button>
   </div>
 </footer>

@@ -1,0 +1,386 @@
+// Tool rows and permission cards. A row reads like a line of a terminal log
+// (`Read calc.py · 19 lines`, `Edit src/a.py +3 −1`, `Bash pytest -q · exit 0`); its input
+// and output open on demand. A permission question is built from the tool and its input, and
+// once answered it folds into the row as a small badge.
+
+import type { PanelUpdateExtras } from "../src/shared/messages";
+import type { PermissionOption, PermissionToolCall, SessionUpdate } from "../src/shared/protocol";
+import { compactDiff, diffCounts, diffLines, type DiffLine } from "./diff";
+import { baseName, button, el, isRecord, num, send, str } from "./dom";
+import { renderMarkdown } from "./markdown";
+import { append, breakBlock, contentText } from "./transcript";
+
+type ToolCall = Extract<SessionUpdate, { sessionUpdate: "tool_call" }>;
+type ToolCallUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> & PanelUpdateExtras & { rawInput?: unknown; kind?: string; locations?: { path: string; line?: number }[] };
+
+interface ToolState {
+  row: HTMLDetailsElement;
+  title: string;
+  kind: string | undefined;
+  rawInput: unknown;
+  rawOutput: unknown;
+  content: unknown[];
+  locations: { path: string; line?: number }[];
+  status: string;
+  permission?: string;
+}
+
+const tools = new Map<string, ToolState>();
+
+const statusIcons: Record<string, string> = { pending: "○", in_progress: "◐", completed: "✓", failed: "✗" };
+
+// ---- what a call is -----------------------------------------------------------------------
+
+export interface ToolSummary {
+  verb: string;
+  target: string;
+  /** Absolute (or workspace) path the target names, when it is a file. */
+  path?: string;
+  line?: number;
+  detail: string;
+  diff?: DiffLine[];
+}
+
+function input(raw: unknown): Record<string, unknown> {
+  return isRecord(raw) ? raw : {};
+}
+
+function firstLine(text: string, max = 80): string {
+  const line = text.split("\n")[0]!.trim();
+  const more = text.includes("\n") ? " …" : "";
+  return line.length > max ? `${line.slice(0, max - 1)}…${more}` : line + more;
+}
+
+/** The path as the title shows it (workspace-relative), else the input's path. */
+function shownPath(title: string, verb: string, fallback: string | undefined): string {
+  if (title.startsWith(`${verb} `)) return title.slice(verb.length + 1).replace(/ \(lines [\d-]+\)$/, "");
+  return fallback ?? title;
+}
+
+function diffOf(content: unknown[]): { path?: string; oldText: string | null; newText: string } | undefined {
+  for (const item of content) {
+    if (isRecord(item) && item.type === "diff" && typeof item.newText === "string") {
+      return { path: str(item.path), oldText: typeof item.oldText === "string" ? item.oldText : null, newText: item.newText };
+    }
+  }
+  return undefined;
+}
+
+function outputText(content: unknown[]): string {
+  return content
+    .map((item) => {
+      if (!isRecord(item)) return "";
+      if (item.type === "content") return contentText(item.content);
+      if (item.type === "diff") return "";
+      if (item.type === "terminal") return `[terminal ${String(item.terminalId)}]`;
+      return contentText(item);
+    })
+    .filter(Boolean)
+    .join("\n");
+}
+
+export function summarize(t: {
+  title: string;
+  kind?: string;
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  content?: unknown[];
+  locations?: { path: string; line?: number }[];
+}): ToolSummary {
+  const i = input(t.rawInput);
+  const out = input(t.rawOutput);
+  const content = t.content ?? [];
+  const location = t.locations?.[0];
+  const filePath = str(i.file_path) ?? str(i.path) ?? location?.path;
+  const command = str(i.command);
+  if (t.kind === "switch_mode") return { verb: "Plan", target: t.title || "Leave plan mode", detail: "" };
+  if (t.kind === "execute" || command !== undefined) {
+    const exit = num(out.exitCode);
+    const detail = out.timedOut === true ? "timed out" : out.cancelled === true ? "cancelled" : exit !== undefined ? `exit ${exit}` : "";
+    return { verb: "Bash", target: firstLine(command ?? t.title), detail };
+  }
+  if (t.kind === "edit") {
+    const verb = i.old_string !== undefined ? "Edit" : "Write";
+    const d = diffOf(content);
+    const diff = d
+      ? diffLines(d.oldText, d.newText)
+      : typeof i.old_string === "string" || typeof i.content === "string"
+        ? diffLines(str(i.old_string) ?? null, str(i.new_string) ?? str(i.content) ?? "")
+        : undefined;
+    const counts = diff ? diffCounts(diff) : undefined;
+    const created = d ? d.oldText === null : out.created === true;
+    const detail = counts ? `${created ? "new file " : ""}+${counts.added} −${counts.removed}` : "";
+    return { verb, target: shownPath(t.title, verb, filePath), path: location?.path ?? filePath, line: location?.line, detail, diff };
+  }
+  if (t.kind === "read" && str(i.file_path)) {
+    const lines = num(out.numLines);
+    const detail = out.unchanged === true ? "unchanged" : lines !== undefined ? `${lines.toLocaleString("en-US")} line${lines === 1 ? "" : "s"}` : "";
+    return { verb: "Read", target: shownPath(t.title, "Read", filePath), path: location?.path ?? filePath, line: location?.line, detail };
+  }
+  if (t.kind === "read" || t.kind === "search") {
+    // Glob, Grep and List titles are already short: "Grep 'todo' in src", "List src".
+    const [verb = "Search", ...rest] = t.title.split(" ");
+    const files = num(out.numFiles);
+    const entries = num(out.entries);
+    const detail = files !== undefined ? `${files.toLocaleString("en-US")} file${files === 1 ? "" : "s"}`
+      : entries !== undefined ? `${entries.toLocaleString("en-US")} entr${entries === 1 ? "y" : "ies"}` : "";
+    return { verb, target: rest.join(" ") || str(i.pattern) || "", detail };
+  }
+  const [verb, ...rest] = t.title.split(" ");
+  return { verb: verb ?? "Tool", target: rest.join(" "), path: location?.path, detail: "" };
+}
+
+// ---- rows ---------------------------------------------------------------------------------
+
+function openFile(path: string, line?: number): void {
+  send(line ? { type: "openFile", path, line } : { type: "openFile", path });
+}
+
+function pathLink(label: string, path: string, line?: number): HTMLElement {
+  const link = el("a", "tool-path", label);
+  link.href = "#";
+  link.title = line ? `Open ${path}:${line}` : `Open ${path}`;
+  link.dataset.path = path;
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    openFile(path, line);
+  });
+  return link;
+}
+
+function inputLines(t: ToolState): string {
+  const i = input(t.rawInput);
+  if (typeof i.command === "string") return `$ ${i.command}`;
+  return Object.entries(i)
+    .filter(([k]) => !["old_string", "new_string", "content"].includes(k))
+    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join("\n");
+}
+
+export function diffView(diff: DiffLine[]): HTMLElement {
+  const box = el("div", "diff");
+  for (const line of compactDiff(diff)) {
+    const cls = line.op === "+" ? "add" : line.op === "-" ? "del" : line.op === "…" ? "gap" : "ctx";
+    const row = el("div", `diff-line ${cls}`);
+    row.append(el("span", "diff-op", line.op === "…" ? "⋯" : line.op), el("span", "diff-text", line.text));
+    box.appendChild(row);
+  }
+  return box;
+}
+
+function render(t: ToolState): void {
+  const s = summarize({ ...t });
+  const summary = t.row.querySelector("summary")!;
+  const icon = el("span", "tool-status", t.status === "in_progress" ? "" : statusIcons[t.status] ?? "•");
+  if (t.status === "in_progress") icon.appendChild(el("span", "spinner"));
+  icon.title = t.status.replace(/_/g, " ");
+  const parts: HTMLElement[] = [icon, el("span", "tool-verb", s.verb)];
+  if (s.target) parts.push(s.path ? pathLink(s.target, s.path, s.line) : el("span", "tool-target", s.target));
+  if (s.detail) {
+    const detail = el("span", "tool-detail");
+    const m = /^(new file )?\+(\d+) −(\d+)$/.exec(s.detail);
+    if (m) {
+      if (m[1]) detail.append(m[1]);
+      detail.append(el("span", "added", `+${m[2]}`), " ", el("span", "removed", `−${m[3]}`));
+    } else detail.textContent = `· ${s.detail}`;
+    parts.push(detail);
+  }
+  if (t.permission) {
+    const badge = el("span", "tool-permission", t.permission);
+    badge.title = `Permission: ${t.permission.replace(/^[✓✗] /, "")}`;
+    parts.push(badge);
+  }
+  summary.replaceChildren(...parts);
+  t.row.dataset.status = t.status;
+  t.row.title = "";
+
+  const body = t.row.querySelector<HTMLElement>(".tool-body")!;
+  const kept = body.querySelector(".permission");
+  body.replaceChildren();
+  if (kept) body.appendChild(kept);
+  const inputText = inputLines(t);
+  // A read or an edit says all in its line and diff; other tools show their input.
+  if (inputText && !["Read", "Edit", "Write"].includes(s.verb)) body.appendChild(el("pre", "tool-input", inputText));
+  if (s.diff) body.appendChild(diffView(s.diff));
+  const out = outputText(t.content) || (s.verb === "Bash" || t.status === "failed" ? str(input(t.rawOutput).output) ?? "" : "");
+  if (out) body.appendChild(el("pre", "tool-output", out));
+}
+
+function ensureRow(id: string, title: string): ToolState {
+  let t = tools.get(id);
+  if (!t) {
+    const row = el("details", "tool");
+    row.dataset.toolCallId = id;
+    row.append(el("summary"), el("div", "tool-body"));
+    t = { row, title, kind: undefined, rawInput: undefined, rawOutput: undefined, content: [], locations: [], status: "pending" };
+    tools.set(id, t);
+    append(row);
+    breakBlock();
+  }
+  return t;
+}
+
+export function toolCall(u: ToolCall): void {
+  const t = ensureRow(u.toolCallId, u.title);
+  t.title = u.title;
+  t.kind = u.kind;
+  t.rawInput = u.rawInput;
+  t.locations = u.locations ?? [];
+  t.status = u.status ?? "pending";
+  if (Array.isArray(u.content)) t.content = u.content;
+  render(t);
+}
+
+export function toolCallUpdate(u: ToolCallUpdate): void {
+  const t = ensureRow(u.toolCallId, u.title ?? u.toolCallId);
+  if (u.title) t.title = u.title;
+  if (u.status) t.status = u.status;
+  // A replayed or late-created row learns what the call was from its final update.
+  if (u.rawInput !== undefined) t.rawInput = u.rawInput;
+  if (u.kind) t.kind = u.kind;
+  if (Array.isArray(u.locations)) t.locations = u.locations;
+  if (Array.isArray(u.content)) {
+    // An update's text output does not drop the diff the call announced.
+    const keptDiff = diffOf(u.content) ? [] : t.content.filter((c) => isRecord(c) && c.type === "diff");
+    t.content = [...keptDiff, ...u.content];
+  }
+  if (u.rawOutput !== undefined) t.rawOutput = u.rawOutput;
+  if (u.permission) t.permission = answeredLabel(u.permission.name, u.permission.optionId);
+  render(t);
+}
+
+// ---- permission cards ---------------------------------------------------------------------
+
+interface Card {
+  card: HTMLElement;
+  toolCallId?: string;
+  options: PermissionOption[];
+}
+
+const cards = new Map<number, Card>();
+
+function answeredLabel(name: string, optionId: string | null): string {
+  if (optionId === null) return "Cancelled";
+  if (/reject|deny|no\b/i.test(optionId) || /^no\b|reject|deny/i.test(name)) return `✗ ${name}`;
+  return `✓ ${name}`;
+}
+
+/** The question, in the user's words: what the tool is about to do. */
+export function permissionQuestion(tc: PermissionToolCall): string {
+  const s = summarize({ title: tc.title ?? "", kind: tc.kind, rawInput: tc.rawInput, content: tc.content, locations: tc.locations });
+  if (tc.kind === "switch_mode") return tc.title || "Leave plan mode?";
+  switch (s.verb) {
+    case "Bash":
+      return "Run this command?";
+    case "Edit":
+      return `Edit ${baseName(s.target)}?`;
+    case "Write": {
+      const d = diffOf(tc.content ?? []);
+      return d && d.oldText !== null ? `Overwrite ${baseName(s.target)}?` : `Create ${baseName(s.target)}?`;
+    }
+    case "Read":
+      return `Read ${baseName(s.target)}?`;
+    default:
+      return `Allow ${tc.title ?? tc.kind ?? "this tool call"}?`;
+  }
+}
+
+function planText(tc: PermissionToolCall): string {
+  for (const item of tc.content ?? []) {
+    if (isRecord(item) && item.type === "content") {
+      const text = contentText(item.content);
+      if (text) return text;
+    }
+  }
+  const i = input(tc.rawInput);
+  return str(i.plan) ?? "";
+}
+
+export function permission(requestId: number, tc: PermissionToolCall, options: PermissionOption[]): void {
+  const card = el("div", "permission");
+  card.dataset.requestId = String(requestId);
+  if (tc.kind) card.dataset.kind = tc.kind;
+  card.setAttribute("role", "group");
+  card.appendChild(el("div", "permission-title", permissionQuestion(tc)));
+  const s = summarize({ title: tc.title ?? "", kind: tc.kind, rawInput: tc.rawInput, content: tc.content, locations: tc.locations });
+  if (tc.kind === "switch_mode") {
+    const plan = el("div", "markdown permission-plan");
+    renderMarkdown(plan, planText(tc) || "(no plan text)");
+    card.appendChild(plan);
+  } else if (s.verb === "Bash") {
+    const i = input(tc.rawInput);
+    if (str(i.description) && str(i.description) !== str(i.command)) card.appendChild(el("div", "permission-why", str(i.description)!));
+    card.appendChild(el("pre", "permission-command", `$ ${str(i.command) ?? tc.title ?? ""}`));
+  } else if (s.diff) {
+    const where = el("div", "permission-where");
+    where.append(s.path ? pathLink(s.target, s.path, s.line) : el("span", undefined, s.target), " ");
+    const c = diffCounts(s.diff);
+    where.append(el("span", "added", `+${c.added}`), " ", el("span", "removed", `−${c.removed}`));
+    card.append(where, diffView(s.diff));
+  } else if (s.target) {
+    card.appendChild(s.path ? pathLink(s.target, s.path, s.line) : el("code", "permission-target", s.target));
+  }
+  const buttons = el("div", "permission-options");
+  for (const option of options) {
+    const b = button(option.name, `option ${option.kind}`);
+    b.dataset.optionId = option.optionId;
+    b.addEventListener("click", () => {
+      send({ type: "permissionAnswer", requestId, optionId: option.optionId });
+      settlePermission(requestId, option.optionId);
+    });
+    buttons.appendChild(b);
+  }
+  card.appendChild(buttons);
+  cards.set(requestId, { card, toolCallId: tc.toolCallId, options });
+
+  const t = tc.toolCallId ? tools.get(tc.toolCallId) : undefined;
+  if (t) {
+    // The question sits inside its row, open until answered.
+    t.row.querySelector(".tool-body")!.prepend(card);
+    t.row.open = true;
+    t.row.classList.add("asking");
+    t.row.scrollIntoView({ block: "nearest" });
+  } else {
+    append(card);
+    breakBlock();
+  }
+  (buttons.querySelector("button.allow_once") as HTMLButtonElement | null)?.focus({ preventScroll: true });
+}
+
+export function settlePermission(requestId: number, optionId: string | null): void {
+  const entry = cards.get(requestId);
+  if (!entry || entry.card.dataset.settled) return;
+  entry.card.dataset.settled = "true";
+  const option = entry.options.find((o) => o.optionId === optionId);
+  const label = answeredLabel(option?.name ?? "Cancelled", optionId);
+  const t = entry.toolCallId ? tools.get(entry.toolCallId) : undefined;
+  // The conversation goes on in the prompt box.
+  if (entry.card.contains(document.activeElement)) document.getElementById("input")?.focus({ preventScroll: true });
+  if (t && t.row.contains(entry.card)) {
+    entry.card.remove();
+    t.row.classList.remove("asking");
+    t.row.open = false;
+    t.permission = label;
+    render(t);
+    return;
+  }
+  // No row to fold into: the card shrinks to one answered line.
+  const question = entry.card.querySelector(".permission-title")?.textContent ?? "";
+  entry.card.classList.add("answered");
+  entry.card.replaceChildren(el("span", "permission-title", question), el("span", "tool-permission", label));
+}
+
+/** The edit is also open as a diff in the editor: either place answers it. */
+export function reviewInEditor(requestId: number, path: string): void {
+  const entry = cards.get(requestId);
+  if (!entry || entry.card.dataset.settled || entry.card.querySelector(".permission-review")) return;
+  const note = el("div", "permission-review");
+  note.append("Also open as a diff in the editor: ", pathLink(baseName(path), path), ". Accept or reject there or here.");
+  entry.card.querySelector(".permission-options")?.before(note);
+}
+
+export function clearTools(): void {
+  tools.clear();
+  cards.clear();
+}
