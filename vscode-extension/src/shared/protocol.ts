@@ -296,7 +296,7 @@ export const ResultFields: Record<string, string[]> = {
   [Methods.compact]: fieldsOf<CompactResult>({
     compactionId: true, status: true, tier: true, tokensBefore: true, tokensAfter: true,
   }),
-  [Methods.gauge]: fieldsOf<Omit<Gauge, "stage" | "next">>({
+  [Methods.gauge]: fieldsOf<Gauge>({
     sessionId: true, seq: true, model: true, provider: true, used: true, size: true,
     effectiveWindow: true, autoCompactAt: true, warningAt: true, errorAt: true, blockingAt: true,
     percentUsed: true, percentLeftUntilAutoCompact: true, level: true, stage: true, next: true,
