@@ -26,6 +26,7 @@ updates.UpdatePrinter._on_tool_call_update
 updates.UpdatePrinter._on_usage_update
 updates.UpdatePrinter._on_compaction_update
 updates.UpdatePrinter._on_available_commands_update
+updates.UpdatePrinter._on_retry_update
 
 # Read by tests and the log as a module attribute after the start-up handoff.
 from sidecar import credentials
@@ -72,3 +73,8 @@ wire_results.Gauge.breakdown
 wire_results.Cost.amount
 wire_results.Cost.currency
 wire_updates._SidecarGauge.sidecar
+
+# Fields of the wire's Gauge; the gauge is built as a plain dict (sidecar.core.gauge).
+from sidecar.contract import results
+
+results.Gauge.stage
