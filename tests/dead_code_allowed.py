@@ -27,6 +27,7 @@ updates.UpdatePrinter._on_usage_update
 updates.UpdatePrinter._on_compaction_update
 updates.UpdatePrinter._on_available_commands_update
 updates.UpdatePrinter._on_current_mode_update
+updates.UpdatePrinter._on_retry_update
 
 # Read by tests and the log as a module attribute after the start-up handoff.
 from sidecar import credentials
@@ -78,3 +79,4 @@ wire_updates._SidecarGauge.sidecar
 from sidecar.contract import results
 
 results.SessionOpened.modes
+results.Gauge.stage

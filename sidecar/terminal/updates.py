@@ -153,6 +153,15 @@ class UpdatePrinter:
         if isinstance(gauge, dict):
             self.take_gauge(gauge)
 
+    def _on_retry_update(self, update: dict[str, Any]) -> None:
+        """A model call is retried: say why and which attempt, in place, until it goes through."""
+        if update.get("done"):
+            self.screen.clear_status()
+            return
+        self.screen.status(self.screen.style.paint(
+            f"  Retrying ({update.get('attempt')}/{update.get('maxRetries')}): "
+            f"{update.get('reason')}", "yellow"))
+
     def _on_compaction_update(self, update: dict[str, Any]) -> None:
         cid = str(update.get("compactionId"))
         status = str(update.get("status"))
