@@ -236,10 +236,12 @@ class Chat:
             else:
                 print_error(self.screen, exc)
             return 1
+        mode = self.printer.permission_mode
         self.screen.line(style.paint(
             f"context-sidecar {__version__} · {self.client.provider} · {self.client.model} · "
-            f"session {self.client.session_id}", "grey"))
-        self.screen.line(style.paint("/help lists commands · Ctrl-C cancels a turn · Ctrl-D exits", "grey"))
+            f"session {self.client.session_id}" + (f" · mode {mode}" if mode else ""), "grey"))
+        self.screen.line(style.paint("/help lists commands · /mode and /plan set the permission mode · "
+                                     "Ctrl-C cancels a turn · Ctrl-D exits", "grey"))
         return 0
 
     async def loop(self) -> int:

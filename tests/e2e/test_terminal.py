@@ -255,6 +255,7 @@ def test_chat_shows_the_mode_and_reviews_edits_as_diffs(fake_llm: Any, tmp_path:
     chat = ChatProcess(ws, chat_env(tmp_path, llm.url))
     try:
         chat.wait_for("]> ")
+        assert " · mode default" in chat.out  # the banner says the mode it starts in
         chat.send("/plan")
         chat.wait_for("mode: plan")
         chat.wait_for("] plan> ")
