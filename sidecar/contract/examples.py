@@ -165,6 +165,8 @@ def _context() -> ContextView:
                         "retiresAt": "2026-11-30", "source": "anthropic /v1/models",
                         "message": f"{MODEL} was retired on 2026-11-30: requests to it fail; "
                                    "move to claude-sonnet-5-5."},
+        "skills": [{"name": "release-notes", "description": "Write release notes from the git log",
+                    "source": "workspace", "invoked": True}],
     }
 
 
@@ -241,6 +243,8 @@ def session_updates() -> list[Any]:
                             backend="server"),
         u.session_info_update(title="Fix the failing test", updated_at="2026-01-01T00:42:00.000Z"),
         u.available_commands_update([{"name": "compact", "description": "Summarize the conversation"}]),
+        u.hook_result_update("SessionStart", "cat .claude/notes.md",
+                             "Release branch is frozen until Friday.", 0),
     ]
     return [session_update_params(SESSION, update) for update in kinds]
 

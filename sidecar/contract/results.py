@@ -174,6 +174,15 @@ class ModelStatus(TypedDict):
     message: str | None
 
 
+class SkillInfo(TypedDict):
+    """A skill the model can load (``sidecar/context``'s ``skills``)."""
+
+    name: str
+    description: str
+    source: Literal["workspace", "user"]
+    invoked: bool  # loaded with the Skill tool in this session
+
+
 class ContextView(TypedDict):
     """``sidecar/context``: the ``/context`` view."""
 
@@ -186,6 +195,7 @@ class ContextView(TypedDict):
     storage: StorageState
     lastCompaction: LastCompaction | None
     modelStatus: ModelStatus
+    skills: list[SkillInfo]
 
 
 class HistoryEntry(TypedDict):

@@ -113,9 +113,25 @@ class _AvailableCommandsUpdate(TypedDict):
     availableCommands: list[Command]
 
 
+HookEventName = Literal["PreCompact", "PostCompact", "SessionStart"]
+
+
+class _HookResultUpdateRequired(TypedDict):
+    sessionUpdate: Literal["hook_result"]
+    event: HookEventName
+    command: str
+    output: str  # stdout and stderr, capped
+    exitCode: int | None  # None: it did not start or timed out
+
+
+class _HookResultUpdate(_HookResultUpdateRequired, total=False):
+    replay: bool
+
+
 SessionUpdate = Union[
     _UserMessageChunk, _AgentMessageChunk, _AgentThoughtChunk, _ToolCall, _ToolCallUpdate,
     _UsageUpdate, _CompactionUpdate, _SessionInfoUpdate, _AvailableCommandsUpdate,
+    _HookResultUpdate,
 ]
 
 
@@ -199,6 +215,16 @@ def session_info_update(*, title: str | None = None,
 
 def available_commands_update(commands: list[Command]) -> _AvailableCommandsUpdate:
     return {"sessionUpdate": "available_commands_update", "availableCommands": commands}
+
+
+def hook_result_update(event: HookEventName, command: str, output: str, exit_code: int | None,
+                       *, replay: bool = False) -> _HookResultUpdate:
+    """What a hook printed (live, and with ``replay`` when a loaded session is replayed)."""
+    update: _HookResultUpdate = {"sessionUpdate": "hook_result", "event": event,
+                                 "command": command, "output": output, "exitCode": exit_code}
+    if replay:
+        update["replay"] = True
+    return update
 
 
 # Every kind, in docs/protocol.md's order (the union's), read off the TypedDicts above.

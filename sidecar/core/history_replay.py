@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING, cast
 from sidecar.contract.updates import (
     agent_message_chunk,
     agent_thought_chunk,
+    hook_result_update,
     tool_call,
     user_message_chunk,
 )
 
+from sidecar.core.hooks import result_of
 from sidecar.core.messages import json_object
 
 if TYPE_CHECKING:
@@ -23,6 +25,11 @@ def replay_history(session: Session) -> None:
     tools = {t.name: t for t in session.tools}
     roots = [Path(session.info.cwd)]
     for m in session.transcript.records:
+        hook = result_of(m)
+        if hook is not None and not (m.attachment or {}).get("carried"):
+            session.update(hook_result_update(hook.event, hook.command, hook.output,
+                                              hook.exit_code, replay=True))
+            continue
         if m.is_meta or m.is_virtual or m.kind not in ("user", "assistant"):
             continue
         for block in m.content:

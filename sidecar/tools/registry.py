@@ -8,6 +8,7 @@ from sidecar.core.ports import Tool
 from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool
 from sidecar.tools.shell import BashTool
+from sidecar.tools.skill import SkillTool
 from sidecar.tools.write_edit import EditTool, WriteTool
 
 
@@ -15,4 +16,5 @@ def default_tools(settings: Settings) -> list[Tool]:
     tools: list[Tool] = [ReadTool(), WriteTool(), EditTool(), GlobTool(), GrepTool(), LSTool()]
     if settings.tools.shell:
         tools.append(BashTool())
+    tools.append(SkillTool())
     return tools

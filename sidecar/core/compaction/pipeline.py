@@ -25,7 +25,6 @@ from sidecar.core.compaction.full import (
     FullResult,
     api_round_groups,
     full_compact,
-    with_hook_output,
 )
 from sidecar.core.compaction.microcompact import (
     anthropic_context_management,
@@ -39,6 +38,7 @@ from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded
 from sidecar.contract.results import CompactionBackend, CompactionTier
 from sidecar.contract.updates import CompactionTrigger, compaction_update
 from sidecar.core.gauge import BreakerState
+from sidecar.core.hooks import after_compaction, with_hook_output
 from sidecar.core.messages import Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
 
@@ -315,6 +315,7 @@ class ContextTiers:
                 # The notes must make real room, else the full summary may do better.
                 if after < min(before, shown) and after <= target:
                     self._commit(records)
+                    await after_compaction(host, trigger, summary)
                     return CompactOutcome("session_memory", "local", host.ledger.used(), summary)
                 log.info("session memory compaction would leave %s tokens; using full", after)
         await host.editor.progress(token, "report", "Compacting", "summarizing the conversation")
@@ -333,6 +334,7 @@ class ContextTiers:
             raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context "
                                f"({shown:,})")
         self._commit(records)
+        await after_compaction(host, trigger, result.summary)
         return CompactOutcome("full", "server" if result.server else "local", host.ledger.used(),
                               result.summary, result.fallback_reason)
 

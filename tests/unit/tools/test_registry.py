@@ -14,12 +14,13 @@ ACP_KINDS = {"read", "edit", "delete", "move", "search", "execute", "think", "fe
 
 def test_default_tools_follow_claude_code_names() -> None:
     tools = default_tools(Settings())
-    assert [t.name for t in tools] == CLAUDE_CODE_NAMES
+    assert [t.name for t in tools] == [*CLAUDE_CODE_NAMES, "Skill"]
     no_shell = default_tools(dataclasses.replace(Settings(), tools=Tools(shell=False)))
-    assert [t.name for t in no_shell] == CLAUDE_CODE_NAMES[:-1]
+    assert [t.name for t in no_shell] == [*CLAUDE_CODE_NAMES[:-1], "Skill"]
     assert all(t.kind in ACP_KINDS for t in tools)
-    # Old results of every tool here may be cleared by microcompact, as in Claude Code.
-    assert all(t.compactable for t in tools)
+    # Old results of every tool but Skill may be cleared by microcompact, as in Claude Code:
+    # a loaded skill's instructions stay until a compaction re-injects them.
+    assert [t.name for t in tools if not t.compactable] == ["Skill"]
 
 
 def test_specs_carry_valid_schemas() -> None:
