@@ -330,8 +330,10 @@ async def reinjected_hook_context(session: CompactionHost, tier: Tier) -> list[M
     else:
         fresh = await run_hooks(session, "SessionStart", "compact", {"source": "compact"})
         _compact_runs[session.id] = (key, fresh)
+    from sidecar.core.skills import since_clear
+
     latest: dict[str, HookResult] = {}
-    for record in records:
+    for record in since_clear(records):
         result = result_of(record)
         if result is not None and result.event == "SessionStart" and result.context \
                 and result.match != "compact":

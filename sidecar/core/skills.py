@@ -222,11 +222,22 @@ def change_text(kind: str, skill: Skill | None, name: str) -> str:
 # ----- what was invoked -------------------------------------------------------------------
 
 
+def since_clear(records: list[Message]) -> list[Message]:
+    """The records after the last /clear: a cleared conversation carries nothing over."""
+    for i in range(len(records) - 1, -1, -1):
+        m = records[i]
+        if m.kind == "system" and m.subtype == "compact_boundary" and \
+                (m.extra.get("compactMetadata") or {}).get("trigger") == "clear":
+            return records[i + 1:]
+    return records
+
+
 def invoked_skill_names(records: list[Message]) -> list[str]:
-    """Skills the model loaded with the Skill tool and got, most recent first."""
+    """Skills the model loaded with the Skill tool and got since the last /clear, most
+    recent first."""
     calls: dict[str, str] = {}
     order: list[str] = []
-    for m in records:
+    for m in since_clear(records):
         if m.kind == "assistant":
             for block in m.tool_uses():
                 if block.get("name") == SKILL_TOOL:
