@@ -290,11 +290,15 @@ class InvariantChecker:
         self.violations: list[Violation] = []
         self.checked = 0
         self.refused = 0
+        # Per first request after a compaction: what each re-injected kind held (names,
+        # tokens as the fake counts them, budget), for reports.
+        self.reinjections: list[dict[str, Any]] = []
 
     def reset(self) -> None:
         with self._lock:
             self._conversations.clear()
             self.violations.clear()
+            self.reinjections.clear()
             self.checked = 0
             self.refused = 0
 
@@ -349,17 +353,17 @@ class InvariantChecker:
             conv.skills.clear()  # a cleared conversation starts over: nothing comes back
             conv.skill_calls.clear()
             conv.hook_context.clear()
-        found.extend(self._reinjected(index, provider, conv, body, limit, compacted))
+        found.extend(self._reinjected(index, provider, conv, body, limit, compacted, session))
         conv.epoch, conv.cause = epoch, cause
         conv.model, conv.tools, conv.system, conv.blocks = model, tools, system, blocks
         conv.had_claude_md = conv.had_claude_md or has_md
         conv.requests += 1
         return found
 
-    @staticmethod
-    def _reinjected(index: int, provider: str, conv: _Conversation, body: dict[str, Any],
-                    limit: str | None, compacted: bool) -> list[Violation]:
+    def _reinjected(self, index: int, provider: str, conv: _Conversation, body: dict[str, Any],
+                    limit: str | None, compacted: bool, session: str) -> list[Violation]:
         found: list[Violation] = []
+        seen: dict[str, Any] = {"session": session, "index": index}
         texts = [t[len(REMINDER):] if t.startswith(REMINDER) else t for t in _user_texts(provider, body)]
         blocking = int(limit) if limit is not None and limit.isdigit() else None
         for kind in REINJECTED:
@@ -380,6 +384,9 @@ class InvariantChecker:
                                                f"past {per:,}"))
             if compacted:
                 expected = kind.expected(conv)
+                seen[kind.kind] = {"names": names, "expected": expected,
+                                   "tokens": sum(count_text(t) for t in blocks),
+                                   "budget": kind.budget(blocking) if blocking is not None else None}
                 if kind.ordered:
                     wrong = names != expected[:len(names)]
                     missing = expected[len(names):]
@@ -393,6 +400,8 @@ class InvariantChecker:
                     found.append(Violation(index, "reinjected",
                                            f"{kind.kind} after the compaction: {names} where "
                                            f"{expected} were expected"))
+        if compacted:
+            self.reinjections.append(seen)
         _skill_calls(provider, body, conv)
         hook_kind = next(k for k in REINJECTED if k.kind == "hooks")
         for t in texts:
