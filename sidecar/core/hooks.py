@@ -33,11 +33,10 @@ from sidecar.core.messages import Message
 
 if TYPE_CHECKING:
     from sidecar.contract.updates import SessionUpdate
-    from sidecar.core.compaction.host import CompactionHost
-    from sidecar.core.compaction.reinjection import Tier
     from sidecar.core.settings import Settings
-    from sidecar.core.tokens import TextCounter
+    from sidecar.core.tokens import TextCounter, TokenLedger
     from sidecar.core.transcript import Transcript
+    from sidecar.core.window import Thresholds
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +190,15 @@ class HookHost(Protocol):
     def update(self, payload: SessionUpdate) -> None: ...
 
 
+class CompactHookHost(HookHost, Protocol):
+    """What the hooks around a compaction use of a session (a ``CompactionHost``)."""
+
+    thresholds: Thresholds
+    ledger: TokenLedger
+
+    def append(self, message: Message) -> Message: ...
+
+
 async def run_hooks(host: HookHost, event: HookEvent, match: str,
                     fields: dict[str, Any]) -> list[HookResult]:
     """Run ``event``'s commands whose matcher takes ``match`` (a trigger or a source), side
@@ -254,7 +262,7 @@ def hook_budget(blocking_at: int) -> int:
     return min(POST_COMPACT_HOOK_TOKENS, blocking_at // 20)
 
 
-async def with_hook_output(host: CompactionHost, trigger: str,
+async def with_hook_output(host: CompactHookHost, trigger: str,
                            instructions: str | None) -> str | None:
     """The user's instructions for the summary, with what the PreCompact hooks printed
     (each run kept as a record, shown to the user)."""
@@ -268,7 +276,7 @@ async def with_hook_output(host: CompactionHost, trigger: str,
     return instructions
 
 
-async def after_compaction(host: CompactionHost, trigger: str, summary: str) -> None:
+async def after_compaction(host: CompactHookHost, trigger: str, summary: str) -> None:
     """PostCompact: the hooks get the summary; what they print is shown, not sent."""
     results = await run_hooks(host, "PostCompact", trigger,
                               {"trigger": trigger, "compact_summary": summary})
@@ -318,7 +326,7 @@ def fit_contexts(results: list[HookResult], budget: int,
     return out
 
 
-async def reinjected_hook_context(session: CompactionHost, tier: Tier) -> list[Message]:
+async def reinjected_hook_context(session: CompactHookHost, tier: str) -> list[Message]:
     """After a summary: the SessionStart hooks run again with source ``compact`` (their
     context is fresh), and the context earlier SessionStart runs gave (startup, resume,
     clear) comes back for the commands that did not run now; all within ``hook_budget``."""

@@ -15,14 +15,12 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Literal
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Protocol
 
 from sidecar.core.messages import Message
 
 if TYPE_CHECKING:
-    from sidecar.core.compaction.host import CompactionHost
-    from sidecar.core.compaction.reinjection import Tier
-    from sidecar.core.tokens import TextCounter
+    from sidecar.core.tokens import TextCounter, TokenLedger
 
 SkillSource = Literal["workspace", "user"]
 SKILL_FILE = "SKILL.md"
@@ -157,11 +155,6 @@ def discover_skills(cwd: Path, home: Path) -> list[Skill]:
     return sorted(found.values(), key=lambda s: s.name)
 
 
-def find_skill(cwd: Path, home: Path, name: str) -> Skill | None:
-    wanted = name.strip().lstrip("/")
-    return next((s for s in discover_skills(cwd, home) if s.name == wanted), None)
-
-
 # ----- what the model reads ---------------------------------------------------------------
 
 
@@ -260,6 +253,36 @@ def skill_tool_use_ids(records: list[Message]) -> set[str]:
             for b in m.tool_uses() if b.get("name") == SKILL_TOOL}
 
 
+class _Records(Protocol):
+    @property
+    def cwd(self) -> str: ...
+
+    @property
+    def records(self) -> list[Message]: ...
+
+
+class _Window(Protocol):
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def blocking_at(self) -> int: ...
+
+
+class ReinjectionHost(Protocol):
+    """What re-injecting skills reads of a session (a ``CompactionHost`` has it all; the
+    prefix store imports this module, so the session's own types stay out of it)."""
+
+    @property
+    def transcript(self) -> _Records: ...
+
+    @property
+    def thresholds(self) -> _Window: ...
+
+    @property
+    def ledger(self) -> TokenLedger: ...
+
+
 def skill_budgets(blocking_at: int) -> tuple[int, int]:
     """(total, per skill) tokens for the skills re-injected after a compaction: Claude
     Code's 25,000 and 5,000, scaled down in windows too small for them (a window whose
@@ -312,7 +335,7 @@ def build_invoked_skills(skills: list[Skill], total: int, per_skill: int,
     return blocks, names
 
 
-async def reinjected_skills(session: CompactionHost, tier: Tier) -> list[Message]:
+async def reinjected_skills(session: ReinjectionHost, tier: str) -> list[Message]:
     """The skills invoked in this conversation, back after the summary (both tiers)."""
     import asyncio
 
@@ -333,7 +356,7 @@ async def reinjected_skills(session: CompactionHost, tier: Tier) -> list[Message
                     is_meta=True)]
 
 
-async def reinjected_skill_listing(session: CompactionHost, tier: Tier) -> list[Message]:
+async def reinjected_skill_listing(session: ReinjectionHost, tier: str) -> list[Message]:
     """The listing again after a summary: the model must still know what it can load."""
     import asyncio
 
