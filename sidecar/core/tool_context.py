@@ -66,6 +66,8 @@ class SessionToolContext:
         self.current_tool_call: dict[str, Any] = {}
         saved = session.results_dir()
         self.readable: list[Path] = [saved] if saved is not None else []
+        # The user's skills: the Skill tool points the model at files beside them.
+        self.readable.append(Path.home() / ".claude" / "skills")
 
     async def read_buffer(self, path: Path) -> str | None:
         # Transports whose buffers sit behind a request (ACP fs/read_text_file) read async.

@@ -59,6 +59,9 @@ def skill_responder(calls: dict[str, str]) -> Any:
         if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in last):
             return Reply.text("Loaded.")
         text = req.last_user_text
+        if "read file " in text:
+            return Reply.tool_use("Read", {"file_path": text.split("read file ")[1].split()[0]},
+                                  id=f"toolu_read_{len(calls)}")
         if "use skill " in text:
             name = text.split("use skill ")[1].split()[0]
             n = len(calls)
@@ -75,6 +78,8 @@ async def test_skills_are_listed_loaded_and_back_after_compaction(llm: Any, tmp_
     write_skill(workspace, "review", "Review a diff against the team checklist", REVIEW_BODY)
     (workspace / ".claude" / "skills" / "review" / "CHECKLIST.md").write_text("- tests\n")
     write_skill(home, "notes", "Keep meeting notes in the team format", "Write notes as bullets.\n")
+    template = home / ".claude" / "skills" / "notes" / "TEMPLATE.md"
+    template.write_text("## Attendees\n## Decisions\n")
     calls: dict[str, str] = {}
     llm.responder = skill_responder(calls)
     client = await start_client(home_env(home))
@@ -95,6 +100,11 @@ async def test_skills_are_listed_loaded_and_back_after_compaction(llm: Any, tmp_
         text = json.dumps(result)
         assert "Base directory for this skill: " + str(workspace / ".claude" / "skills" / "review") in text
         assert "review the diff line by line" in text
+
+        # A file beside a user's skill is readable, though it lies outside the workspace.
+        await prompt(client, sid, f"read file {template} now")
+        beside = json.dumps(main_requests(llm)[-1].body["messages"][-1])
+        assert "## Decisions" in beside and "is_error" not in beside
 
         rec.reset()
         await prompt(client, sid, "/skills")
