@@ -30,7 +30,8 @@ Rules, per session:
 6. ``reinjected``: the context a compaction puts back (see ``REINJECTED``: the skills the
    model loaded, the SessionStart hooks' context, ...) stays within its budgets on every
    request, and the first request after each compaction carries every item of each kind
-   that the conversation had before it (most recent first where the kind has an order).
+   that the conversation had before it (most recent first where the kind has an order),
+   each once.
 
 Requests without the headers (other clients, such as Claude Code) are checked by rule 1
 only.
@@ -369,6 +370,9 @@ class InvariantChecker:
         for kind in REINJECTED:
             blocks = [t for t in texts if t.startswith(kind.mark)]
             names = [kind.name(t) for t in blocks]
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                found.append(Violation(index, "reinjected", f"{kind.kind}: {twice} put back twice"))
             if blocking is not None:
                 sizes = [count_text(t) for t in blocks]
                 budget = kind.budget(blocking)

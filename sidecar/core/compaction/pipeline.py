@@ -367,8 +367,10 @@ class ContextTiers:
                                                       "ptlRetries": ptl_retries,
                                                       "backend": "server" if server else "local"},
                                   "logicalParentUuid": last})
+        # What an earlier compaction re-injected is made afresh below, never kept twice.
         kept = [dataclasses.replace(m, uuid=new_uuid(), parent_uuid=None, usage=None,
-                                    extra={**m.extra, "keptFrom": m.uuid}) for m in tail]
+                                    extra={**m.extra, "keptFrom": m.uuid}) for m in tail
+                if not (m.kind == "attachment" and (m.attachment or {}).get("reinjected"))]
         path = str(host.transcript.path())
         if server:
             # The provider's blocks lead every later request, as the API requires; what the

@@ -208,3 +208,9 @@ def test_a_hook_context_the_model_had_must_come_back() -> None:
     assert observe(c3, req(user("again", context=True)), headers(epoch=2, cause="clear")) == []
     assert observe(c3, req(user("s", context=True), assistant("ok"), user("go")),
                    headers(epoch=3, cause="compaction")) == []
+
+
+def test_an_item_put_back_twice_is_caught() -> None:
+    twice = reinjected("Invoked skill: lint\nrun ruff", "Invoked skill: lint\nrun ruff")
+    found = observe(InvariantChecker(), req(user("hi", context=True), assistant("ok"), twice))
+    assert found == ["reinjected: skills: ['lint'] put back twice"]
