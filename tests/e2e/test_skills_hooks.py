@@ -222,6 +222,13 @@ async def test_hooks_run_with_claude_code_input_and_their_context_survives(
         assert HOOK_CONTEXT_MARK + "SessionStart:compact" in after
         assert "Release branch is frozen." in after and "Use tabs." in after
         assert "post done" not in after and "keep the release notes" not in after
+
+        # /clear starts over: SessionStart runs for "clear" (only the hook matching it).
+        await prompt(client, sid, "/clear")
+        await prompt(client, sid, "fresh start")
+        cleared = request_text(main_requests(llm)[-1])
+        assert HOOK_CONTEXT_MARK + "SessionStart:clear" in cleared and "Use tabs." in cleared
+        assert "Release branch is frozen." not in cleared
     finally:
         await stop_client(client)
 
