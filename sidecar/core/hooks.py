@@ -99,6 +99,14 @@ def _read_hooks_file(path: Path) -> Mapping[str, Any]:
     return hooks if isinstance(hooks, dict) else {}
 
 
+def may_have_hooks(settings: Settings, cwd: Path, home: Path, event: HookEvent) -> bool:
+    """Whether ``event`` may have a command: a few stats, cheap enough for the event loop,
+    so that a workspace without hooks never waits for a worker thread."""
+    if getattr(settings, SETTINGS_KEY[event]):
+        return True
+    return any(p.is_file() for p in _claude_settings_files(cwd, home))
+
+
 def configured_hooks(settings: Settings, cwd: Path, home: Path, event: HookEvent) -> list[HookCommand]:
     """Every command of ``event``: the sidecar's settings first, then Claude Code's files
     (user, project, local). Blocking (reads files): call it off the event loop."""
@@ -204,6 +212,8 @@ async def run_hooks(host: HookHost, event: HookEvent, match: str,
     """Run ``event``'s commands whose matcher takes ``match`` (a trigger or a source), side
     by side off the event loop; each result is shown to the user as it is known."""
     cwd = Path(host.transcript.cwd)
+    if not may_have_hooks(host.settings, cwd, Path.home(), event):
+        return []
     hooks = await asyncio.to_thread(configured_hooks, host.settings, cwd, Path.home(), event)
     hooks = [h for h in hooks if matches(h.matcher, match)]
     if not hooks:

@@ -320,6 +320,10 @@ class SessionService:
     # ----- SessionStart hooks -------------------------------------------------------
 
     def _start_hooks(self, session: Session, source: str) -> None:
+        from sidecar.core.hooks import may_have_hooks
+
+        if not may_have_hooks(session.settings, Path(session.info.cwd), Path.home(), "SessionStart"):
+            return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
