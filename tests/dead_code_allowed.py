@@ -28,6 +28,7 @@ updates.UpdatePrinter._on_compaction_update
 updates.UpdatePrinter._on_available_commands_update
 updates.UpdatePrinter._on_current_mode_update
 updates.UpdatePrinter._on_retry_update
+updates.UpdatePrinter._on_hook_result
 
 # Read by tests and the log as a module attribute after the start-up handoff.
 from sidecar import credentials

@@ -183,6 +183,8 @@ def _context() -> ContextView:
             {"source": "selection", "uri": f"file://{CWD}/tests/test_app.py",
              "path": f"{CWD}/tests/test_app.py", "lines": "10-24", "tokens": 180},
         ],
+        "skills": [{"name": "release-notes", "description": "Write release notes from the git log",
+                    "source": "workspace", "invoked": True}],
     }
 
 
@@ -263,6 +265,8 @@ def session_updates() -> list[Any]:
         u.available_commands_update([{"name": "compact", "description": "Summarize the conversation"}]),
         u.retry_update(1, 10, 1250, "The provider is overloaded (529)", 529),
         u.current_mode_update("plan"),
+        u.hook_result_update("SessionStart", "cat .claude/notes.md",
+                             "Release branch is frozen until Friday.", 0),
     ]
     return [session_update_params(SESSION, update) for update in kinds]
 

@@ -199,6 +199,15 @@ class EditorContextItem(TypedDict):
     tokens: int
 
 
+class SkillInfo(TypedDict):
+    """A skill the model can load (``sidecar/context``'s ``skills``)."""
+
+    name: str
+    description: str
+    source: Literal["workspace", "user"]
+    invoked: bool  # loaded with the Skill tool in this session
+
+
 class ContextView(TypedDict):
     """``sidecar/context``: the ``/context`` view."""
 
@@ -212,6 +221,7 @@ class ContextView(TypedDict):
     lastCompaction: LastCompaction | None
     modelStatus: ModelStatus
     editorContext: list[EditorContextItem]  # what the editor attached since the last compaction
+    skills: list[SkillInfo]
 
 
 class HistoryEntry(TypedDict):

@@ -146,10 +146,25 @@ class _CurrentModeUpdate(TypedDict):
     currentModeId: str
 
 
+HookEventName = Literal["PreCompact", "PostCompact", "SessionStart"]
+
+
+class _HookResultUpdateRequired(TypedDict):
+    sessionUpdate: Literal["hook_result"]
+    event: HookEventName
+    command: str
+    output: str  # stdout and stderr, capped
+    exitCode: int | None  # None: it did not start or timed out
+
+
+class _HookResultUpdate(_HookResultUpdateRequired, total=False):
+    replay: bool
+
+
 SessionUpdate = Union[
     _UserMessageChunk, _AgentMessageChunk, _AgentThoughtChunk, _ToolCall, _ToolCallUpdate,
     _UsageUpdate, _CompactionUpdate, _SessionInfoUpdate, _AvailableCommandsUpdate, _RetryUpdate,
-    _CurrentModeUpdate,
+    _CurrentModeUpdate, _HookResultUpdate,
 ]
 
 # Replayed updates (``session/load``) carry ``"replay": true`` at the top level.
@@ -261,6 +276,16 @@ def available_commands_update(commands: list[Command]) -> _AvailableCommandsUpda
 def current_mode_update(mode_id: str) -> _CurrentModeUpdate:
     """The session's permission mode changed (a request, a slash command, an approved plan)."""
     return {"sessionUpdate": "current_mode_update", "currentModeId": mode_id}
+
+
+def hook_result_update(event: HookEventName, command: str, output: str, exit_code: int | None,
+                       *, replay: bool = False) -> _HookResultUpdate:
+    """What a hook printed (live, and with ``replay`` when a loaded session is replayed)."""
+    update: _HookResultUpdate = {"sessionUpdate": "hook_result", "event": event,
+                                 "command": command, "output": output, "exitCode": exit_code}
+    if replay:
+        update["replay"] = True
+    return update
 
 
 # Every kind, in docs/protocol.md's order (the union's), read off the TypedDicts above.

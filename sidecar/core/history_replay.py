@@ -21,12 +21,14 @@ from sidecar.contract.updates import (
     agent_message_chunk,
     agent_thought_chunk,
     compaction_update,
+    hook_result_update,
     replayed,
     tool_call,
     tool_call_update,
     user_message_chunk,
 )
 from sidecar.core.compaction.prompts import summary_of_message
+from sidecar.core.hooks import result_of
 from sidecar.core.messages import Block, Message, is_compact_boundary, json_object
 from sidecar.core.redaction import redact_value
 from sidecar.core.tool_record import recorded, result_content
@@ -52,6 +54,10 @@ def history_updates(session: Session) -> list[SessionUpdate]:
             row = _compaction(m, records[i + 1:])
             if row is not None:
                 out.append(row)
+            continue
+        hook = result_of(m)
+        if hook is not None and not (m.attachment or {}).get("carried"):
+            out.append(hook_result_update(hook.event, hook.command, hook.output, hook.exit_code))
             continue
         if m.is_meta or m.is_virtual or m.is_compact_summary or m.kind not in ("user", "assistant") \
                 or "keptFrom" in m.extra:

@@ -23,6 +23,7 @@ from typing import Any
 
 from sidecar.core.messages import Block, Message
 from sidecar.core.settings import Settings
+from sidecar.core.skills import Skill, change_text, discover_skills, skill_roots
 from sidecar.core.tokens import SeedBytes, TextCounter
 from sidecar.core.environment import env_flag
 
@@ -385,6 +386,7 @@ class _Record:
 class _Baseline:
     files: dict[Path, MemoryFile] = field(default_factory=dict)
     git: GitSnapshot | None = None
+    skills: dict[str, Skill] | None = None  # None: not read yet
 
 
 class PrefixStore:
@@ -436,6 +438,10 @@ class PrefixStore:
         if memo.repo is not None:
             paths += [memo.repo.git_dir / "HEAD", memo.repo.git_dir / "index",
                       memo.repo.common_dir / "refs", memo.repo.common_dir / "packed-refs"]
+        # Skill folders are watched whole; one not made yet through a file inside it, so
+        # that its creation re-arms the watch (the list of paths then changes).
+        for root, _ in skill_roots(self.cwd, self.home):
+            paths.append(root if root.is_dir() else root / "SKILL.md")
         return list(dict.fromkeys(paths))
 
     # ----- building -----
@@ -461,7 +467,8 @@ class PrefixStore:
         system: list[Block] = [{"type": "text", "text": base_prompt(self.cwd, self.settings)}]
         if git is not None and not env_flag("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS"):
             system.append({"type": "text", "text": f"gitStatus: {git.render()}"})
-        self._baseline = _Baseline({f.path: f for f in files}, git)
+        skills = {s.name: s for s in discover_skills(self.cwd, self.home)}
+        self._baseline = _Baseline({f.path: f for f in files}, git, skills)
         return _Memo(system, self._render_user(files), files, repo, git)
 
     def _discover(self, repo: GitRepo | None) -> list[MemoryFile]:
@@ -501,6 +508,9 @@ class PrefixStore:
                 self._settle_memory(memo.repo)
             if touches_git and memo.repo is not None:
                 self._settle_git()
+            roots = [root for root, _ in skill_roots(self.cwd, self.home)]
+            if any(p == r or r in p.parents for p in pending for r in roots):
+                self._settle_skills()
 
     def _settle_memory(self, repo: GitRepo | None) -> None:
         now = {f.path: f for f in self._discover(repo)}
@@ -519,6 +529,28 @@ class PrefixStore:
                              f"The file {path} {gone} since the conversation started; "
                              "the instructions it held no longer apply.")
         self._baseline.files = now
+
+    def _settle_skills(self) -> None:
+        """A skill added, changed or removed: one record per skill (never a rebuild; the
+        listing is no part of the prefix)."""
+        now = {s.name: s for s in discover_skills(self.cwd, self.home)}
+        old = self._baseline.skills
+        self._baseline.skills = now
+        if old is None:
+            return
+        for name, skill in now.items():
+            before = old.get(name)
+            if before is None or before.digest != skill.digest or before.path != skill.path:
+                kind = "added" if before is None else "changed"
+                self._record(f"skill:{name}", {"type": "skill_changed", "name": name, "change": kind,
+                                               "description": skill.description,
+                                               "source": skill.source},
+                             change_text(kind, skill, name))
+        for name in old:
+            if name not in now:
+                self._record(f"skill:{name}", {"type": "skill_changed", "name": name,
+                                               "change": "removed"},
+                             change_text("removed", None, name))
 
     def _settle_git(self) -> None:
         snap = git_snapshot(self.cwd, self._git_timeout)

@@ -60,6 +60,7 @@ from sidecar.contract.results import (
     SessionModes,
     SessionOpened,
     SessionSummary,
+    SkillInfo,
     StopReason,
 )
 from sidecar.contract.updates import (
@@ -97,6 +98,7 @@ SLASH_COMMANDS: list[Command] = [
     {"name": "model", "description": "Switch the model: /model NAME"},
     {"name": "plan", "description": "Enter plan mode (read-only until the plan is approved); /plan off leaves it"},
     {"name": "mode", "description": "Set the permission mode: /mode default|acceptEdits|plan|bypassPermissions"},
+    {"name": "skills", "description": "List the skills the model can load"},
 ]
 
 
@@ -161,6 +163,9 @@ class SessionService:
         # Per session, why its provider cannot be reached (no key, no base URL), until fixed.
         self._not_configured: dict[str, ProviderNotConfigured] = {}
         self.today = today_utc
+        # Per session, the SessionStart hooks still running (their context joins the first
+        # request, so a prompt waits for them).
+        self._starting: dict[str, asyncio.Task[None]] = {}
         hold_configured(settings, self.environ)
 
     # ----- configuration ------------------------------------------------------------
@@ -329,8 +334,36 @@ class SessionService:
         session = self._make_session(info, settings)
         session.rebuild_ledger()
         self._announce(session)
+        self._start_hooks(session, "startup")
         return {"sessionId": session.id, "model": info.model, "provider": info.provider,
                 "gauge": _gauge(session), "modes": _modes(session)}
+
+    # ----- SessionStart hooks -------------------------------------------------------
+
+    def _start_hooks(self, session: Session, source: str) -> None:
+        from sidecar.core.hooks import may_have_hooks
+
+        if not may_have_hooks(session.settings, Path(session.info.cwd), Path.home(), "SessionStart"):
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._starting[session.id] = asyncio.ensure_future(self._run_start_hooks(session, source))
+
+    async def _run_start_hooks(self, session: Session, source: str) -> None:
+        from sidecar.core.hooks import session_start
+
+        try:
+            for record in await session_start(session, source):
+                session.append(record)
+        except Exception as exc:  # a hook never fails a session
+            log.warning("SessionStart hooks failed: %s", exc)
+
+    async def _started(self, session: Session) -> None:
+        task = self._starting.pop(session.id, None)
+        if task is not None:
+            await task
 
     def _announce(self, session: Session) -> None:
         session.update(available_commands_update(SLASH_COMMANDS))
@@ -494,6 +527,7 @@ class SessionService:
                 session.set_mode(str(loaded.permission_mode), restored=True)
             plan = session.plan_file()
             session.planned = session.planned or (plan is not None and await asyncio.to_thread(plan.exists))
+            self._start_hooks(session, "resume")
         replay_history(session)
         self._announce(session)
         return {"sessionId": session.id, "model": session.info.model,
@@ -561,6 +595,7 @@ class SessionService:
             # Opening a reopened transcript (seal, scan back for the chain) reads the file:
             # do it in a worker thread so the appends during the turn only write.
             await asyncio.to_thread(self.writer().prepare, session.id, session.info.cwd)
+            await self._started(session)
             if text.startswith("/"):
                 handled = await self._slash(session, text)
                 if handled is not None:
@@ -597,6 +632,7 @@ class SessionService:
             return "end_turn"
         if name == "clear":
             session.clear()
+            await self._run_start_hooks(session, "clear")
             session.update(agent_message_chunk("Context cleared.", new_uuid()))
             session.send_usage_update()
             return "end_turn"
@@ -617,6 +653,12 @@ class SessionService:
                 raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-5-5")
             self._set_model(session, arg, None)
             session.update(agent_message_chunk(f"Model set to {arg}.", new_uuid()))
+            return "end_turn"
+        if name == "skills":
+            from sidecar.core.skills import render_skills
+
+            skills = await self._skills_view(session)
+            session.update(agent_message_chunk(render_skills(skills), new_uuid()))
             return "end_turn"
         return None
 
@@ -667,7 +709,9 @@ class SessionService:
         return _gauge(self.get(p.session_id))
 
     async def compact(self, p: CompactParams) -> Compacted:
-        return await self._compact(self.get(p.session_id), p.instructions, trigger="manual",
+        session = self.get(p.session_id)
+        await self._started(session)
+        return await self._compact(session, p.instructions, trigger="manual",
                                    work_done_token=p.work_done_token)
 
     async def _compact(self, session: Session, instructions: str | None, *,
@@ -701,7 +745,16 @@ class SessionService:
             "lastCompaction": session.transcript.last_compaction(),
             "editorContext": editor_context_view(session),
             "modelStatus": self.model_status(session).to_json(self.today()),
+            "skills": await self._skills_view(session),
         })
+
+    async def _skills_view(self, session: Session) -> list[SkillInfo]:
+        from sidecar.core.skills import discover_skills, invoked_skill_names
+
+        skills = await asyncio.to_thread(discover_skills, Path(session.info.cwd), Path.home())
+        invoked = set(invoked_skill_names(session.transcript.records))
+        return [{"name": s.name, "description": s.description, "source": s.source,
+                 "invoked": s.name in invoked} for s in skills]
 
     async def _sdk_ready(self) -> None:
         if self.sdk_ready is not None:

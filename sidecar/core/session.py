@@ -319,16 +319,35 @@ class Session:
         self._prefix_parts = None
 
     def take_prefix_changes(self) -> None:
-        """CLAUDE.md or git changes since this session's view, and mode changes the model
-        has not been told of, as attachments."""
+        """CLAUDE.md, git or skill changes since this session's view, mode changes the model
+        has not been told of, as attachments; and the skill listing when the context holds
+        none yet (a new or cleared session)."""
         notes, self._mode_notes = self._mode_notes, []
         for note in notes:
             self.append(note)
+        listed = self.list_skills()
         if self.prefix is None:
             return
         changes, self.prefix_cursor = self.prefix.changes_since(self.prefix_cursor)
         for change in changes:
+            if listed and (change.attachment or {}).get("type") == "skill_changed":
+                continue  # the listing just sent is newer
             self.append(change)
+
+    def list_skills(self) -> bool:
+        """Append the skill listing unless the context since the boundary holds one (a
+        compaction re-injects it); True when it was appended now."""
+        from sidecar.core.skills import discover_skills, listing_attachment
+
+        if any((m.attachment or {}).get("type") == "skill_listing"
+               for m in self.transcript.since_boundary()):
+            return False
+        listing = listing_attachment(discover_skills(Path(self.info.cwd), Path.home()),
+                                     self.thresholds.size)
+        if listing is None:
+            return False
+        self.append(listing)
+        return True
 
     def prefix_parts(self) -> dict[str, int]:
         if self._prefix_parts is None:

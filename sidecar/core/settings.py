@@ -155,7 +155,12 @@ class Settings:
     # Who writes a full compaction's summary: "server" (the provider, where it offers
     # server-side compaction; the sidecar otherwise) or "local" (always the sidecar).
     compactionBackend: str = "server"
+    # Shell commands run at these events (Claude Code's hooks in .claude/settings.json run
+    # as well); each may take hookTimeoutSeconds.
     preCompactHooks: tuple[str, ...] = ()
+    postCompactHooks: tuple[str, ...] = ()
+    sessionStartHooks: tuple[str, ...] = ()
+    hookTimeoutSeconds: int = 60
     retry: "Retry" = field(default_factory=lambda: Retry())
     transport: "Transport" = field(default_factory=lambda: Transport())
     permissions: "Permissions" = field(default_factory=lambda: Permissions())

@@ -87,6 +87,8 @@ class SessionToolContext:
         self.must_ask = True
         saved = session.results_dir()
         self.readable: list[Path] = [saved] if saved is not None else []
+        # The user's skills: the Skill tool points the model at files beside them.
+        self.readable.append(Path.home() / ".claude" / "skills")
         plan = session.plan_file()
         # The plan file is the sidecar's own: readable and writable outside the workspace,
         # written to the disk directly, never through the editor.

@@ -27,6 +27,11 @@ Rules, per session:
    the previous main request's byte for byte (cache markers aside), since any other change
    throws the provider's prompt cache away.
 5. ``epoch``: an epoch change names a known cause and never goes backwards.
+6. ``reinjected``: the context a compaction puts back (see ``REINJECTED``: the skills the
+   model loaded, the SessionStart hooks' context, ...) stays within its budgets on every
+   request, and the first request after each compaction carries every item of each kind
+   that the conversation had before it (most recent first where the kind has an order),
+   each once.
 
 Requests without the headers (other clients, such as Claude Code) are checked by rule 1
 only.
@@ -36,6 +41,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +53,10 @@ from sidecar.core.request_labels import (
     SESSION_HEADER,
 )
 
+from sidecar.core.hooks import HOOK_CONTEXT_MARK, hook_budget
+from sidecar.core.skills import INVOKED_SKILL_MARK, SKILL_TOOL, skill_budgets
+
+from .counting import count_text
 from .responses_input import input_items, message_role, part_text, parts
 
 # Text the sidecar's user-context block starts with, and its CLAUDE.md section heading.
@@ -74,6 +84,104 @@ class _Conversation:
     blocks: list[str] = field(default_factory=list)
     had_claude_md: bool = False
     requests: int = 0
+    # Skill tool calls seen (id -> skill), and the skills loaded, oldest first.
+    skill_calls: dict[str, str] = field(default_factory=dict)
+    skills: list[str] = field(default_factory=list)
+    # The SessionStart hooks whose context the model has had, by command.
+    hook_context: list[str] = field(default_factory=list)
+
+
+# ----- re-injected context --------------------------------------------------------------
+
+# The sidecar counts with its own estimator and the fake with a tokenizer; a block within
+# its budget by one may exceed it by a little by the other.
+BUDGET_TOLERANCE = 1.2
+REMINDER = "<system-reminder>\n"
+
+
+@dataclass(frozen=True)
+class ReinjectedKind:
+    """One kind of context put back after a compaction, as a request shows it.
+
+    ``mark``: each of its text blocks starts with it (inside the ``<system-reminder>``);
+    ``name``: the item a block holds (a skill's name, a hook's command); ``budget`` and
+    ``per_item``: tokens, from the request's blocking limit; ``expected``: the items the
+    conversation had before the compaction, in the order they must come back (None: no
+    order), which the first request after it must carry."""
+
+    kind: str
+    mark: str
+    name: Callable[[str], str]
+    budget: Callable[[int], int]
+    per_item: Callable[[int], int] | None
+    expected: Callable[[_Conversation], list[str]]
+    ordered: bool
+
+
+def _after_mark(mark: str, stop: str) -> Callable[[str], str]:
+    def name(text: str) -> str:
+        return text[len(mark):].split(stop, 1)[0].strip()
+    return name
+
+
+def _hook_command(text: str) -> str:
+    return text.split("`", 2)[1] if text.count("`") >= 2 else text
+
+
+# Kind -> how to recognise it in a request -> its budget. Add one entry per kind.
+REINJECTED: list[ReinjectedKind] = [
+    ReinjectedKind("skills", INVOKED_SKILL_MARK, _after_mark(INVOKED_SKILL_MARK, "\n"),
+                   budget=lambda blocking: skill_budgets(blocking)[0],
+                   per_item=lambda blocking: skill_budgets(blocking)[1],
+                   expected=lambda conv: list(reversed(conv.skills)), ordered=True),
+    ReinjectedKind("hooks", HOOK_CONTEXT_MARK + "SessionStart:", _hook_command,
+                   budget=hook_budget, per_item=None,
+                   expected=lambda conv: list(conv.hook_context), ordered=False),
+]
+
+
+def _user_texts(provider: str, body: dict[str, Any]) -> list[str]:
+    """The text of every user-side block, in order (tool results aside)."""
+    out: list[str] = []
+    if provider == "responses":
+        for item in input_items(body):
+            if message_role(item) == "user":
+                out.extend(part_text(p) for p in parts(item.get("content")))
+        return out
+    for message in body.get("messages") or []:
+        if not isinstance(message, dict) or message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            out.append(content)
+        elif isinstance(content, list):
+            out.extend(str(b.get("text", "")) for b in content
+                       if isinstance(b, dict) and b.get("type") in ("text", "input_text"))
+    return out
+
+
+def _skill_calls(provider: str, body: dict[str, Any], conv: _Conversation) -> None:
+    """Note the Skill tool calls the request shows and those that succeeded (Anthropic's
+    wire, which the long tests speak)."""
+    if provider != "anthropic":
+        return
+    for message in body.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            continue
+        for b in content:
+            if not isinstance(b, dict):
+                continue
+            if b.get("type") == "tool_use" and b.get("name") == SKILL_TOOL:
+                raw = b.get("input")
+                given = raw if isinstance(raw, dict) else {}
+                conv.skill_calls.setdefault(str(b.get("id")), str(given.get("skill", "")).strip())
+            elif b.get("type") == "tool_result" and not b.get("is_error"):
+                name = conv.skill_calls.pop(str(b.get("tool_use_id")), None)
+                if name:
+                    if name in conv.skills:
+                        conv.skills.remove(name)
+                    conv.skills.append(name)
 
 
 def _header(headers: dict[str, str], name: str) -> str | None:
@@ -183,11 +291,15 @@ class InvariantChecker:
         self.violations: list[Violation] = []
         self.checked = 0
         self.refused = 0
+        # Per first request after a compaction: what each re-injected kind held (names,
+        # tokens as the fake counts them, budget), for reports.
+        self.reinjections: list[dict[str, Any]] = []
 
     def reset(self) -> None:
         with self._lock:
             self._conversations.clear()
             self.violations.clear()
+            self.reinjections.clear()
             self.checked = 0
             self.refused = 0
 
@@ -237,10 +349,70 @@ class InvariantChecker:
         elif conv.requests and epoch == conv.epoch:
             found.extend(self._extends(index, conv, model, tools, system, blocks,
                                        growable_last=provider == "openai"))
+        compacted = conv.requests > 0 and epoch != conv.epoch and cause == "compaction"
+        if conv.requests and epoch != conv.epoch and cause == "clear":
+            conv.skills.clear()  # a cleared conversation starts over: nothing comes back
+            conv.skill_calls.clear()
+            conv.hook_context.clear()
+        found.extend(self._reinjected(index, provider, conv, body, limit, compacted, session))
         conv.epoch, conv.cause = epoch, cause
         conv.model, conv.tools, conv.system, conv.blocks = model, tools, system, blocks
         conv.had_claude_md = conv.had_claude_md or has_md
         conv.requests += 1
+        return found
+
+    def _reinjected(self, index: int, provider: str, conv: _Conversation, body: dict[str, Any],
+                    limit: str | None, compacted: bool, session: str) -> list[Violation]:
+        found: list[Violation] = []
+        seen: dict[str, Any] = {"session": session, "index": index}
+        texts = [t[len(REMINDER):] if t.startswith(REMINDER) else t for t in _user_texts(provider, body)]
+        blocking = int(limit) if limit is not None and limit.isdigit() else None
+        for kind in REINJECTED:
+            blocks = [t for t in texts if t.startswith(kind.mark)]
+            names = [kind.name(t) for t in blocks]
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                found.append(Violation(index, "reinjected", f"{kind.kind}: {twice} put back twice"))
+            if blocking is not None:
+                sizes = [count_text(t) for t in blocks]
+                budget = kind.budget(blocking)
+                if sum(sizes) > budget * BUDGET_TOLERANCE:
+                    found.append(Violation(index, "reinjected",
+                                           f"{kind.kind}: {sum(sizes):,} tokens past the budget "
+                                           f"of {budget:,}"))
+                per = kind.per_item(blocking) if kind.per_item else None
+                for name, size in zip(names, sizes):
+                    if per is not None and size > per * BUDGET_TOLERANCE:
+                        found.append(Violation(index, "reinjected",
+                                               f"{kind.kind}: {name!r} holds {size:,} tokens, "
+                                               f"past {per:,}"))
+            if compacted:
+                expected = kind.expected(conv)
+                seen[kind.kind] = {"names": names, "expected": expected,
+                                   "tokens": sum(count_text(t) for t in blocks),
+                                   "budget": kind.budget(blocking) if blocking is not None else None}
+                if kind.ordered:
+                    wrong = names != expected[:len(names)]
+                    missing = expected[len(names):]
+                else:
+                    wrong = not set(names) <= set(expected)
+                    missing = [e for e in expected if e not in names]
+                # Items may be left out only when the budget is (about) full.
+                full = blocking is not None and \
+                    sum(count_text(t) for t in blocks) * 2 >= kind.budget(blocking)
+                if wrong or (missing and not full):
+                    found.append(Violation(index, "reinjected",
+                                           f"{kind.kind} after the compaction: {names} where "
+                                           f"{expected} were expected"))
+        if compacted:
+            self.reinjections.append(seen)
+        _skill_calls(provider, body, conv)
+        hook_kind = next(k for k in REINJECTED if k.kind == "hooks")
+        for t in texts:
+            if t.startswith(hook_kind.mark):
+                command = hook_kind.name(t)
+                if command not in conv.hook_context:
+                    conv.hook_context.append(command)
         return found
 
     @staticmethod

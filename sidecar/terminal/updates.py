@@ -204,6 +204,17 @@ class UpdatePrinter:
         self.screen.clear_status()
         self.screen.line(self.screen.style.paint(f"mode: {mode}", "magenta"))
 
+    def _on_hook_result(self, update: dict[str, Any]) -> None:
+        """A hook's run: one dim line (its first line of output), red when it failed."""
+        self.end_message()
+        code = update.get("exitCode")
+        output = str(update.get("output") or "").strip().splitlines()
+        first = f": {output[0][:120]}" if output else ""
+        failed = code != 0
+        label = f"hook {update.get('event')} `{update.get('command')}`"
+        label += f" (exit {code})" if failed and code is not None else " (did not finish)" if failed else ""
+        self.screen.line(self.screen.style.paint(label + first, "red" if failed else "dim"))
+
     def _on_available_commands_update(self, update: dict[str, Any]) -> None:
         commands = update.get("availableCommands")
         if isinstance(commands, list):

@@ -9,6 +9,7 @@ from sidecar.tools.plan import ExitPlanModeTool
 from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool
 from sidecar.tools.shell import BashTool
+from sidecar.tools.skill import SkillTool
 from sidecar.tools.write_edit import EditTool, WriteTool
 
 
@@ -17,4 +18,5 @@ def default_tools(settings: Settings) -> list[Tool]:
     if settings.tools.shell:
         tools.append(BashTool())
     tools.append(ExitPlanModeTool())
+    tools.append(SkillTool())
     return tools

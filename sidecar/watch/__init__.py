@@ -1,4 +1,4 @@
-"""Watching what invalidates a workspace's context prefix: CLAUDE.md files and git state."""
+"""Watching what changes a workspace's context: CLAUDE.md files, git state and skills."""
 
 from sidecar.watch.sources import ChangeSource, ClientWatchSource, WatchfilesSource
 from sidecar.watch.stream import ChangeStream

@@ -39,8 +39,8 @@ class WatchTargets:
         trees: set[Path] = set()
         for raw in paths:
             path = _abs(raw)
-            # Only `refs` is a directory among the targets; decide by disk, with the name
-            # as the fallback for a repository whose refs directory vanished.
+            # Directories (`.git/refs`, the skill folders) are watched whole; decide by
+            # disk, with the name as the fallback for a repository whose refs vanished.
             (trees if path.is_dir() or path.name == "refs" else files).add(path)
         self.files = frozenset(files)
         self.trees = frozenset(trees)

@@ -240,6 +240,7 @@ async def test_anthropic_request_carries_cache_markers_and_context_management(
                 "type": "clear_tool_uses_20250919",
                 "trigger": {"type": "input_tokens", "value": 180_000},
                 "clear_at_least": {"type": "input_tokens", "value": 140_000},
+                "exclude_tools": ["Skill"],
             },
         ]
     }

@@ -1,6 +1,7 @@
 """Tier 4, full compaction, with tier 5, the prompt-too-long retry, inside it.
 
-The history (images and re-injected attachments stripped, pre-compact hook output added)
+The history (images, re-injected attachments and loaded skills stripped, pre-compact hook
+output added, see ``sidecar.core.hooks``)
 goes to a forked call with the compact prompt. The request is made to fit the window
 before it is sent; if the provider still says it is too long, the oldest API-round
 groups are dropped and the call is retried. Afterwards the recently read files that are
@@ -9,10 +10,8 @@ not stale are re-injected within their budgets.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
-import subprocess
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
@@ -27,6 +26,7 @@ from sidecar.core.compaction.prompts import (
 from sidecar.core.messages import Block, Message, user_text
 from sidecar.core.ports import ProviderError, ServerCompaction
 from sidecar.core.retry import call_with_retry
+from sidecar.core.skills import skill_tool_use_ids
 from sidecar.core.tokens import message_tokens
 
 if TYPE_CHECKING:
@@ -38,6 +38,8 @@ MAX_PTL_RETRIES = 3
 # The capability an Anthropic models endpoint lists for on-demand compaction.
 SERVER_COMPACTION_CAPABILITY = "compaction.summarize"
 SUMMARY_HELD_BY_PROVIDER = "(the provider holds this summary; it is not readable here)"
+# What the summarizer reads in place of a skill the Skill tool loaded.
+SKILL_RESULT_STUB = "[skill loaded; its instructions are restored after the summary]"
 
 
 @dataclass
@@ -92,10 +94,19 @@ def drop_oldest_groups(records: list[Message], token_gap: int | None, session: C
 
 
 def strip_for_summary(records: list[Message]) -> list[Message]:
+    """What the summarizer reads: no re-injected copies, no media, and no loaded skill's
+    instructions (a skill comes back whole after the summary, it need not be summarized)."""
+    skill_ids = skill_tool_use_ids(records)
     out: list[Message] = []
     for m in records:
         if m.kind == "attachment" and (m.attachment or {}).get("reinjected"):
             continue
+        if skill_ids and m.kind == "user" and any(
+                b.get("type") == "tool_result" and b.get("tool_use_id") in skill_ids for b in m.content):
+            m = m.with_content([
+                {**b, "content": SKILL_RESULT_STUB} if b.get("type") == "tool_result"
+                and b.get("tool_use_id") in skill_ids and not b.get("is_error") else b
+                for b in m.content])
         if any(b.get("type") in ("image", "document") for b in m.content):
             content: list[Block] = [
                 {"type": "text", "text": f"[{b['type']} omitted]"} if b.get("type") in ("image", "document") else b
@@ -104,20 +115,6 @@ def strip_for_summary(records: list[Message]) -> list[Message]:
             m = m.with_content(content)
         out.append(m)
     return out
-
-
-def run_hooks(session: CompactionHost, trigger: str) -> str:
-    outputs: list[str] = []
-    for command in session.settings.preCompactHooks:
-        try:
-            done = subprocess.run(command, shell=True, cwd=session.transcript.cwd, capture_output=True,
-                                  text=True, timeout=60)
-            text = (done.stdout + done.stderr).strip()
-            if text:
-                outputs.append(text)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            log.warning("pre-compact hook %r failed: %s", command, exc)
-    return "\n\n".join(outputs)
 
 
 def fit_to_window(records: list[Message], session: CompactionHost) -> tuple[list[Message], int]:
@@ -134,15 +131,6 @@ def fit_to_window(records: list[Message], session: CompactionHost) -> tuple[list
             break
         dropped += n
     return records, dropped
-
-
-async def with_hook_output(session: CompactionHost, trigger: str,
-                           instructions: str | None) -> str | None:
-    """The user's instructions for the summary, with what the pre-compact hooks printed."""
-    hook_text = await asyncio.to_thread(run_hooks, session, trigger)
-    if hook_text:
-        return f"{instructions or ''}\n\nFrom the pre-compact hooks:\n{hook_text}".strip()
-    return instructions
 
 
 async def full_compact(session: CompactionHost, instructions: str | None, *,

@@ -52,6 +52,9 @@ class CompactionHost(Protocol):
     def leading_context(self) -> list[Block]:
         """The blocks (project rules, date) that lead the first user message of every request."""
 
+    def append(self, message: Message) -> Message:
+        """Add one record (a hook's run) to the transcript."""
+
     def record_clearing(self, ids: list[str], kind: str) -> None:
         """Freeze a microcompact decision in the transcript."""
 

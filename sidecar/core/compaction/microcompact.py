@@ -17,6 +17,7 @@ from typing import Iterable
 
 from sidecar.core.messages import CLEARED_TOOL_RESULT, ApiMessage, Block, Message
 from sidecar.core.settings import Settings
+from sidecar.core.skills import SKILL_TOOL
 from sidecar.core.tokens import TextCounter, block_tokens
 
 def compactable_results(records: Iterable[Message], compactable: frozenset[str]) -> list[str]:
@@ -182,6 +183,8 @@ def anthropic_context_management(settings: Settings,
         "trigger": {"type": "input_tokens", "value": cfg.triggerTokens},
         "clear_at_least": {"type": "input_tokens",
                            "value": max(cfg.triggerTokens - cfg.keepTokens, 0)},
+        # A loaded skill's instructions stay until a compaction puts them back.
+        "exclude_tools": [SKILL_TOOL],
     })
     return {"edits": edits}
 
@@ -206,6 +209,9 @@ def client_side_context_edit(
     kept_cleared = 0.0  # by what earlier requests cleared
     edited: set[str] = set()
     out = [ApiMessage(m.role, list(m.content)) for m in messages]
+    # As the server's edit: a loaded skill's instructions are never cleared.
+    skills = {str(b.get("id")) for m in out if m.role == "assistant" for b in m.content
+              if b.get("type") == "tool_use" and b.get("name") == SKILL_TOOL}
     # The latest user message's results are what the model is about to read: keep them.
     last_user = max((i for i, m in enumerate(out) if m.role == "user"), default=-1)
     for i, m in enumerate(out):
@@ -216,7 +222,8 @@ def client_side_context_edit(
             kind = b.get("type")
             key = (str(b.get("tool_use_id")) if kind == "tool_result"
                    else f"thinking@{i}" if kind in ("thinking", "redacted_thinking") else None)
-            if key is None or (kind == "tool_result" and b.get("content") == CLEARED_TOOL_RESULT):
+            if key is None or key in skills or (
+                    kind == "tool_result" and b.get("content") == CLEARED_TOOL_RESULT):
                 content.append(b)
                 continue
             if key in already:

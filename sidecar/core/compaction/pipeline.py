@@ -25,7 +25,6 @@ from sidecar.core.compaction.full import (
     FullResult,
     api_round_groups,
     full_compact,
-    with_hook_output,
 )
 from sidecar.core.compaction.microcompact import (
     anthropic_context_management,
@@ -40,6 +39,7 @@ from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded
 from sidecar.contract.results import CompactionBackend, CompactionTier
 from sidecar.contract.updates import CompactionTrigger, compaction_update
 from sidecar.core.gauge import BreakerState
+from sidecar.core.hooks import after_compaction, with_hook_output
 from sidecar.core.messages import Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
 
@@ -327,6 +327,7 @@ class ContextTiers:
                 # The notes must make real room, else the full summary may do better.
                 if after < min(before, shown) and after <= target:
                     self._commit(records)
+                    await after_compaction(host, trigger, summary)
                     return CompactOutcome("session_memory", "local", host.ledger.used(), summary)
                 log.info("session memory compaction would leave %s tokens; using full", after)
         await host.editor.progress(token, "report", "Compacting", "summarizing the conversation")
@@ -345,6 +346,7 @@ class ContextTiers:
             raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context "
                                f"({shown:,})")
         self._commit(records)
+        await after_compaction(host, trigger, result.summary)
         return CompactOutcome("full", "server" if result.server else "local", host.ledger.used(),
                               result.summary, result.fallback_reason)
 
@@ -377,8 +379,10 @@ class ContextTiers:
                                                       "ptlRetries": ptl_retries,
                                                       "backend": "server" if server else "local"},
                                   "logicalParentUuid": last})
+        # What an earlier compaction re-injected is made afresh below, never kept twice.
         kept = [dataclasses.replace(m, uuid=new_uuid(), parent_uuid=None, usage=None,
-                                    extra={**m.extra, "keptFrom": m.uuid}) for m in tail]
+                                    extra={**m.extra, "keptFrom": m.uuid}) for m in tail
+                if not (m.kind == "attachment" and (m.attachment or {}).get("reinjected"))]
         path = str(host.transcript.path())
         if server:
             # The provider's blocks lead every later request, as the API requires; what the

@@ -16,8 +16,10 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Awaitable, Callable, Literal
 
+from sidecar.core.hooks import reinjected_hook_context
 from sidecar.core.messages import Message
 from sidecar.core.permissions_plan import reinjected_plan
+from sidecar.core.skills import reinjected_skill_listing, reinjected_skills
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost
@@ -85,8 +87,10 @@ async def reinjected_files(session: CompactionHost, tier: Tier) -> list[Message]
     return out
 
 
-# In the order they follow the summary.
-SOURCES: list[Source] = [reinjected_files, reinjected_plan]
+# In the order they follow the summary: files, the plan, the skill listing, the skills
+# the model loaded, then the SessionStart hooks' context.
+SOURCES: list[Source] = [reinjected_files, reinjected_plan, reinjected_skill_listing,
+                         reinjected_skills, reinjected_hook_context]
 
 
 async def reinjected_context(session: CompactionHost, tier: Tier) -> list[Message]:

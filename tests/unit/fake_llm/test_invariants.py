@@ -150,3 +150,67 @@ def test_responses_bodies_keep_the_same_rules() -> None:
     assert observe_responses(c, lost, headers(2, "compaction"))[0].startswith(
         "user_context: the first block is not the user context")
 
+
+
+def skill_call(tool_id: str, name: str) -> list[dict[str, Any]]:
+    return [{"role": "assistant", "content": [{"type": "tool_use", "id": tool_id, "name": "Skill",
+                                                "input": {"skill": name}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id,
+                                          "content": f"instructions of {name}"}]}]
+
+
+def reinjected(*texts: str) -> dict[str, Any]:
+    return user(*(f"<system-reminder>\n{t}\n</system-reminder>" for t in texts))
+
+
+def test_a_compaction_must_put_back_the_loaded_skills_most_recent_first() -> None:
+    c = InvariantChecker()
+    history = [user("hi", context=True), *skill_call("t1", "review"), *skill_call("t2", "lint")]
+    assert observe(c, req(*history, assistant("ok"), user("go"))) == []
+    summary = user("summary", context=True)
+    after = headers(epoch=2, cause="compaction")
+    # Both back, the most recent first: clean.
+    good = reinjected("Invoked skill: lint\nrun ruff", "Invoked skill: review\nthe checklist")
+    assert observe(c, req(summary, assistant("ok"), good), after) == []
+    assert c.reinjections[-1]["skills"]["names"] == ["lint", "review"]
+    # One missing while the budget is nearly empty; or the wrong order: each is caught.
+    for bad in (reinjected("Invoked skill: lint\nrun ruff"),
+                reinjected("Invoked skill: review\nx", "Invoked skill: lint\ny"),
+                user("nothing came back")):
+        c2 = InvariantChecker()
+        observe(c2, req(*history, assistant("ok"), user("go")))
+        found = observe(c2, req(summary, assistant("ok"), bad), after)
+        assert found and found[0].startswith("reinjected: skills after the compaction"), found
+
+
+def test_re_injected_context_past_its_budget_is_caught_on_any_request() -> None:
+    c = InvariantChecker()
+    big = "Invoked skill: handbook\n" + "word " * 400  # ~400 tokens; the budget at 8,000 is 200
+    found = observe(c, req(user("hi", context=True), assistant("ok"), reinjected(big)),
+                    headers(blocking=8_000))
+    assert any("skills: 'handbook' holds" in f for f in found), found
+    hook = "Hook output: SessionStart:startup hook `cat notes` said:\n" + "note " * 600
+    found = observe(InvariantChecker(), req(user("hi", context=True), assistant("ok"),
+                                            reinjected(hook)), headers(blocking=8_000))
+    assert any(f.startswith("reinjected: hooks:") for f in found), found
+
+
+def test_a_hook_context_the_model_had_must_come_back() -> None:
+    c = InvariantChecker()
+    hook = "Hook output: SessionStart:startup hook `cat notes` said:\nfrozen"
+    observe(c, req(user("hi", context=True), assistant("ok"), reinjected(hook)))
+    found = observe(c, req(user("summary", context=True), assistant("ok"), user("go")),
+                    headers(epoch=2, cause="compaction"))
+    assert found == ["reinjected: hooks after the compaction: [] where ['cat notes'] were expected"]
+    # After /clear nothing is owed.
+    c3 = InvariantChecker()
+    observe(c3, req(user("hi", context=True), assistant("ok"), reinjected(hook)))
+    assert observe(c3, req(user("again", context=True)), headers(epoch=2, cause="clear")) == []
+    assert observe(c3, req(user("s", context=True), assistant("ok"), user("go")),
+                   headers(epoch=3, cause="compaction")) == []
+
+
+def test_an_item_put_back_twice_is_caught() -> None:
+    twice = reinjected("Invoked skill: lint\nrun ruff", "Invoked skill: lint\nrun ruff")
+    found = observe(InvariantChecker(), req(user("hi", context=True), assistant("ok"), twice))
+    assert found == ["reinjected: skills: ['lint'] put back twice"]

@@ -55,6 +55,19 @@ def test_client_side_edit_names_what_it_cleared() -> None:
     assert client_side_context_edit(messages, 1_000, settings, SeedBytes())[2] == frozenset()
 
 
+def test_a_loaded_skill_is_never_cleared_by_either_edit() -> None:
+    clear = anthropic_context_management(Settings())["edits"][-1]  # type: ignore[index]
+    assert clear["exclude_tools"] == ["Skill"]
+    messages = [ApiMessage("user", [{"type": "text", "text": "go"}])]
+    for i, name in enumerate(["Skill", "Read", "Read", "Read"]):
+        messages.append(ApiMessage("assistant", [{"type": "tool_use", "id": f"t{i}", "name": name,
+                                                  "input": {}}]))
+        messages.append(ApiMessage("user", [{"type": "tool_result", "tool_use_id": f"t{i}",
+                                             "content": "x" * 200_000}]))
+    _, saved, edited = client_side_context_edit(messages, 300_000, Settings(), SeedBytes())
+    assert saved > 0 and "t1" in edited and "t0" not in edited
+
+
 # ----- time-based clearing in a session ------------------------------------------------------
 
 

@@ -146,7 +146,8 @@ async def test_server_side_context_management_rides_on_every_call(tmp_path: Path
 
     expected = {"edits": [{"type": "clear_tool_uses_20250919",
                            "trigger": {"type": "input_tokens", "value": 180_000},
-                           "clear_at_least": {"type": "input_tokens", "value": 140_000}}]}
+                           "clear_at_least": {"type": "input_tokens", "value": 140_000},
+                           "exclude_tools": ["Skill"]}]}
     assert [r.context_management for r in engine.provider.requests] == [expected] * 3
     assert [call_kind(r) for r in engine.provider.requests] == ["main", "main", "summary"]
     server = [e for e in engine.tiers.events if e["tier"] == "api_context_management"]

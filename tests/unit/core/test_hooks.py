@@ -1,0 +1,54 @@
+"""Hooks: Claude Code's settings format, matchers, stdin JSON, timeouts and context output."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from pathlib import Path
+
+from sidecar.core.hooks import HookCommand, configured_hooks, matches, run_hook
+from sidecar.core.settings import Settings
+
+
+def test_matchers_follow_claude_code() -> None:
+    assert matches("", "auto") and matches("*", "manual")
+    assert matches("manual|auto", "auto") and not matches("manual", "auto")
+    assert matches("startup|compact", "compact") and not matches("startup", "resume")
+    assert matches("[", "[")  # a broken regex matches itself only
+
+
+def test_settings_and_claude_code_files_are_merged(tmp_path: Path) -> None:
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    (ws / ".claude").mkdir(parents=True)
+    (home / ".claude").mkdir(parents=True)
+    group = {"matcher": "compact", "hooks": [{"type": "command", "command": "cat notes", "timeout": 5}]}
+    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"SessionStart": [group]}}))
+    (ws / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"SessionStart": [
+        {"hooks": [{"type": "command", "command": "echo project"}, {"type": "prompt", "prompt": "x"}]}]}}))
+    (ws / ".claude" / "settings.local.json").write_text("{not json")
+    settings = dataclasses.replace(Settings(), sessionStartHooks=("echo mine",), hookTimeoutSeconds=7)
+    hooks = configured_hooks(settings, ws, home, "SessionStart")
+    assert [(h.command, h.matcher, h.timeout) for h in hooks] == [
+        ("echo mine", "", 7.0), ("cat notes", "compact", 5.0), ("echo project", "", 7.0)]
+    assert configured_hooks(settings, ws, home, "PostCompact") == []
+
+
+def test_a_hook_reads_its_json_and_gives_context(tmp_path: Path) -> None:
+    hook = HookCommand("SessionStart", "python3 -c 'import json,sys; d=json.load(sys.stdin); "
+                       "print(d[\"hook_event_name\"], d[\"source\"])'", 10)
+    result = run_hook(hook, {"hook_event_name": "SessionStart", "source": "compact"}, tmp_path, "compact")
+    assert result.exit_code == 0 and result.context == "SessionStart compact"
+    as_json = HookCommand("SessionStart", "echo '{\"hookSpecificOutput\": {\"additionalContext\": \"tabs\"}}'", 10)
+    assert run_hook(as_json, {}, tmp_path, "startup").context == "tabs"
+    # PostCompact output is for the user, and a failure gives no context.
+    assert run_hook(HookCommand("PostCompact", "echo done", 10), {}, tmp_path, "auto").context == ""
+    failed = run_hook(HookCommand("SessionStart", "echo oops >&2; exit 2", 10), {}, tmp_path, "startup")
+    assert failed.exit_code == 2 and failed.output == "oops" and failed.context == ""
+
+
+def test_a_slow_hook_is_stopped_at_its_timeout(tmp_path: Path) -> None:
+    started = time.monotonic()
+    result = run_hook(HookCommand("PreCompact", "sleep 30", 0.5), {}, tmp_path, "auto")
+    assert time.monotonic() - started < 5
+    assert result.exit_code is None and "timed out" in result.output
