@@ -55,6 +55,7 @@ from sidecar.contract.params import (
 from sidecar.contract.results import (
     Compacted,
     ContextView,
+    McpServer,
     Empty,
     Gauge,
     HistoryEntry,
@@ -144,6 +145,14 @@ def _opened() -> SessionOpened:
     return {"sessionId": SESSION, "model": MODEL, "provider": "anthropic", "gauge": GAUGE}
 
 
+MCP_SERVERS: list[McpServer] = [
+    {"name": "github", "status": "connected", "transport": "stdio",
+     "tools": ["mcp__github__create_issue", "mcp__github__search_code"]},
+    {"name": "docs", "status": "failed", "transport": "http", "tools": [],
+     "error": "ConnectError: connection refused (gave up after 4 attempts)"},
+]
+
+
 def _context() -> ContextView:
     return {
         "gauge": GAUGE,
@@ -165,6 +174,7 @@ def _context() -> ContextView:
                         "retiresAt": "2026-11-30", "source": "anthropic /v1/models",
                         "message": f"{MODEL} was retired on 2026-11-30: requests to it fail; "
                                    "move to claude-sonnet-5-5."},
+        "mcpServers": MCP_SERVERS,
     }
 
 
@@ -241,6 +251,7 @@ def session_updates() -> list[Any]:
                             backend="server"),
         u.session_info_update(title="Fix the failing test", updated_at="2026-01-01T00:42:00.000Z"),
         u.available_commands_update([{"name": "compact", "description": "Summarize the conversation"}]),
+        u.mcp_status_update(MCP_SERVERS),
     ]
     return [session_update_params(SESSION, update) for update in kinds]
 

@@ -174,6 +174,19 @@ class ModelStatus(TypedDict):
     message: str | None
 
 
+class _McpServerRequired(TypedDict):
+    name: str
+    status: Literal["starting", "connected", "failed", "stopped"]
+    transport: Literal["stdio", "http"]
+    tools: list[str]
+
+
+class McpServer(_McpServerRequired, total=False):
+    """One configured MCP server: its state and the model-facing names of its tools."""
+
+    error: str
+
+
 class ContextView(TypedDict):
     """``sidecar/context``: the ``/context`` view."""
 
@@ -186,6 +199,7 @@ class ContextView(TypedDict):
     storage: StorageState
     lastCompaction: LastCompaction | None
     modelStatus: ModelStatus
+    mcpServers: list[McpServer]
 
 
 class HistoryEntry(TypedDict):

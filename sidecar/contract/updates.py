@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal, TypedDict, Union, cast, get_args, get_type_hints
 
 from sidecar.contract.content import TextBlock, text_block
-from sidecar.contract.results import CompactionBackend, CompactionTier, Cost, Gauge
+from sidecar.contract.results import CompactionBackend, CompactionTier, Cost, Gauge, McpServer
 
 ToolCallStatus = Literal["pending", "in_progress", "completed", "failed"]
 CompactionStatus = Literal["in_progress", "completed", "failed", "cancelled"]
@@ -113,9 +113,15 @@ class _AvailableCommandsUpdate(TypedDict):
     availableCommands: list[Command]
 
 
+class _McpStatusUpdate(TypedDict):
+    sessionUpdate: Literal["mcp_status_update"]
+    servers: list[McpServer]
+
+
 SessionUpdate = Union[
     _UserMessageChunk, _AgentMessageChunk, _AgentThoughtChunk, _ToolCall, _ToolCallUpdate,
     _UsageUpdate, _CompactionUpdate, _SessionInfoUpdate, _AvailableCommandsUpdate,
+    _McpStatusUpdate,
 ]
 
 
@@ -199,6 +205,11 @@ def session_info_update(*, title: str | None = None,
 
 def available_commands_update(commands: list[Command]) -> _AvailableCommandsUpdate:
     return {"sessionUpdate": "available_commands_update", "availableCommands": commands}
+
+
+def mcp_status_update(servers: list[McpServer]) -> _McpStatusUpdate:
+    """Every configured MCP server, sent when one's status (or tool list) changes."""
+    return {"sessionUpdate": "mcp_status_update", "servers": servers}
 
 
 # Every kind, in docs/protocol.md's order (the union's), read off the TypedDicts above.

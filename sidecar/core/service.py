@@ -79,6 +79,7 @@ from sidecar.core.settings import Settings, storage_dir
 from sidecar.core.storage_health import StorageHealth
 from sidecar.core.redaction import RedactingEditor, redact_exception, redact_value
 from sidecar.core.session_ids import is_valid_session_id
+from sidecar.mcp.workspaces import McpWorkspaces
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +92,7 @@ SLASH_COMMANDS: list[Command] = [
     {"name": "context", "description": "Show what fills the context window"},
     {"name": "clear", "description": "Start over with an empty context (the transcript is kept)"},
     {"name": "model", "description": "Switch the model: /model NAME"},
+    {"name": "mcp", "description": "Show the MCP servers, their status and tools"},
 ]
 
 
@@ -153,6 +155,7 @@ class SessionService:
         self._model_refreshes: dict[str, asyncio.Task[None]] = {}
         self._said: dict[str, str | None] = {}
         self.today = today_utc
+        self.mcp = McpWorkspaces()
         hold_configured(settings, self.environ)
 
     # ----- configuration ------------------------------------------------------------
@@ -250,6 +253,7 @@ class SessionService:
         session.tiers.observers.extend(self.tier_observers)
         self.sessions[info.session_id] = session
         self._ensure_watcher(info.cwd, session.prefix)
+        self.mcp.link(session)
         return session
 
     def _ensure_watcher(self, cwd: str, prefix: Any) -> None:
@@ -495,6 +499,7 @@ class SessionService:
         await session.close_provider()
         self.sessions.pop(session.id, None)
         self._said.pop(session.id, None)
+        self.mcp.unlink(session.id)
         self.writer().close_session(session.id, session.info.cwd)
 
     async def delete_session(self, p: SessionParams) -> Empty:
@@ -585,6 +590,9 @@ class SessionService:
             session.update(agent_message_chunk("Context cleared.", new_uuid()))
             session.send_usage_update()
             return "end_turn"
+        if name == "mcp":
+            session.update(agent_message_chunk(self.mcp.render(session), new_uuid()))
+            return "end_turn"
         if name == "model":
             if not arg:
                 raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-5-5")
@@ -662,6 +670,7 @@ class SessionService:
             "storage": self.storage_view(session.id),
             "lastCompaction": session.transcript.last_compaction(),
             "modelStatus": self.model_status(session).to_json(self.today()),
+            "mcpServers": self.mcp.statuses(session),
         })
 
     async def _sdk_ready(self) -> None:
@@ -717,6 +726,7 @@ class SessionService:
                 await session.close_provider()
             except Exception as exc:
                 log.error("session %s not closed cleanly: %s", session.id, exc)
+        await self.mcp.aclose()
         for watcher in self.watchers.values():
             try:
                 await watcher.stop()

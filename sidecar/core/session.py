@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from sidecar.core.file_state import FileReadState
     from sidecar.core.ports import Editor, ModelDescription, Provider, Tool, TranscriptStore
     from sidecar.core.prefix import PrefixStore, PrefixView
+    from sidecar.mcp.announce import McpLink
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,8 @@ class Session:
         self.epoch = time.time_ns() // 1_000_000
         self.epoch_cause: Cause = "start"
         self.turns = TurnRunner(self)
+        # The workspace's MCP servers as this session announced them (set by the service).
+        self.mcp: McpLink | None = None
 
     # ----- identity and configuration -------------------------------------------------
 
@@ -255,12 +258,21 @@ class Session:
         self._prefix_parts = None
 
     def take_prefix_changes(self) -> None:
-        """CLAUDE.md or git changes since this session's view, as attachments."""
+        """CLAUDE.md or git changes since this session's view, and MCP servers' changes, as
+        attachments."""
+        if self.mcp is not None:
+            self.mcp.sync(self)
         if self.prefix is None:
             return
         changes, self.prefix_cursor = self.prefix.changes_since(self.prefix_cursor)
         for change in changes:
             self.append(change)
+
+    def tools_changed(self) -> None:
+        """The tool set changed (an MCP server came, or its list did): a named rewrite."""
+        self.rewrite("tools")
+        self._prefix_parts = None
+        self.ledger.prefix_tokens = self.prefix_parts()
 
     def prefix_parts(self) -> dict[str, int]:
         if self._prefix_parts is None:

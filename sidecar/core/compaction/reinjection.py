@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Awaitable, Callable, Literal
 
 from sidecar.core.messages import Message
+from sidecar.mcp.announce import reinjected_mcp
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost
@@ -85,7 +86,7 @@ async def reinjected_files(session: CompactionHost, tier: Tier) -> list[Message]
 
 
 # In the order they follow the summary.
-SOURCES: list[Source] = [reinjected_files]
+SOURCES: list[Source] = [reinjected_files, reinjected_mcp]
 
 
 async def reinjected_context(session: CompactionHost, tier: Tier) -> list[Message]:
