@@ -62,9 +62,7 @@ class ServerConnection:
         self.error: str | None = config.error
         self.tools: list[ListedTool] = []
         self.instructions: str | None = None
-        self.server_name: str | None = None
         self.connects = 0  # successful connections so far (a restart counts again)
-        self.started_at: float | None = None
         self.connected_at: float | None = None
         self._session: Any = None
         self._closed = asyncio.Event()
@@ -80,7 +78,6 @@ class ServerConnection:
         if self.config.error is not None:
             self._set("failed", self.config.error)
             return
-        self.started_at = time.monotonic()
         self._task = asyncio.get_running_loop().create_task(self._supervise())
 
     async def stop(self) -> None:
@@ -156,7 +153,6 @@ class ServerConnection:
                 return (f"no answer to initialize within {self.limits.startup_timeout_s:g}s"
                         if not self._closed.is_set() else "the server exited while starting")
             self.instructions = (init.instructions or "").strip() or None
-            self.server_name = init.server_info.name if init.server_info else None
             self.tools = listed
             self._session = session
             self.connects += 1

@@ -4,7 +4,7 @@ in it, its status changes sent to those sessions, and the ``/mcp`` text."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from sidecar.contract.updates import mcp_status_update
 from sidecar.credentials import child_environment
