@@ -27,6 +27,9 @@ Rules, per session:
    the previous main request's byte for byte (cache markers aside), since any other change
    throws the provider's prompt cache away.
 5. ``epoch``: an epoch change names a known cause and never goes backwards.
+6. ``mcp_reannounced``: the first request after a compaction that offers MCP tools
+   (``mcp__...``) carries their re-announcement, naming every one of them, within its budget
+   (four bytes a token at most), so the model keeps the servers' instructions and tool set.
 
 Requests without the headers (other clients, such as Claude Code) are checked by rule 1
 only.
@@ -46,6 +49,8 @@ from sidecar.core.request_labels import (
     EPOCH_HEADER,
     SESSION_HEADER,
 )
+
+from sidecar.mcp.announce import REANNOUNCE_MARK, REANNOUNCE_TOKENS
 
 from .responses_input import input_items, message_role, part_text, parts
 
@@ -74,6 +79,19 @@ class _Conversation:
     blocks: list[str] = field(default_factory=list)
     had_claude_md: bool = False
     requests: int = 0
+
+
+def _tool_names(tools: Any) -> list[str]:
+    """Tool names on any wire (Anthropic and Responses ``name``, Chat Completions
+    ``function.name``)."""
+    out: list[str] = []
+    for tool in tools if isinstance(tools, list) else []:
+        if isinstance(tool, dict):
+            fn = tool.get("function")
+            name = fn.get("name") if isinstance(fn, dict) else tool.get("name")
+            if isinstance(name, str):
+                out.append(name)
+    return out
 
 
 def _header(headers: dict[str, str], name: str) -> str | None:
@@ -237,11 +255,31 @@ class InvariantChecker:
         elif conv.requests and epoch == conv.epoch:
             found.extend(self._extends(index, conv, model, tools, system, blocks,
                                        growable_last=provider == "openai"))
+        if conv.requests and epoch != conv.epoch and cause == "compaction":
+            found.extend(self._reannounced(index, body, blocks))
         conv.epoch, conv.cause = epoch, cause
         conv.model, conv.tools, conv.system, conv.blocks = model, tools, system, blocks
         conv.had_claude_md = conv.had_claude_md or has_md
         conv.requests += 1
         return found
+
+    @staticmethod
+    def _reannounced(index: int, body: dict[str, Any], blocks: list[str]) -> list[Violation]:
+        offered = [name for name in _tool_names(body.get("tools")) if name.startswith("mcp__")]
+        if not offered:
+            return []
+        found = [b for b in blocks if REANNOUNCE_MARK in b]
+        if not found:
+            return [Violation(index, "mcp_reannounced", "the first request after a compaction "
+                              f"offers {len(offered)} MCP tools but does not re-announce them")]
+        text = found[-1]
+        missing = [name for name in offered if name not in text]
+        if missing:
+            return [Violation(index, "mcp_reannounced", f"not re-announced: {missing[:5]}")]
+        if len(text.encode("utf-8")) > REANNOUNCE_TOKENS * 4 + 400:
+            return [Violation(index, "mcp_reannounced", f"the re-announcement takes "
+                              f"{len(text.encode('utf-8')):,} bytes, past its budget")]
+        return []
 
     @staticmethod
     def _epoch(headers: dict[str, str]) -> tuple[int, str]:

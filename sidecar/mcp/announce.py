@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 REANNOUNCE_TOKENS = 4_000
 REANNOUNCE_WINDOW_DIVISOR = 50
 DESCRIPTION_CHARS = 200
+# How the re-announcement begins (the fake's invariant checker looks for it).
+REANNOUNCE_MARK = "MCP servers (re-announced after the summary):"
 
 
 class LinkedSession(Protocol):
@@ -121,7 +123,7 @@ def reannouncement(link: McpLink, ledger: TokenLedger, window: int) -> str | Non
     budget = min(REANNOUNCE_TOKENS, window // REANNOUNCE_WINDOW_DIVISOR)
 
     def build(describe: bool, per_server_chars: int | None) -> str:
-        parts = ["MCP servers (re-announced after the summary):"]
+        parts = [REANNOUNCE_MARK]
         for server, text in instructions.items():
             body = text if per_server_chars is None else text[:per_server_chars]
             parts.append(_instructions_text(server, body))

@@ -58,7 +58,8 @@ class ServerConnection:
         self.cwd = cwd
         self._environ = environ
         self._on_change = on_change
-        self.status: Status = "stopped"
+        # Created to be started at once: "starting" until the first attempt says otherwise.
+        self.status: Status = "starting" if config.error is None else "failed"
         self.error: str | None = config.error
         self.tools: list[ListedTool] = []
         self.instructions: str | None = None
@@ -76,7 +77,6 @@ class ServerConnection:
         if self._task is not None:
             return
         if self.config.error is not None:
-            self._set("failed", self.config.error)
             return
         self._task = asyncio.get_running_loop().create_task(self._supervise())
 

@@ -242,6 +242,32 @@ async def test_a_tool_added_at_run_time_is_announced_and_callable(
     assert result_text(tool_results(llm.requests[-1])[-1]) == "late works"
 
 
+async def test_a_slow_server_delays_neither_the_session_nor_a_turn(
+        sidecar: Any, llm: Any, workspace: Path) -> None:
+    # A first turn elsewhere, so that this one times the MCP side, not the SDKs' import.
+    plain = workspace.parent / "plain"
+    plain.mkdir()
+    llm.queue(Reply.text("warm"))
+    await prompt(sidecar, await open_session(sidecar, plain), "warm up")
+    write_mcp_json(workspace, {"slow": probe_stdio("--sleep-at-start", "20")})
+    started = time.monotonic()
+    sid = await open_session(sidecar, workspace)
+    assert time.monotonic() - started < 3
+    await wait_status(sidecar.rec, "slow", "starting")
+    llm.queue(Reply.text("answered without waiting"))
+    res = await prompt(sidecar, sid, "hello")
+    assert res["stopReason"] == "end_turn"
+    # The turn ran while the server was still starting, without its tools.
+    assert not [n for n in tool_names(llm.requests[-1]) if n.startswith("mcp__")]
+    assert servers(sidecar.rec)["slow"]["status"] == "starting"
+    # Once connected, the next turn offers its tools (one named rewrite).
+    await wait_status(sidecar.rec, "slow", "connected")
+    llm.queue(Reply.text("now with tools"))
+    await prompt(sidecar, sid, "again")
+    assert "mcp__slow__echo" in tool_names(llm.requests[-1])
+    assert llm.requests[-1].headers.get(EPOCH_HEADER, "").endswith(":tools")
+
+
 async def test_failing_servers_leave_the_session_working(sidecar: Any, llm: Any,
                                                          workspace: Path) -> None:
     write_mcp_json(workspace, {

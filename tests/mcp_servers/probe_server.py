@@ -89,7 +89,12 @@ def main() -> None:
     parser.add_argument("--http", type=int, default=None)
     parser.add_argument("--instructions", default=None)
     parser.add_argument("--exit-at-start", action="store_true")
+    parser.add_argument("--sleep-at-start", type=float, default=0.0)
     args = parser.parse_args()
+    if args.sleep_at_start:
+        import time
+
+        time.sleep(args.sleep_at_start)
     if args.exit_at_start:
         sys.stderr.write("probe: refusing to start\n")
         sys.exit(2)
