@@ -67,6 +67,11 @@ export const SIDECAR_KEYS = [
   "retry.maxDelayMs",
   "retry.timeoutSeconds",
   "transport.maxMessageBytes",
+  "mcpServers",
+  "mcp.toolTimeoutSeconds",
+  "mcp.startupTimeoutSeconds",
+  "mcp.maxRestarts",
+  "mcp.resultMaxChars",
 ] as const;
 
 /** Settings that belong to the extension itself and never reach the sidecar. */
