@@ -146,9 +146,7 @@ def _opened() -> SessionOpened:
 
 
 MCP_SERVERS: list[McpServer] = [
-    {"name": "github", "status": "connected", "transport": "stdio",
-     "tools": ["mcp__github__create_issue", "mcp__github__search_code"]},
-    {"name": "docs", "status": "failed", "transport": "http", "tools": [],
+    {"name": "docs", "status": "failed", "transport": "http", "tools": ["mcp__docs__search"],
      "error": "ConnectError: connection refused (gave up after 4 attempts)"},
 ]
 

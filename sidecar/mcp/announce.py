@@ -38,7 +38,6 @@ from sidecar.mcp.tool import McpTool
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost
-    from sidecar.core.compaction.reinjection import Tier
     from sidecar.core.tokens import TokenLedger
     from sidecar.mcp.manager import McpManager
 
@@ -142,8 +141,9 @@ def reannouncement(link: McpLink, ledger: TokenLedger, window: int) -> str | Non
     return build(False, max(share, 0))
 
 
-async def reinjected_mcp(session: CompactionHost, tier: Tier) -> list[Message]:
-    """The servers' instructions and the current MCP tool set, after every compaction."""
+async def reinjected_mcp(session: CompactionHost, tier: str) -> list[Message]:
+    """The servers' instructions and the current MCP tool set, after every compaction of any
+    tier (a source of ``sidecar.core.compaction.reinjection``)."""
     link: Any = getattr(session, "mcp", None)
     if not isinstance(link, McpLink):
         return []
