@@ -138,7 +138,11 @@ def reannouncement(link: McpLink, ledger: TokenLedger, window: int) -> str | Non
     names = build(False, 0)
     room = budget - ledger.counter.text(names)
     share = int(room * 3 / max(len(instructions), 1)) if room > 0 else 0  # ~3 chars a token
-    return build(False, max(share, 0))
+    text = build(False, share)
+    while share > 0 and ledger.counter.text(text) > budget:
+        share = share * 3 // 4
+        text = build(False, share)
+    return text
 
 
 async def reinjected_mcp(session: CompactionHost, tier: str) -> list[Message]:
