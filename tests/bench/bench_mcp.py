@@ -16,7 +16,6 @@ Run: python tests/bench/bench_mcp.py [runs]
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import subprocess
 import sys
