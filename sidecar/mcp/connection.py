@@ -12,10 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import tempfile
+import os
+import threading
 import time
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Literal, TextIO, cast
+from typing import Any, Callable, Literal, TextIO
 
 from sidecar.mcp.config import ServerConfig
 
@@ -101,7 +102,7 @@ class ServerConnection:
         delay = BACKOFF_START_S
         while not self._stopping:
             self._set("starting", None)
-            stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+            stderr = StderrTail()
             try:
                 reason = await self._connect_once(stderr)
                 failures = 0 if self.connected_at is not None else failures
@@ -111,8 +112,8 @@ class ServerConnection:
                 reason = _describe(exc)
             finally:
                 self._session = None
-            tail = _tail(stderr)
             stderr.close()
+            tail = stderr.tail()
             if self._stopping:
                 return
             if tail:
@@ -126,7 +127,7 @@ class ServerConnection:
             await asyncio.sleep(delay)
             delay = min(delay * 2, BACKOFF_MAX_S)
 
-    async def _connect_once(self, stderr: IO[str]) -> str:
+    async def _connect_once(self, stderr: StderrTail) -> str:
         """Connect, list tools, and wait until the connection ends; returns why it ended."""
         from mcp import ClientSession, types
 
@@ -176,7 +177,7 @@ class ServerConnection:
                     continue
                 self._on_change()
 
-    def _transport(self, stderr: IO[str]) -> Any:
+    def _transport(self, stderr: StderrTail) -> Any:
         if self.config.transport == "http":
             from mcp.client.streamable_http import streamable_http_client
             from mcp.shared._httpx_utils import create_mcp_http_client
@@ -188,7 +189,7 @@ class ServerConnection:
         env = {**self._environ(), **dict(self.config.env)}
         params = StdioServerParameters(command=self.config.command, args=list(self.config.args),
                                        env=env, cwd=self.cwd)
-        return stdio_client(params, errlog=cast(TextIO, stderr))
+        return stdio_client(params, errlog=stderr.writer)
 
     # ----- calls ----------------------------------------------------------------------
 
@@ -228,6 +229,38 @@ class ServerConnection:
     def _lost_message(self) -> str:
         return (f"The MCP server {self.config.name!r} exited during the call; it is being "
                 "restarted. The call may or may not have taken effect.")
+
+
+class StderrTail:
+    """A server's stderr, read in a thread and kept to its last lines: what it said before it
+    failed goes into the error message, and a chatty server fills no disk."""
+
+    def __init__(self) -> None:
+        read_fd, write_fd = os.pipe()
+        self.writer: TextIO = os.fdopen(write_fd, "w", encoding="utf-8")
+        self._reader = os.fdopen(read_fd, "r", encoding="utf-8", errors="replace")
+        self._lines: list[str] = []
+        self._thread = threading.Thread(target=self._read, name="mcp-stderr", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        try:
+            for line in self._reader:
+                if line.strip():
+                    self._lines = (self._lines + [line.strip()])[-3:]
+        except (OSError, ValueError):
+            pass
+        finally:
+            self._reader.close()
+
+    def close(self) -> None:
+        """Our copy of the write end; the reader ends once the server's copy is closed too."""
+        with contextlib.suppress(OSError):
+            self.writer.close()
+        self._thread.join(timeout=0.5)
+
+    def tail(self) -> str:
+        return " | ".join(self._lines)[-STDERR_TAIL_CHARS:]
 
 
 class _WatchedStream:
@@ -291,17 +324,6 @@ def _describe(exc: BaseException) -> str:
         return f"cannot start it: {exc.strerror or exc}: {exc.filename}"
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-def _tail(handle: IO[str]) -> str:
-    try:
-        handle.flush()
-        handle.seek(0)
-        text = handle.read()
-    except (OSError, ValueError):
-        return ""
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    return " | ".join(lines[-3:])[-STDERR_TAIL_CHARS:]
 
 
 def _version() -> str:
