@@ -208,6 +208,8 @@ class SessionService:
 
     def update_settings(self, settings: Settings) -> None:
         old_dir = self.storage_dir
+        mcp_changed = (settings.mcpServers, settings.mcp) != (self.settings.mcpServers,
+                                                             self.settings.mcp)
         hold_configured(settings, self.environ)
         self.settings = settings
         if self.storage_dir != old_dir:
@@ -221,6 +223,8 @@ class SessionService:
             session.rebuild_ledger()
             session.send_usage_update()
             self._refresh_models_later(session.settings_for_call())
+        if mcp_changed:
+            self.mcp.reconfigure(list(self.sessions.values()))
 
     def provider_factory(self) -> Callable[[Settings], Provider]:
         def make(settings: Settings) -> Provider:

@@ -28,7 +28,8 @@ def _import_sdk() -> None:
 
 class McpManager:
     def __init__(self, cwd: str, servers_setting: Mapping[str, Any], limits: McpLimits,
-                 result_max_chars: int, environ: Callable[[], dict[str, str]]) -> None:
+                 result_max_chars: int, environ: Callable[[], dict[str, str]],
+                 *, replaces: bool = False) -> None:
         self.cwd = cwd
         self._setting = dict(servers_setting)
         self.limits = limits
@@ -39,6 +40,8 @@ class McpManager:
         self.listeners: list[Callable[[], None]] = []
         self._started: asyncio.Task[None] | None = None
         self._tools: dict[tuple[str, str], McpTool] = {}
+        # It replaces a manager whose servers were announced: say so even with none.
+        self._replaces = replaces
 
     def start(self) -> None:
         """Connect in the background (idempotent)."""
@@ -51,6 +54,8 @@ class McpManager:
         for warning in loaded.warnings:
             log.warning("%s", warning)
         if not loaded.servers:
+            if self._replaces:
+                self._changed()
             return
         for config in loaded.servers:
             self.connections[config.name] = ServerConnection(

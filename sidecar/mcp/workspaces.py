@@ -29,7 +29,7 @@ class McpWorkspaces:
         self.managers: dict[str, McpManager] = {}
         self._listeners: dict[str, tuple[McpManager, Callable[[], None]]] = {}
 
-    def link(self, session: Session) -> None:
+    def link(self, session: Session, *, replaces: bool = False) -> None:
         """Give ``session`` its workspace's servers, connecting them in the background on
         first use; a no-op outside an event loop (nothing can connect there)."""
         try:
@@ -40,9 +40,15 @@ class McpWorkspaces:
         manager = self.managers.get(cwd)
         if manager is None:
             manager = McpManager(cwd, session.settings.mcpServers, limits_of(session.settings),
-                                 session.settings.mcp.resultMaxChars, child_environment)
+                                 session.settings.mcp.resultMaxChars, child_environment,
+                                 replaces=replaces)
             self.managers[cwd] = manager
+        previous = session.mcp
         session.mcp = McpLink(manager)
+        if previous is not None:
+            # What the session's tools array holds now: the next sync replaces or removes it.
+            session.mcp.sent = dict(previous.sent)
+            session.mcp.instructions = dict(previous.instructions)
         sid = session.id
 
         def changed() -> None:
@@ -52,6 +58,21 @@ class McpWorkspaces:
         manager.listeners.append(changed)
         self._listeners[sid] = (manager, changed)
         manager.start()
+
+    def reconfigure(self, sessions: list[Session]) -> None:
+        """The servers' settings changed: stop every server and connect the sessions'
+        workspaces anew; their tool sets follow at their next turn."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        old = list(self.managers.values())
+        self.managers.clear()
+        for manager in old:
+            manager.listeners.clear()
+            loop.create_task(manager.aclose())
+        for session in sessions:
+            self.link(session, replaces=True)
 
     def unlink(self, session_id: str) -> None:
         manager, listener = self._listeners.pop(session_id, (None, None))

@@ -342,3 +342,29 @@ async def test_the_reference_everything_server_from_npm(sidecar: Any, llm: Any,
     assert "from npm" in result_text(results[0]) and not results[0].get("is_error")
     images = [b for b in results[1]["content"] if b.get("type") == "image"]
     assert images and images[0]["source"]["media_type"] == "image/png"
+
+
+async def test_servers_from_the_setting_follow_a_settings_change(sidecar: Any, llm: Any,
+                                                                 workspace: Path) -> None:
+    """Last in the module: it changes the shared sidecar's settings (and puts them back)."""
+    from lsprotocol import types
+
+    sid = await open_session(sidecar, workspace)
+    rec = sidecar.rec
+
+    def configure(servers: dict[str, Any]) -> None:
+        sidecar.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+            settings={"contextSidecar": {"mcpServers": servers}}))
+
+    configure({"cfg": probe_stdio()})
+    await wait_status(rec, "cfg", "connected")
+    llm.queue(Reply.text("with the setting's server"))
+    await prompt(sidecar, sid, "hello")
+    assert "mcp__cfg__echo" in tool_names(llm.requests[-1])
+    assert llm.requests[-1].headers.get(EPOCH_HEADER, "").endswith(":tools")
+    configure({})
+    await rec.wait_for(lambda: rec.of("mcp_status_update")[-1]["servers"] == [], 30)
+    llm.queue(Reply.text("without it"))
+    await prompt(sidecar, sid, "again")
+    assert not [n for n in tool_names(llm.requests[-1]) if n.startswith("mcp__")]
+    assert "No longer available: mcp__cfg__" in conversation_text(llm.requests[-1])
