@@ -26,6 +26,7 @@ updates.UpdatePrinter._on_tool_call_update
 updates.UpdatePrinter._on_usage_update
 updates.UpdatePrinter._on_compaction_update
 updates.UpdatePrinter._on_available_commands_update
+updates.UpdatePrinter._on_mcp_status_update
 
 # Read by tests and the log as a module attribute after the start-up handoff.
 from sidecar import credentials
