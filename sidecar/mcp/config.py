@@ -11,7 +11,9 @@ variable with no default is an error of that server only.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Mapping
@@ -117,6 +119,21 @@ def _servers_of(data: Any, environ: Mapping[str, str], source: str,
     return {str(name): parse_server(str(name), entry, environ, source) for name, entry in data.items()}
 
 
+MAX_CONFIG_BYTES = 1 << 20
+
+
+def _read_regular(path: Path) -> str:
+    """The file's text; a FIFO or device in its place (which would block the read) or a file
+    over a megabyte is refused as unreadable."""
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(f"{path.name} is not a regular file")
+    if st.st_size > MAX_CONFIG_BYTES:
+        raise OSError(f"{path.name} is larger than {MAX_CONFIG_BYTES} bytes")
+    with open(path, "rb") as handle:
+        return handle.read(MAX_CONFIG_BYTES).decode("utf-8", errors="replace")
+
+
 def load_configs(cwd: str, setting: Mapping[str, Any] | None,
                  environ: Mapping[str, str]) -> LoadedConfig:
     """The workspace's servers (blocking: reads ``.mcp.json``; call it in a worker thread)."""
@@ -124,7 +141,7 @@ def load_configs(cwd: str, setting: Mapping[str, Any] | None,
     path = Path(cwd) / CONFIG_FILE
     servers: dict[str, ServerConfig] = {}
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = json.loads(_read_regular(path))
     except FileNotFoundError:
         raw = None
     except (OSError, ValueError) as exc:

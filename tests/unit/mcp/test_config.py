@@ -58,3 +58,12 @@ def test_tool_names_pass_every_api(server: str, tool: str) -> None:
 
 def test_long_names_stay_apart() -> None:
     assert tool_name("s" * 40, "a" * 40 + "1") != tool_name("s" * 40, "a" * 40 + "2")
+
+
+def test_a_fifo_in_place_of_mcp_json_is_refused_without_blocking(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / ".mcp.json")
+    loaded = load_configs(str(tmp_path), {"a": {"command": "x"}}, ENV)
+    assert [s.name for s in loaded.servers] == ["a"]
+    assert "not a regular file" in loaded.warnings[0]
