@@ -36,6 +36,7 @@ class McpWorkspaces:
             asyncio.get_running_loop()
         except RuntimeError:
             return
+        self.unlink(session.id)
         cwd = session.info.cwd
         manager = self.managers.get(cwd)
         if manager is None:
@@ -54,7 +55,6 @@ class McpWorkspaces:
         def changed() -> None:
             session.update(mcp_status_update(self.statuses(session)))
 
-        self.unlink(sid)
         manager.listeners.append(changed)
         self._listeners[sid] = (manager, changed)
         manager.start()
@@ -71,13 +71,23 @@ class McpWorkspaces:
         for manager in old:
             manager.listeners.clear()
             loop.create_task(manager.aclose())
-        for session in sessions:
+        for session in {id(s): s for s in sessions}.values():  # a loaded session may have two ids
             self.link(session, replaces=True)
 
     def unlink(self, session_id: str) -> None:
+        """Forget a closed session; the last one of a workspace stops its servers."""
         manager, listener = self._listeners.pop(session_id, (None, None))
-        if manager is not None and listener in manager.listeners:
+        if manager is None:
+            return
+        if listener in manager.listeners:
             manager.listeners.remove(listener)
+        if manager.listeners or self.managers.get(manager.cwd) is not manager:
+            return
+        del self.managers[manager.cwd]
+        try:
+            asyncio.get_running_loop().create_task(manager.aclose())
+        except RuntimeError:
+            pass
 
     def statuses(self, session: Session) -> list[McpServer]:
         link = session.mcp

@@ -55,8 +55,14 @@ async def sidecar(fake_llm: Any, tmp_path_factory: Any) -> Any:
 
 
 async def open_session(sidecar: Any, workspace: Path) -> str:
+    """A new session, after closing the ones opened before it: the recorder keeps every
+    session's updates, and an earlier session's server restarting must not be read as this
+    one's status."""
+    for old in getattr(sidecar, "opened", []):
+        await call(sidecar, "session/close", {"sessionId": old})
     sidecar.rec.reset()
     res = await call(sidecar, "session/new", {"cwd": str(workspace)})
+    sidecar.opened = [str(res["sessionId"])]
     return str(res["sessionId"])
 
 
@@ -190,7 +196,7 @@ async def test_crash_mid_call_is_a_tool_error_and_the_server_restarts(
     assert res["stopReason"] == "end_turn"
     crashed = tool_results(llm.requests[-1])[-1]
     assert crashed.get("is_error") and "exited during the call" in result_text(crashed)
-    seen = [s["servers"][0]["status"] for s in rec.of("mcp_status_update")]
+    await wait_status(rec, "probe", "failed")
     await wait_status(rec, "probe", "connected")
     seen = [s["servers"][0]["status"] for s in rec.of("mcp_status_update")]
     assert "failed" in seen and seen[-1] == "connected"
