@@ -6,6 +6,8 @@ What differs from LSP, and why:
   kinds, so it is sent only to clients that asked for it
   (``clientCapabilities._meta.sidecar.compactionUpdates`` or ``clientCapabilities.session
   .compaction``); the ``usage_update`` that follows every compaction always goes out.
+  ``mcp_status_update`` likewise goes only to clients that advertise
+  ``_meta.sidecar.mcpStatusUpdates`` (the others read ``/mcp``).
 - ACP has no status bar or message window. Status goes to the log, and to
   ``_sidecar/didChangeStatus`` for clients that advertise ``_meta.sidecar.status``. Warnings
   go to ``_sidecar/showMessage`` for clients that advertise ``_meta.sidecar.showMessage``;
@@ -64,6 +66,7 @@ class AcpEditor:
         self.can_read = False
         self.can_write = False
         self.compaction_updates = False
+        self.mcp_updates = False
         self.status_notifications = False
         self.message_notifications = False
         self.buffers: dict[Path, str] = {}
@@ -79,6 +82,7 @@ class AcpEditor:
         ours = json_object(json_object(caps.get("_meta")).get("sidecar"))
         session = json_object(caps.get("session"))
         self.compaction_updates = bool(ours.get("compactionUpdates")) or isinstance(session.get("compaction"), dict)
+        self.mcp_updates = bool(ours.get("mcpStatusUpdates"))
         self.status_notifications = bool(ours.get("status"))
         self.message_notifications = bool(ours.get("showMessage"))
 
@@ -87,6 +91,8 @@ class AcpEditor:
     def session_update(self, session_id: str, update: Mapping[str, Any]) -> None:
         kind = update.get("sessionUpdate")
         if kind == "compaction_update" and not self.compaction_updates:
+            return
+        if kind == "mcp_status_update" and not self.mcp_updates:
             return
         if session_id in self.muted and kind in REPLAY_KINDS:
             return

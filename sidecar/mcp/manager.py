@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from typing import Any, Callable, Mapping
 
@@ -46,7 +47,11 @@ class McpManager:
     def start(self) -> None:
         """Connect in the background (idempotent)."""
         if self._started is None:
-            self._started = asyncio.get_running_loop().create_task(self._start())
+            # A fresh context: the servers outlive the request that opened the session, and
+            # must not inherit what that request's context holds (ACP holds back the updates
+            # of a session/new until its answer is sent: a status sent later would be lost).
+            self._started = asyncio.get_running_loop().create_task(
+                self._start(), context=contextvars.Context())
 
     async def _start(self) -> None:
         loaded = await asyncio.to_thread(load_configs, self.cwd, self._setting, self._environ())
