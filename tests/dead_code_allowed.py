@@ -29,6 +29,7 @@ updates.UpdatePrinter._on_available_commands_update
 updates.UpdatePrinter._on_current_mode_update
 updates.UpdatePrinter._on_retry_update
 updates.UpdatePrinter._on_hook_result
+updates.UpdatePrinter._on_mcp_status_update
 
 # Read by tests and the log as a module attribute after the start-up handoff.
 from sidecar import credentials

@@ -8,6 +8,8 @@ What differs from LSP, and why:
   .compaction``); the ``usage_update`` that follows every compaction always goes out.
   ``hook_result`` likewise goes only to clients that advertise
   ``clientCapabilities._meta.sidecar.hookResults``.
+  ``mcp_status_update`` likewise goes only to clients that advertise
+  ``_meta.sidecar.mcpStatusUpdates`` (the others read ``/mcp``).
 - ACP has no status bar or message window. Status goes to the log, and to
   ``_sidecar/didChangeStatus`` for clients that advertise ``_meta.sidecar.status``. Warnings
   go to ``_sidecar/showMessage`` for clients that advertise ``_meta.sidecar.showMessage``;
@@ -67,6 +69,7 @@ class AcpEditor:
         self.can_write = False
         self.compaction_updates = False
         self.hook_results = False
+        self.mcp_updates = False
         self.status_notifications = False
         self.message_notifications = False
         self.buffers: dict[Path, str] = {}
@@ -83,6 +86,7 @@ class AcpEditor:
         session = json_object(caps.get("session"))
         self.compaction_updates = bool(ours.get("compactionUpdates")) or isinstance(session.get("compaction"), dict)
         self.hook_results = bool(ours.get("hookResults"))
+        self.mcp_updates = bool(ours.get("mcpStatusUpdates"))
         self.status_notifications = bool(ours.get("status"))
         self.message_notifications = bool(ours.get("showMessage"))
 
@@ -93,6 +97,8 @@ class AcpEditor:
         if kind == "compaction_update" and not self.compaction_updates:
             return
         if kind == "hook_result" and not self.hook_results:
+            return
+        if kind == "mcp_status_update" and not self.mcp_updates:
             return
         if session_id in self.muted and kind in REPLAY_KINDS:
             return

@@ -56,6 +56,7 @@ from sidecar.contract.params import (
 from sidecar.contract.results import (
     Compacted,
     ContextView,
+    McpServer,
     Empty,
     Gauge,
     HistoryEntry,
@@ -156,6 +157,12 @@ def _opened() -> SessionOpened:
             ]}}
 
 
+MCP_SERVERS: list[McpServer] = [
+    {"name": "docs", "status": "failed", "transport": "http", "tools": ["mcp__docs__search"],
+     "error": "ConnectError: connection refused (gave up after 4 attempts)"},
+]
+
+
 def _context() -> ContextView:
     return {
         "gauge": GAUGE,
@@ -185,6 +192,7 @@ def _context() -> ContextView:
         ],
         "skills": [{"name": "release-notes", "description": "Write release notes from the git log",
                     "source": "workspace", "invoked": True}],
+        "mcpServers": MCP_SERVERS,
     }
 
 
@@ -267,6 +275,7 @@ def session_updates() -> list[Any]:
         u.current_mode_update("plan"),
         u.hook_result_update("SessionStart", "cat .claude/notes.md",
                              "Release branch is frozen until Friday.", 0),
+        u.mcp_status_update(MCP_SERVERS),
     ]
     return [session_update_params(SESSION, update) for update in kinds]
 

@@ -208,6 +208,19 @@ class SkillInfo(TypedDict):
     invoked: bool  # loaded with the Skill tool in this session
 
 
+class _McpServerRequired(TypedDict):
+    name: str
+    status: Literal["starting", "connected", "failed", "stopped"]
+    transport: Literal["stdio", "http"]
+    tools: list[str]
+
+
+class McpServer(_McpServerRequired, total=False):
+    """One configured MCP server: its state and the model-facing names of its tools."""
+
+    error: str
+
+
 class ContextView(TypedDict):
     """``sidecar/context``: the ``/context`` view."""
 
@@ -222,6 +235,7 @@ class ContextView(TypedDict):
     modelStatus: ModelStatus
     editorContext: list[EditorContextItem]  # what the editor attached since the last compaction
     skills: list[SkillInfo]
+    mcpServers: list[McpServer]
 
 
 class HistoryEntry(TypedDict):

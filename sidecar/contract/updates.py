@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal, TypedDict, Union, cast, get_args, get_type_hints
 
 from sidecar.contract.content import TextBlock, text_block
-from sidecar.contract.results import CompactionBackend, CompactionTier, Cost, Gauge
+from sidecar.contract.results import CompactionBackend, CompactionTier, Cost, Gauge, McpServer
 
 ToolCallStatus = Literal["pending", "in_progress", "completed", "failed"]
 CompactionStatus = Literal["in_progress", "completed", "failed", "cancelled"]
@@ -161,10 +161,15 @@ class _HookResultUpdate(_HookResultUpdateRequired, total=False):
     replay: bool
 
 
+class _McpStatusUpdate(TypedDict):
+    sessionUpdate: Literal["mcp_status_update"]
+    servers: list[McpServer]
+
+
 SessionUpdate = Union[
     _UserMessageChunk, _AgentMessageChunk, _AgentThoughtChunk, _ToolCall, _ToolCallUpdate,
     _UsageUpdate, _CompactionUpdate, _SessionInfoUpdate, _AvailableCommandsUpdate, _RetryUpdate,
-    _CurrentModeUpdate, _HookResultUpdate,
+    _CurrentModeUpdate, _HookResultUpdate, _McpStatusUpdate,
 ]
 
 # Replayed updates (``session/load``) carry ``"replay": true`` at the top level.
@@ -286,6 +291,11 @@ def hook_result_update(event: HookEventName, command: str, output: str, exit_cod
     if replay:
         update["replay"] = True
     return update
+
+
+def mcp_status_update(servers: list[McpServer]) -> _McpStatusUpdate:
+    """Every configured MCP server, sent when one's status (or tool list) changes."""
+    return {"sessionUpdate": "mcp_status_update", "servers": servers}
 
 
 # Every kind, in docs/protocol.md's order (the union's), read off the TypedDicts above.

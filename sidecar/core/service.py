@@ -84,6 +84,7 @@ from sidecar.core.settings import Settings, storage_dir
 from sidecar.core.storage_health import StorageHealth
 from sidecar.core.redaction import RedactingEditor, redact_exception, redact_value
 from sidecar.core.session_ids import is_valid_session_id
+from sidecar.mcp.workspaces import McpWorkspaces
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,7 @@ SLASH_COMMANDS: list[Command] = [
     {"name": "plan", "description": "Enter plan mode (read-only until the plan is approved); /plan off leaves it"},
     {"name": "mode", "description": "Set the permission mode: /mode default|acceptEdits|plan|bypassPermissions"},
     {"name": "skills", "description": "List the skills the model can load"},
+    {"name": "mcp", "description": "Show the MCP servers, their status and tools"},
 ]
 
 
@@ -166,6 +168,7 @@ class SessionService:
         # Per session, the SessionStart hooks still running (their context joins the first
         # request, so a prompt waits for them).
         self._starting: dict[str, asyncio.Task[None]] = {}
+        self.mcp = McpWorkspaces()
         hold_configured(settings, self.environ)
 
     # ----- configuration ------------------------------------------------------------
@@ -218,6 +221,8 @@ class SessionService:
 
     def update_settings(self, settings: Settings) -> None:
         old_dir = self.storage_dir
+        mcp_changed = (settings.mcpServers, settings.mcp) != (self.settings.mcpServers,
+                                                             self.settings.mcp)
         hold_configured(settings, self.environ)
         self.settings = settings
         if self.storage_dir != old_dir:
@@ -238,6 +243,8 @@ class SessionService:
                 if not session.busy:
                     self._idle_status(session)
             self._refresh_models_later(session.settings_for_call())
+        if mcp_changed:
+            self.mcp.reconfigure(list(self.sessions.values()))
 
     def provider_factory(self) -> Callable[[Settings], Provider]:
         def make(settings: Settings) -> Provider:
@@ -276,6 +283,7 @@ class SessionService:
         session.tiers.observers.extend(self.tier_observers)
         self.sessions[info.session_id] = session
         self._ensure_watcher(info.cwd, session.prefix)
+        self.mcp.link(session)
         return session
 
     def _ensure_watcher(self, cwd: str, prefix: Any) -> None:
@@ -567,6 +575,7 @@ class SessionService:
         self.sessions.pop(session.id, None)
         self._said.pop(session.id, None)
         self._not_configured.pop(session.id, None)
+        self.mcp.unlink(session.id)
         self.writer().close_session(session.id, session.info.cwd)
 
     async def delete_session(self, p: SessionParams) -> Empty:
@@ -647,6 +656,9 @@ class SessionService:
                 return "end_turn"
             self._set_mode(session, ("default" if arg == "off" else "plan") if name == "plan" else arg)
             session.update(agent_message_chunk(_mode_sentence(session), new_uuid()))
+            return "end_turn"
+        if name == "mcp":
+            session.update(agent_message_chunk(self.mcp.render(session), new_uuid()))
             return "end_turn"
         if name == "model":
             if not arg:
@@ -746,6 +758,7 @@ class SessionService:
             "editorContext": editor_context_view(session),
             "modelStatus": self.model_status(session).to_json(self.today()),
             "skills": await self._skills_view(session),
+            "mcpServers": self.mcp.statuses(session),
         })
 
     async def _skills_view(self, session: Session) -> list[SkillInfo]:
@@ -809,6 +822,7 @@ class SessionService:
                 await session.close_provider()
             except Exception as exc:
                 log.error("session %s not closed cleanly: %s", session.id, exc)
+        await self.mcp.aclose()
         for watcher in self.watchers.values():
             try:
                 await watcher.stop()

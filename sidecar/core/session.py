@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from sidecar.core.file_state import FileReadState
     from sidecar.core.ports import Editor, ModelDescription, Provider, Tool, TranscriptStore
     from sidecar.core.prefix import PrefixStore, PrefixView
+    from sidecar.mcp.announce import McpLink
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,8 @@ class Session:
         self.epoch = time.time_ns() // 1_000_000
         self.epoch_cause: Cause = "start"
         self.turns = TurnRunner(self)
+        # The workspace's MCP servers as this session announced them (set by the service).
+        self.mcp: McpLink | None = None
 
     # ----- identity and configuration -------------------------------------------------
 
@@ -319,9 +322,11 @@ class Session:
         self._prefix_parts = None
 
     def take_prefix_changes(self) -> None:
-        """CLAUDE.md, git or skill changes since this session's view, mode changes the model
-        has not been told of, as attachments; and the skill listing when the context holds
-        none yet (a new or cleared session)."""
+        """CLAUDE.md, git or skill changes since this session's view, MCP servers' changes,
+        mode changes the model has not been told of, as attachments; and the skill listing
+        when the context holds none yet (a new or cleared session)."""
+        if self.mcp is not None:
+            self.mcp.sync(self)
         notes, self._mode_notes = self._mode_notes, []
         for note in notes:
             self.append(note)
@@ -348,6 +353,12 @@ class Session:
             return False
         self.append(listing)
         return True
+
+    def tools_changed(self) -> None:
+        """The tool set changed (an MCP server came, or its list did): a named rewrite."""
+        self.rewrite("tools")
+        self._prefix_parts = None
+        self.ledger.prefix_tokens = self.prefix_parts()
 
     def prefix_parts(self) -> dict[str, int]:
         if self._prefix_parts is None:

@@ -110,6 +110,19 @@ class Tools:
 
 
 @dataclass(frozen=True)
+class Mcp:
+    # A tool call a server has not answered in this long fails with a tool error.
+    toolTimeoutSeconds: int = 300
+    # A server that has not answered initialize (and listed its tools) in this long failed
+    # that attempt.
+    startupTimeoutSeconds: int = 30
+    # Restarts after a failed start or a crash, in a row, before the server is given up.
+    maxRestarts: int = 3
+    # Text of one MCP tool result beyond this many characters is cut with a note.
+    resultMaxChars: int = 100_000
+
+
+@dataclass(frozen=True)
 class Tokens:
     # "calibrated" learns bytes per token from consecutive usage anchors; "bytes4" is the
     # seed's 4 bytes per token (2 for JSON); "tiktoken" counts with a real encoding.
@@ -150,6 +163,10 @@ class Settings:
     tools: Tools = field(default_factory=Tools)
     tokens: Tokens = field(default_factory=Tokens)
     thinking: Thinking = field(default_factory=Thinking)
+    # MCP servers in Claude Code's ``.mcp.json`` shape (name -> stdio or http entry), over
+    # the workspace's ``.mcp.json``; see sidecar.mcp.config.
+    mcpServers: dict[str, Any] = field(default_factory=dict)
+    mcp: Mcp = field(default_factory=Mcp)
     # Manual /compact and sidecar/compact; DISABLE_COMPACT turns both kinds off.
     manualCompact: bool = True
     # Who writes a full compaction's summary: "server" (the provider, where it offers
@@ -196,7 +213,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 # Numbers that may be zero; every other int must be positive.
 _ZERO_OK = {"microcompact.timeBased.keepRecent", "microcompact.stepClearing.keepTokens",
-            "retry.maxRetries"}
+            "retry.maxRetries", "mcp.maxRestarts"}
 # Upper bounds of numbers that have one.
 _MAXIMA = {"tools.resultBudgetPercent": 100, "microcompact.stepClearing.triggerPercent": 100}
 
@@ -221,6 +238,10 @@ def _coerce(path: str, hint: Any, value: Any, default: Any, warnings: list[str])
         ok = (value is None and "None" in text) or (isinstance(value, str) and value != "")
         if ok and value is not None and path in _CHOICES and value not in _CHOICES[path]:
             ok = False
+    elif text.startswith("dict[str"):
+        ok = isinstance(value, Mapping) and all(isinstance(v, Mapping) for v in value.values())
+        if ok:
+            value = {str(k): dict(v) for k, v in value.items()}
     elif text.startswith("tuple[str"):
         ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
         if ok:

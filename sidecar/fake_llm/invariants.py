@@ -32,6 +32,9 @@ Rules, per session:
    request, and the first request after each compaction carries every item of each kind
    that the conversation had before it (most recent first where the kind has an order),
    each once.
+7. ``mcp_reannounced``: the first request after a compaction that offers MCP tools
+   (``mcp__...``) carries their re-announcement, naming every one of them, within its budget
+   (four bytes a token at most), so the model keeps the servers' instructions and tool set.
 
 Requests without the headers (other clients, such as Claude Code) are checked by rule 1
 only.
@@ -55,6 +58,7 @@ from sidecar.core.request_labels import (
 
 from sidecar.core.hooks import HOOK_CONTEXT_MARK, hook_budget
 from sidecar.core.skills import INVOKED_SKILL_MARK, SKILL_TOOL, skill_budgets
+from sidecar.mcp.announce import REANNOUNCE_MARK, REANNOUNCE_TOKENS
 
 from .counting import count_text
 from .responses_input import input_items, message_role, part_text, parts
@@ -182,6 +186,19 @@ def _skill_calls(provider: str, body: dict[str, Any], conv: _Conversation) -> No
                     if name in conv.skills:
                         conv.skills.remove(name)
                     conv.skills.append(name)
+
+
+def _tool_names(tools: Any) -> list[str]:
+    """Tool names on any wire (Anthropic and Responses ``name``, Chat Completions
+    ``function.name``)."""
+    out: list[str] = []
+    for tool in tools if isinstance(tools, list) else []:
+        if isinstance(tool, dict):
+            fn = tool.get("function")
+            name = fn.get("name") if isinstance(fn, dict) else tool.get("name")
+            if isinstance(name, str):
+                out.append(name)
+    return out
 
 
 def _header(headers: dict[str, str], name: str) -> str | None:
@@ -355,6 +372,8 @@ class InvariantChecker:
             conv.skill_calls.clear()
             conv.hook_context.clear()
         found.extend(self._reinjected(index, provider, conv, body, limit, compacted, session))
+        if compacted:
+            found.extend(self._reannounced(index, body, blocks))
         conv.epoch, conv.cause = epoch, cause
         conv.model, conv.tools, conv.system, conv.blocks = model, tools, system, blocks
         conv.had_claude_md = conv.had_claude_md or has_md
@@ -414,6 +433,24 @@ class InvariantChecker:
                 if command not in conv.hook_context:
                     conv.hook_context.append(command)
         return found
+
+    @staticmethod
+    def _reannounced(index: int, body: dict[str, Any], blocks: list[str]) -> list[Violation]:
+        offered = [name for name in _tool_names(body.get("tools")) if name.startswith("mcp__")]
+        if not offered:
+            return []
+        found = [b for b in blocks if REANNOUNCE_MARK in b]
+        if not found:
+            return [Violation(index, "mcp_reannounced", "the first request after a compaction "
+                              f"offers {len(offered)} MCP tools but does not re-announce them")]
+        text = found[-1]
+        missing = [name for name in offered if name not in text]
+        if missing:
+            return [Violation(index, "mcp_reannounced", f"not re-announced: {missing[:5]}")]
+        if len(text.encode("utf-8")) > REANNOUNCE_TOKENS * 4 + 400:
+            return [Violation(index, "mcp_reannounced", f"the re-announcement takes "
+                              f"{len(text.encode('utf-8')):,} bytes, past its budget")]
+        return []
 
     @staticmethod
     def _epoch(headers: dict[str, str]) -> tuple[int, str]:

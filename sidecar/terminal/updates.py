@@ -45,6 +45,9 @@ class UpdatePrinter:
     on_gauge: Callable[[dict[str, Any]], None] | None = None
     # The session's permission mode (default, acceptEdits, plan, bypassPermissions).
     permission_mode: str | None = None
+    # Each MCP server's last (status, error) printed, and lines held while a message streams.
+    mcp: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    _held: list[tuple[str, str]] = field(default_factory=list)
     _mode: str | None = None  # "text" or "thought" while a message streams
 
     # ----- entry points ---------------------------------------------------------------
@@ -75,6 +78,9 @@ class UpdatePrinter:
         if self._mode is not None:
             self.screen.end_line()
         self._mode = None
+        held, self._held = self._held, []
+        for text, colour in held:
+            self.screen.line(self.screen.style.paint(text, colour))
 
     # ----- streamed text ------------------------------------------------------------
 
@@ -214,6 +220,28 @@ class UpdatePrinter:
         label = f"hook {update.get('event')} `{update.get('command')}`"
         label += f" (exit {code})" if failed and code is not None else " (did not finish)" if failed else ""
         self.screen.line(self.screen.style.paint(label + first, "red" if failed else "dim"))
+
+    def _on_mcp_status_update(self, update: dict[str, Any]) -> None:
+        """One short line per MCP server whose status changed; held until a streaming
+        message ends, so it never splits one."""
+        for server in update.get("servers") or []:
+            if not isinstance(server, dict):
+                continue
+            name, status, error = str(server.get("name")), str(server.get("status")), server.get("error")
+            if self.mcp.get(name) == (status, error):
+                continue
+            self.mcp[name] = (status, error)
+            tools = server.get("tools") or []
+            if status == "connected":
+                text, colour = f"mcp: {name} connected ({len(tools)} tools)", "green"
+            elif status == "failed":
+                text, colour = f"mcp: {name} failed: {error or 'unknown reason'}", "red"
+            else:
+                text, colour = f"mcp: {name} {status}", "dim"
+            if self._mode is not None:
+                self._held.append((text, colour))
+            else:
+                self.screen.line(self.screen.style.paint(text, colour))
 
     def _on_available_commands_update(self, update: dict[str, Any]) -> None:
         commands = update.get("availableCommands")

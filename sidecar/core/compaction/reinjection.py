@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, Literal
 
 from sidecar.core.hooks import reinjected_hook_context
 from sidecar.core.messages import Message
+from sidecar.mcp.announce import reinjected_mcp
 from sidecar.core.permissions_plan import reinjected_plan
 from sidecar.core.skills import reinjected_skill_listing, reinjected_skills
 
@@ -88,9 +89,10 @@ async def reinjected_files(session: CompactionHost, tier: Tier) -> list[Message]
 
 
 # In the order they follow the summary: files, the plan, the skill listing, the skills
-# the model loaded, then the SessionStart hooks' context.
+# the model loaded, the SessionStart hooks' context, then the MCP servers' instructions
+# and tools.
 SOURCES: list[Source] = [reinjected_files, reinjected_plan, reinjected_skill_listing,
-                         reinjected_skills, reinjected_hook_context]
+                         reinjected_skills, reinjected_hook_context, reinjected_mcp]
 
 
 async def reinjected_context(session: CompactionHost, tier: Tier) -> list[Message]:

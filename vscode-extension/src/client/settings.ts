@@ -75,6 +75,11 @@ export const SIDECAR_KEYS = [
   "retry.timeoutSeconds",
   "transport.maxMessageBytes",
   "permissions.defaultMode",
+  "mcpServers",
+  "mcp.toolTimeoutSeconds",
+  "mcp.startupTimeoutSeconds",
+  "mcp.maxRestarts",
+  "mcp.resultMaxChars",
 ] as const;
 
 /** Settings that belong to the extension itself and never reach the sidecar. */

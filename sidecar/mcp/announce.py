@@ -1,0 +1,158 @@
+"""What a session tells its model of the MCP servers: their instructions and the changes of
+their tool set, as attachments, and both again after every compaction.
+
+The rule for the tool set, and why. A request's tools lead the provider's cached prefix
+(Anthropic caches tools, then system, then messages; OpenAI's automatic cache matches the
+request from its first byte), so any change to the tools array makes the next request write
+its whole prefix to the cache again. Anthropic offers a way around it: tools marked
+``defer_loading`` are left out of the prefix and loaded only when the model finds them with
+the server-side tool search tool (``tool_search_tool_regex_20251119`` / ``..._bm25_...``,
+answered with ``tool_reference`` blocks). That needs the model to search before each use of
+a new tool, and OpenAI and OpenAI-compatible servers have nothing like it, so the sidecar
+sends every tool in the array and keeps the changes rare and named:
+
+- servers connect in the background when a session opens; what is connected by the first
+  request is in it from the start;
+- a change (a server connecting later, ``notifications/tools/list_changed`` with a different
+  list) is taken only where the session takes its other prefix changes (at a turn's start and
+  between tool rounds), all changes since the last one together, as one rewrite with the
+  named cause ``tools``; the MCP tools follow the built-in ones, so the system prompt and the
+  built-in tools' text stay byte-identical;
+- a server that crashes and restarts keeps its tools in the set (a call meanwhile is an error
+  the model reads): a crash costs no rewrite;
+- an ``mcp_tools_delta`` attachment says what was added and removed, appended at the end of
+  the conversation, so it changes nothing that was sent before.
+
+The cost of a change is one cache write of the prefix instead of a cache read
+(``tests/bench/bench_mcp.py`` measures it on the fake), paid once per batch of changes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sidecar.core.messages import Message
+from sidecar.core.ports import Tool
+from sidecar.mcp.tool import McpTool
+
+if TYPE_CHECKING:
+    from sidecar.core.compaction.host import CompactionHost
+    from sidecar.core.tokens import TokenLedger
+    from sidecar.mcp.manager import McpManager
+
+# What the re-announcement after a compaction may take: this many tokens, and at most this
+# share of the window.
+REANNOUNCE_TOKENS = 4_000
+REANNOUNCE_WINDOW_DIVISOR = 50
+DESCRIPTION_CHARS = 200
+# How the re-announcement begins (the fake's invariant checker looks for it).
+REANNOUNCE_MARK = "MCP servers (re-announced after the summary):"
+
+
+class LinkedSession(Protocol):
+    tools: list[Tool]
+    ledger: TokenLedger
+
+    def append(self, message: Message) -> Message: ...
+
+    def tools_changed(self) -> None: ...
+
+
+def _signature(tool: McpTool) -> str:
+    return json.dumps([tool.name, tool.description, tool.input_schema], sort_keys=True)
+
+
+def _first_line(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line[:DESCRIPTION_CHARS]
+
+
+def _instructions_text(server: str, text: str) -> str:
+    return f"Instructions from the MCP server {server!r}:\n{text}"
+
+
+class McpLink:
+    """One session's view of its workspace's servers: what it has announced so far."""
+
+    def __init__(self, manager: McpManager) -> None:
+        self.manager = manager
+        self.sent: dict[str, str] = {}  # tool name -> signature, as the tools array has them
+        self.instructions: dict[str, str] = {}  # server -> the text announced
+
+    def sync(self, session: LinkedSession) -> None:
+        """Take the changes since the last call (see the module's rule)."""
+        for server, text in self.manager.instructions().items():
+            if self.instructions.get(server) != text:
+                self.instructions[server] = text
+                session.append(Message(
+                    kind="attachment", attachment={"type": "mcp_instructions", "server": server},
+                    content=[{"type": "text", "text": _instructions_text(server, text)}],
+                    is_meta=True))
+        current = self.manager.tools()
+        wanted = {t.name: _signature(t) for t in current}
+        if wanted == self.sent:
+            return
+        added = [t for t in current if self.sent.get(t.name) != wanted[t.name]]
+        removed = sorted(set(self.sent) - set(wanted))
+        self.sent = wanted
+        kept: list[Tool] = [t for t in session.tools if not isinstance(t, McpTool)]
+        session.tools[:] = kept + list(current)
+        session.tools_changed()
+        lines = ["The MCP tools changed."]
+        if added:
+            lines.append("Now available:")
+            lines += [f"- {t.name}: {_first_line(t.description)}" for t in added]
+        if removed:
+            lines.append("No longer available: " + ", ".join(removed))
+        session.append(Message(
+            kind="attachment",
+            attachment={"type": "mcp_tools_delta", "added": [t.name for t in added],
+                        "removed": removed},
+            content=[{"type": "text", "text": "\n".join(lines)}], is_meta=True))
+
+
+def reannouncement(link: McpLink, ledger: TokenLedger, window: int) -> str | None:
+    """The instructions and the tool set in one text within the budget: whole when it fits,
+    else the tools by name only and each server's instructions cut to an equal share."""
+    tools = [t for t in link.manager.tools() if t.name in link.sent]
+    instructions = link.manager.instructions()
+    if not tools and not instructions:
+        return None
+    budget = min(REANNOUNCE_TOKENS, window // REANNOUNCE_WINDOW_DIVISOR)
+
+    def build(describe: bool, per_server_chars: int | None) -> str:
+        parts = [REANNOUNCE_MARK]
+        for server, text in instructions.items():
+            body = text if per_server_chars is None else text[:per_server_chars]
+            parts.append(_instructions_text(server, body))
+        if tools:
+            parts.append("MCP tools available:")
+            parts += [f"- {t.name}: {_first_line(t.description)}" if describe else f"- {t.name}"
+                      for t in tools]
+        return "\n".join(parts)
+
+    text = build(True, None)
+    if ledger.counter.text(text) <= budget:
+        return text
+    names = build(False, 0)
+    room = budget - ledger.counter.text(names)
+    share = int(room * 3 / max(len(instructions), 1)) if room > 0 else 0  # ~3 chars a token
+    text = build(False, share)
+    while share > 0 and ledger.counter.text(text) > budget:
+        share = share * 3 // 4
+        text = build(False, share)
+    return text
+
+
+async def reinjected_mcp(session: CompactionHost, tier: str) -> list[Message]:
+    """The servers' instructions and the current MCP tool set, after every compaction of any
+    tier (a source of ``sidecar.core.compaction.reinjection``)."""
+    link: Any = getattr(session, "mcp", None)
+    if not isinstance(link, McpLink):
+        return []
+    text = reannouncement(link, session.ledger, session.thresholds.size)
+    if text is None:
+        return []
+    return [Message(kind="attachment", attachment={"type": "mcp_context", "reinjected": True},
+                    content=[{"type": "text", "text": text}], is_meta=True)]

@@ -1,0 +1,127 @@
+"""The MCP servers of one workspace folder, shared by its sessions.
+
+``start`` runs in the background when a session opens (never on the start-up path): it reads
+the configuration and imports the SDK in a worker thread, then starts every server. Each
+status change is told to the listeners (the sessions' ``mcp_status_update``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+from typing import Any, Callable, Mapping
+
+from sidecar.mcp.config import load_configs
+from sidecar.mcp.connection import McpLimits, ServerConnection
+from sidecar.mcp.names import tool_name
+from sidecar.mcp.tool import McpTool
+
+log = logging.getLogger(__name__)
+
+
+def _import_sdk() -> None:
+    import mcp.client.session  # noqa: F401
+    import mcp.client.stdio  # noqa: F401
+    import mcp.client.streamable_http  # noqa: F401
+
+
+class McpManager:
+    def __init__(self, cwd: str, servers_setting: Mapping[str, Any], limits: McpLimits,
+                 result_max_chars: int, environ: Callable[[], dict[str, str]],
+                 *, replaces: bool = False) -> None:
+        self.cwd = cwd
+        self._setting = dict(servers_setting)
+        self.limits = limits
+        self.result_max_chars = result_max_chars
+        self._environ = environ
+        self.connections: dict[str, ServerConnection] = {}
+        self.warnings: list[str] = []
+        self.listeners: list[Callable[[], None]] = []
+        self._started: asyncio.Task[None] | None = None
+        self._tools: dict[tuple[str, str], McpTool] = {}
+        # It replaces a manager whose servers were announced: say so even with none.
+        self._replaces = replaces
+
+    def start(self) -> None:
+        """Connect in the background (idempotent)."""
+        if self._started is None:
+            # A fresh context: the servers outlive the request that opened the session, and
+            # must not inherit what that request's context holds (ACP holds back the updates
+            # of a session/new until its answer is sent: a status sent later would be lost).
+            self._started = asyncio.get_running_loop().create_task(
+                self._start(), context=contextvars.Context())
+
+    async def _start(self) -> None:
+        loaded = await asyncio.to_thread(load_configs, self.cwd, self._setting, self._environ())
+        self.warnings = loaded.warnings
+        for warning in loaded.warnings:
+            log.warning("%s", warning)
+        if not loaded.servers:
+            if self._replaces:
+                self._changed()
+            return
+        for config in loaded.servers:
+            self.connections[config.name] = ServerConnection(
+                config, self.limits, self.cwd, self._environ, self._changed)
+        self._changed()
+        await asyncio.to_thread(_import_sdk)
+        for connection in self.connections.values():
+            connection.start()
+
+    async def ready(self) -> None:
+        """The configuration has been read and every server started (not connected)."""
+        if self._started is not None:
+            await asyncio.shield(self._started)
+
+    def _changed(self) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener()
+            except Exception:  # a listener's bug must not stop the supervisor
+                log.exception("MCP status listener failed")
+
+    def statuses(self) -> list[dict[str, Any]]:
+        """``mcpServers`` of sidecar/context and of ``mcp_status_update``."""
+        out: list[dict[str, Any]] = []
+        for conn in self.connections.values():
+            entry: dict[str, Any] = {"name": conn.config.name, "status": conn.status,
+                                     "transport": conn.config.transport,
+                                     "tools": [t.name for t in self.tools() if t.server is conn]}
+            if conn.error:
+                entry["error"] = conn.error
+            out.append(entry)
+        return out
+
+    def tools(self) -> list[McpTool]:
+        """Every server's tools as last listed. A server restarting keeps its tools (a call
+        meanwhile is an error the model reads), so a crash does not change the tool set."""
+        out: list[McpTool] = []
+        seen: set[str] = set()
+        for conn in self.connections.values():
+            for listed in conn.tools:
+                key = (conn.config.name, listed.name)
+                tool = self._tools.get(key)
+                if tool is None or tool.listed != listed:
+                    tool = McpTool(tool_name(conn.config.name, listed.name), conn, listed,
+                                   self.result_max_chars)
+                    self._tools[key] = tool
+                if tool.name in seen:
+                    continue  # two names that sanitise alike: the first keeps it
+                seen.add(tool.name)
+                out.append(tool)
+        return out
+
+    def instructions(self) -> dict[str, str]:
+        """Each connected server's instructions (from its initialize result)."""
+        return {c.config.name: c.instructions for c in self.connections.values()
+                if c.instructions and c.connects}
+
+    async def aclose(self) -> None:
+        if self._started is not None and not self._started.done():
+            self._started.cancel()
+            with contextlib.suppress(BaseException):
+                await self._started
+        await asyncio.gather(*(c.stop() for c in self.connections.values()),
+                             return_exceptions=True)
