@@ -135,6 +135,7 @@ class SessionToolContext:
         answer = await self._session.editor.request_permission(self._session.id, tool_call, EDIT_OPTIONS)
         if answer == "allow_turn":
             self._session.edits_accepted = True
+        note_permission(self._session, tool_call["toolCallId"], answer, EDIT_OPTIONS)
         return answer
 
     async def ask_to_leave_plan(self, plan: str) -> str:
@@ -147,8 +148,10 @@ class SessionToolContext:
             "rawInput": self.current_tool_call.get("rawInput", {}),
             "content": [{"type": "content", "content": {"type": "text", "text": plan}}],
         }
-        return await self._session.editor.request_permission(self._session.id, tool_call,
-                                                             LEAVE_PLAN_OPTIONS)
+        answer = await self._session.editor.request_permission(self._session.id, tool_call,
+                                                               LEAVE_PLAN_OPTIONS)
+        note_permission(self._session, tool_call["toolCallId"], answer, LEAVE_PLAN_OPTIONS)
+        return answer
 
     async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
         if tool_name in self._session.allowed_always:

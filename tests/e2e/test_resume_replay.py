@@ -66,6 +66,11 @@ async def test_load_replays_as_live(llm: Any, tmp_path: Path, workspace: Path) -
         llm.queue(Reply.tool_use("Bash", {"command": "echo ran-$((40+2))"}, id="toolu_allowed"))
         llm.queue(Reply.text("It printed ran-42."))
         await prompt(client, sid, "run echo")
+        # An edit is asked about with its diff; the answer shows like a command's.
+        llm.queue(Reply.tool_use("Edit", {"file_path": "hello.py", "old_string": "def f0(x):",
+                                          "new_string": "def g0(x):"}, id="toolu_edit"))
+        llm.queue(Reply.text("Renamed."))
+        await prompt(client, sid, "rename f0")
         compacted = await call(client, "sidecar/compact", {"sessionId": sid})
         assert compacted["status"] == "completed"
         llm.queue(Reply.text("Continuing after the summary."))
@@ -77,10 +82,11 @@ async def test_load_replays_as_live(llm: Any, tmp_path: Path, workspace: Path) -
 
     live_rows = rows(live)
     tools = [r for r in live_rows if r[0] == "tool"]
-    assert [t[5] for t in tools] == ["completed", "failed", "failed", "completed"]
+    assert [t[5] for t in tools] == ["completed", "failed", "failed", "completed", "completed"]
     # The permission answered is on the final update, live.
     assert [t[7] for t in tools] == [None, None, {"optionId": "reject_once", "name": "Reject"},
-                                     {"optionId": "allow_once", "name": "Allow once"}]
+                                     {"optionId": "allow_once", "name": "Allow once"},
+                                     {"optionId": "allow_once", "name": "Accept"}]
     assert "ran-42" in str(tools[3][6])
 
     client = await start_client()
@@ -99,7 +105,8 @@ async def test_load_replays_as_live(llm: Any, tmp_path: Path, workspace: Path) -
     assert not [u for u in rec.updates if u["sessionUpdate"] in kinds and not u.get("replay")]
     replay_rows = rows(replayed)
     users = [r[1] for r in replay_rows if r[0] == "user"]
-    assert users == ["read hello.py", "read missing.py", "run echo rejected", "run echo", "go on"]
+    assert users == ["read hello.py", "read missing.py", "run echo rejected", "run echo", "rename f0",
+                     "go on"]
     assert [r for r in replay_rows if r[0] != "user"] == live_rows
     # The context view after the load holds what it held live.
     assert view["messages"] and len(view["messages"]) == len(live_view["messages"])
