@@ -65,7 +65,7 @@ def one_start(command: list[str], tmp: Path, session: bool) -> tuple[float, floa
     store = tmp / "store"
     params = {
         "processId": None, "rootUri": None,
-        "capabilities": {"experimental": {"contextSidecar": {"protocolVersion": 2}}},
+        "capabilities": {"experimental": {"contextSidecar": {"protocolVersion": 3}}},
         "initializationOptions": {"settings": {
             "provider": "anthropic", "model": "claude-sonnet-5-5", "apiKeyEnv": "FAKE_LLM_KEY",
             "baseUrl": "http://127.0.0.1:9", "storageDir": str(store)}},

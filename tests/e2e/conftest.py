@@ -9,6 +9,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from sidecar import PROTOCOL_VERSION
 from sidecar.fake_llm import FakeLLMServer
 from tests.invariant_checks import fail_on_violations
 
@@ -46,7 +47,7 @@ def client_capabilities(permission: bool = True) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         workspace=types.WorkspaceClientCapabilities(apply_edit=True, configuration=False),
         window=types.WindowClientCapabilities(work_done_progress=True),
-        experimental={"contextSidecar": {"protocolVersion": 2, "permissionRequests": permission,
+        experimental={"contextSidecar": {"protocolVersion": PROTOCOL_VERSION, "permissionRequests": permission,
                                          "compactionUpdates": True}},
     )
 

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sidecar import PROTOCOL_VERSION
 from sidecar.fake_llm import Reply
 from sidecar.terminal.client import protocol_major
 from sidecar.terminal.style import Style, gauge_bar, gauge_label, tokens_short
@@ -243,7 +244,7 @@ def test_client_refuses_another_protocol_major(tmp_path: Path) -> None:
         return "accepted"
 
     message = asyncio.run(main())
-    assert "protocol version 2" in message and "protocol version 1" in message
+    assert f"protocol version {PROTOCOL_VERSION}" in message and "protocol version 1" in message
 
 
 def test_chat_shows_the_mode_and_reviews_edits_as_diffs(fake_llm: Any, tmp_path: Path) -> None:

@@ -1,9 +1,9 @@
-// Wire types of the context-sidecar protocol, version 2 (docs/protocol.md), as far as this
+// Wire types of the context-sidecar protocol, version 3 (docs/protocol.md), as far as this
 // extension reads them. Fields the extension never looks at are typed loosely so a newer
 // sidecar adding fields does not break the build or the UI. The unit tests hold the names,
 // codes, update kinds and result fields below to the golden fixtures in docs/contract/.
 
-export const PROTOCOL_MAJOR = 2;
+export const PROTOCOL_MAJOR = 3;
 
 export const Methods = {
   sessionNew: "session/new",

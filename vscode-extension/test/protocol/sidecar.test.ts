@@ -14,7 +14,7 @@ import {
 import { ChatController, type SidecarPort } from "../../src/chat/controller";
 import { checkServerProtocol, initializationOptions, withSidecarCapabilities } from "../../src/client/handshake";
 import type { HostToWebviewAnyBody } from "../../src/shared/messages";
-import type { Gauge, SessionUpdateParams } from "../../src/shared/protocol";
+import { PROTOCOL_MAJOR, type Gauge, type SessionUpdateParams } from "../../src/shared/protocol";
 import { gaugeText } from "../../src/status/gaugeFormat";
 import { statusView } from "../../src/status/statusView";
 import { PYTHON, REPO_ROOT, pythonAvailable, removeScratch, scratchDirs, startFakeLlm, stopGroup, withTimeout, type FakeLlm } from "../support/processes";
@@ -149,11 +149,11 @@ function controllerHarness() {
   return { controller, posts, gauges };
 }
 
-test("initialize: the sidecar answers protocol 2 and the extension accepts it", { skip }, () => {
+test("initialize: the sidecar answers the extension's protocol version and the extension accepts it", { skip }, () => {
   assert.equal(initializeResult.serverInfo?.name, "context-sidecar");
   const verdict = checkServerProtocol(initializeResult);
   assert.equal(verdict.ok, true, JSON.stringify(initializeResult.capabilities?.experimental));
-  assert.equal((verdict as { version: number }).version, 2);
+  assert.equal((verdict as { version: number }).version, PROTOCOL_MAJOR);
   assert.ok((verdict as { providers: string[] }).providers.includes("anthropic"));
 });
 

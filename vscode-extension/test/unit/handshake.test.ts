@@ -7,10 +7,10 @@ test("capabilities keep other experimental entries and add ours", () => {
   const caps = withSidecarCapabilities({ experimental: { other: 1 } } as { experimental?: unknown });
   assert.deepEqual(caps.experimental, {
     other: 1,
-    contextSidecar: { protocolVersion: 2, permissionRequests: true, compactionUpdates: true },
+    contextSidecar: { protocolVersion: 3, permissionRequests: true, compactionUpdates: true },
   });
   assert.deepEqual(withSidecarCapabilities({} as { experimental?: unknown }).experimental, {
-    contextSidecar: { protocolVersion: 2, permissionRequests: true, compactionUpdates: true },
+    contextSidecar: { protocolVersion: 3, permissionRequests: true, compactionUpdates: true },
   });
 });
 
@@ -33,9 +33,9 @@ test("protocol major versions", () => {
 test("a sidecar of another major version is refused with a reason", () => {
   const ok = checkServerProtocol({
     serverInfo: { name: "context-sidecar", version: "0.1.0" },
-    capabilities: { experimental: { contextSidecar: { protocolVersion: 2, providers: ["anthropic", "openai"] } } },
+    capabilities: { experimental: { contextSidecar: { protocolVersion: 3, providers: ["anthropic", "openai"] } } },
   });
-  assert.deepEqual(ok, { ok: true, version: 2, providers: ["anthropic", "openai"] });
+  assert.deepEqual(ok, { ok: true, version: 3, providers: ["anthropic", "openai"] });
 
   // Version 1 numbered the sidecar's errors -32001..-32006; its codes would be misread.
   const older = checkServerProtocol({
@@ -43,14 +43,14 @@ test("a sidecar of another major version is refused with a reason", () => {
     capabilities: { experimental: { contextSidecar: { protocolVersion: 1 } } },
   });
   assert.equal(older.ok, false);
-  assert.match((older as { message: string }).message, /context-sidecar 0\.0\.9 speaks context-sidecar protocol version 1, but this extension speaks version 2/);
+  assert.match((older as { message: string }).message, /context-sidecar 0\.0\.9 speaks context-sidecar protocol version 1, but this extension speaks version 3/);
 
   const newer = checkServerProtocol({
-    serverInfo: { name: "context-sidecar", version: "3.0.0" },
-    capabilities: { experimental: { contextSidecar: { protocolVersion: 3 } } },
+    serverInfo: { name: "context-sidecar", version: "4.0.0" },
+    capabilities: { experimental: { contextSidecar: { protocolVersion: 4 } } },
   });
   assert.equal(newer.ok, false);
-  assert.match((newer as { message: string }).message, /context-sidecar 3\.0\.0 speaks context-sidecar protocol version 3, but this extension speaks version 2/);
+  assert.match((newer as { message: string }).message, /context-sidecar 4\.0\.0 speaks context-sidecar protocol version 4, but this extension speaks version 3/);
 
   const foreign = checkServerProtocol({ serverInfo: { name: "pylsp" }, capabilities: {} });
   assert.equal(foreign.ok, false);

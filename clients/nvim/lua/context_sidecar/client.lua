@@ -4,9 +4,9 @@
 ---version is stopped with a message saying why.
 local M = {}
 
----The protocol major version this client speaks (docs/protocol.md, "version 2": the sidecar's
+---The protocol major version this client speaks (docs/protocol.md, "version 3": the sidecar's
 ---error codes moved to -33001..-33006).
-M.PROTOCOL_VERSION = 2
+M.PROTOCOL_VERSION = 3
 M.NAME = "context_sidecar"
 
 local has_011 = vim.fn.has("nvim-0.11") == 1
