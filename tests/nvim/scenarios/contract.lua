@@ -30,12 +30,6 @@ H.run(function()
 
   H.check(client.PROTOCOL_VERSION == index.protocolVersion, "the contract's protocol version")
 
-  -- Names of the shared wire plan whose server side is merged separately: the client may
-  -- have them before docs/contract/ does; once the contract has them they are held to it.
-  local PLANNED = {
-    methods = { ["session/set_mode"] = true },
-    kinds = { current_mode_update = true, retry_update = true, hook_result = true, mcp_status_update = true },
-  }
   -- LSP's own requests the client answers itself (not part of the sidecar's contract).
   local LSP_OWN = { ["workspace/applyEdit"] = true }
 
@@ -51,7 +45,7 @@ H.run(function()
   end
   local wrapped = {}
   for name, method in pairs(api.methods) do
-    H.check(wanted[method] or PLANNED.methods[method], ("api.methods.%s is %s, which docs/contract/ does not have"):format(name, method))
+    H.check(wanted[method], ("api.methods.%s is %s, which docs/contract/ does not have"):format(name, method))
     H.check(type(api[name]) == "function", "api." .. name .. " wraps " .. method)
     wrapped[method] = true
   end
@@ -71,13 +65,11 @@ H.run(function()
   H.check(vim.deep_equal(sorted_keys(client.handlers()), sorted_keys(from_server)),
     "handlers for " .. table.concat(sorted_keys(from_server), ", "))
 
-  -- Every update kind has a handler, and nothing else does (planned kinds aside).
+  -- Every update kind has a handler, and nothing else does.
   local kinds = index.serverNotifications["session/update"].kinds
   local handled = {}
   for kind in pairs(chat_mod.update_handlers) do
-    if kinds[kind] or not PLANNED.kinds[kind] then
-      handled[kind] = true
-    end
+    handled[kind] = true
   end
   H.check(vim.deep_equal(sorted_keys(handled), sorted_keys(kinds)),
     "update kinds: " .. table.concat(sorted_keys(handled), ", "))

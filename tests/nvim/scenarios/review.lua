@@ -1,7 +1,7 @@
 -- Edits reviewed as diffs, edits saved after workspace/applyEdit, leaving plan mode, permission
 -- modes, the chat's name and winbar, and folds that cover a tool call's output, against an
--- in-process fake server that sends the documented updates and requests (docs/protocol.md and
--- the wire plan's names: modes, current_mode_update, diff content, switch_mode).
+-- in-process fake server that sends the documented updates and requests (docs/protocol.md:
+-- modes, current_mode_update, diff content, switch_mode).
 local H = dofile(os.getenv("CS_HELPERS"))
 local F = dofile(os.getenv("CS_FAKE_SERVER"))
 
