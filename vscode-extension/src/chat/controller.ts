@@ -4,7 +4,7 @@
 // vscode-jsonrpc connection, so the same routing runs against the real sidecar in tests.
 
 import { fixFromErrorData } from "../client/handshake";
-import type { Attachment, ConnectionState, HostToWebviewAnyBody, WebviewToHostAddition, WebviewToHostAny } from "../shared/messages";
+import type { Attachment, ConnectionState, HostToWebviewBody, WebviewToHost } from "../shared/messages";
 import { SeqGate } from "../shared/messages";
 import {
   ErrorCodes,
@@ -21,14 +21,13 @@ import {
   type SessionStarted,
   type SessionSummary,
   type SessionUpdate,
-  type SessionUpdateAddition,
   type SessionUpdateParams,
   type StatusParams,
 } from "../shared/protocol";
 import { GaugeTracker, gaugeStage, offersCompact } from "../status/gaugeFormat";
 import { promptBlocks } from "./promptBlocks";
 
-export type RetryUpdate = Extract<SessionUpdateAddition, { sessionUpdate: "retry_update" }>;
+export type RetryUpdate = Extract<SessionUpdate, { sessionUpdate: "retry_update" }>;
 
 export interface SidecarPort {
   request<R>(method: string, params: unknown): Promise<R>;
@@ -37,7 +36,7 @@ export interface SidecarPort {
 
 export interface ChatHooks {
   /** Send to the webview (the caller stamps seq). */
-  post(body: HostToWebviewAnyBody): void;
+  post(body: HostToWebviewBody): void;
   /** A fresh gauge of the focused session, or undefined when no session is focused. */
   gaugeChanged(gauge: Gauge | undefined): void;
   compactingChanged(compacting: boolean): void;
@@ -63,7 +62,7 @@ export interface ChatHooks {
   /** Blocks describing the editor's active file/selection, when the user asked for them. */
   editorContext?(): ContentBlock[];
   /** A webview request the host answers itself (file search, quick picks, the key prompt). */
-  hostRequest?(message: Extract<WebviewToHostAddition, { type: "fileQuery" | "pickMode" | "setApiKey" }>): void;
+  hostRequest?(message: Extract<WebviewToHost, { type: "fileQuery" | "pickMode" | "setApiKey" }>): void;
 }
 
 export interface ControllerOptions {
@@ -183,7 +182,7 @@ export class ChatController {
 
   // ---- from the webview -------------------------------------------------------------
 
-  async handleWebviewMessage(message: WebviewToHostAny): Promise<void> {
+  async handleWebviewMessage(message: WebviewToHost): Promise<void> {
     if (message.type === "ready") {
       // A (re)loaded webview numbers its messages from 1 again.
       this.gate.reset();
@@ -285,7 +284,7 @@ export class ChatController {
         break;
     }
     // The view renders the kinds it knows and passes over the others.
-    this.hooks.post({ type: "update", update: update as SessionUpdate });
+    this.hooks.post({ type: "update", update });
   }
 
   onStatus(status: StatusParams): void {

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { ChatController, type SidecarPort } from "../../src/chat/controller";
-import type { HostToWebviewAnyBody } from "../../src/shared/messages";
+import type { HostToWebviewBody } from "../../src/shared/messages";
 import {
   ErrorCodes,
   Methods,
@@ -79,7 +79,7 @@ class GoldenPort implements SidecarPort {
 }
 
 test("every update kind reaches the chat view, and the controller acts on the ones it reads", async () => {
-  const posts: HostToWebviewAnyBody[] = [];
+  const posts: HostToWebviewBody[] = [];
   const compacting: boolean[] = [];
   const controller = new ChatController(
     {
