@@ -221,6 +221,34 @@ test("session/list shows the session and session/load replays it", { skip }, asy
   assert.ok(replayed.includes("agent_message_chunk"));
 });
 
+test("the panel's Rename, Context view and Delete through the real sidecar", { skip }, async () => {
+  const { controller, posts } = controllerHarness();
+  await controller.setConnection("running", port());
+  const errors = () => JSON.stringify(posts.filter((p) => p.type === "error"));
+  assert.equal(await controller.newSession(), true, errors());
+  const first = controller.currentSessionId!;
+  await controller.handleWebviewMessage({ type: "ready", seq: 1 });
+
+  await controller.handleWebviewMessage({ type: "renameSession", sessionId: first, title: "Renamed from the panel", seq: 2 });
+  const listed = posts.filter((p) => p.type === "sessions").at(-1) as Extract<HostToWebviewBody, { type: "sessions" }>;
+  assert.equal(listed.sessions.find((s) => s.sessionId === first)?.title, "Renamed from the panel", errors());
+  assert.ok(
+    updates.some((u) => u.sessionId === first && u.update.sessionUpdate === "session_info_update" && u.update.title === "Renamed from the panel"),
+    "the sidecar says the title changed",
+  );
+
+  await controller.handleWebviewMessage({ type: "requestContext", seq: 3 });
+  const context = posts.filter((p) => p.type === "context").at(-1) as Extract<HostToWebviewBody, { type: "context" }>;
+  assert.equal(context?.view.gauge.sessionId, first, errors());
+
+  // The open session is not deleted without a confirmation; another one is.
+  assert.equal(await controller.newSession(), true, errors());
+  await controller.handleWebviewMessage({ type: "deleteSession", sessionId: first, seq: 4 });
+  const after = posts.filter((p) => p.type === "sessions").at(-1) as Extract<HostToWebviewBody, { type: "sessions" }>;
+  assert.equal(after.sessions.some((s) => s.sessionId === first), false, errors());
+  assert.equal(posts.filter((p) => p.type === "error").length, 0, errors());
+});
+
 test("errors name the problem: unknown session -> -33001", { skip }, async () => {
   await assert.rejects(
     withTimeout(connection.sendRequest("sidecar/gauge", { sessionId: "no-such-session" }), T, "sidecar/gauge"),
