@@ -122,7 +122,8 @@ test("Add Selection to Chat sends the selected lines with the next prompt", { sk
   const last = (await fake.requests()).at(-1);
   const sent = JSON.stringify(last.body.messages.at(-1));
   assert.match(sent, /What does this do\?/);
-  assert.match(sent, /<selection uri=\\"file:\/\/[^"]*app\.py#L1-2\\">/, sent);
+  // The sidecar hands the model an attached selection as a note beside the typed prompt.
+  assert.match(sent, /The user selected lines 1-2 of [^"]*app\.py/, sent);
   assert.match(sent, /def add\(a, b\)/);
   shots.push(...(await cs.shootBoth("add-selection", panelAndEditor)));
 });
