@@ -30,6 +30,7 @@ from sidecar.contract.params import (
     SessionParams,
     SetModelParams,
     SetModeParams,
+    SetTitleParams,
 )
 from sidecar.core.service import SessionService
 
@@ -72,6 +73,7 @@ REQUESTS: tuple[Route[Any], ...] = (
     Route(m.SESSION_PROMPT, PromptParams, SessionService.prompt),
     Route(m.SESSION_SET_MODEL, SetModelParams, SessionService.set_model),
     Route(m.SESSION_SET_MODE, SetModeParams, SessionService.set_mode),
+    Route(m.SESSION_SET_TITLE, SetTitleParams, SessionService.set_title),
     Route(m.GAUGE, SessionParams, SessionService.gauge),
     Route(m.COMPACT, CompactParams, SessionService.compact),
     Route(m.CONTEXT, SessionParams, SessionService.context_view),

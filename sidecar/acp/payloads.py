@@ -22,8 +22,11 @@ def acp_method(method: str) -> str:
 
 # ACP's session/set_model names the model ``modelId``; this one takes the contract's params.
 SET_MODEL_EXTENSION = "_sidecar/set_model"
+# ACP has no way to rename a session; session/set_title is served under this name too, as
+# ACP spells extensions.
+SET_TITLE_EXTENSION = "_sidecar/set_title"
 EXTRA_METHODS = [acp_method(r.method) for r in REQUESTS if r.method.startswith(m.OWN_PREFIX)] + [
-    SET_MODEL_EXTENSION]
+    SET_MODEL_EXTENSION, SET_TITLE_EXTENSION]
 # What ACP clients may notify; ACP has no watched-files notification.
 NOTIFICATIONS = (m.SESSION_CANCEL, m.DOCUMENT_DID_OPEN, m.DOCUMENT_DID_CHANGE, m.DOCUMENT_DID_CLOSE)
 STATUS_NOTIFICATION = acp_method(m.DID_CHANGE_STATUS)

@@ -73,6 +73,7 @@ class AcpServer:
         }
         self.routes: dict[str, Route[Any]] = {payloads.acp_method(r.method): r for r in REQUESTS}
         self.routes[payloads.SET_MODEL_EXTENSION] = ROUTES[m.SESSION_SET_MODEL]
+        self.routes[payloads.SET_TITLE_EXTENSION] = ROUTES[m.SESSION_SET_TITLE]
         self.notifications = {r.method: r for r in NOTIFICATIONS if r.method in payloads.NOTIFICATIONS}
         # Where ACP differs from the plain call: params spelled its way, settings per
         # workspace, updates held until the answer, the answer's shape.

@@ -52,6 +52,7 @@ from sidecar.contract.params import (
     SessionParams,
     SetModelParams,
     SetModeParams,
+    SetTitleParams,
 )
 from sidecar.contract.results import (
     Compacted,
@@ -226,6 +227,8 @@ def requests() -> list[RequestExample]:
         RequestExample(m.SESSION_SET_MODEL, SetModelParams(
             session_id=SESSION, model="gpt-5", provider="openai"), model_set),
         RequestExample(m.SESSION_SET_MODE, SetModeParams(session_id=SESSION, mode_id="plan"), empty),
+        RequestExample(m.SESSION_SET_TITLE, SetTitleParams(session_id=SESSION, title="Fix the flaky test"),
+                       empty),
         RequestExample(m.GAUGE, SessionParams(session_id=SESSION), GAUGE),
         RequestExample(m.COMPACT, CompactParams(
             session_id=SESSION, instructions="keep the failing test's output",

@@ -75,6 +75,13 @@ class SetModeParams:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SetTitleParams:
+    session_id: str = wire(NONEMPTY_TEXT, required=True)
+    # What session/list and the clients show; surrounding space is dropped.
+    title: str = wire(NONEMPTY_TEXT, required=True)
+
+
+@dataclass(frozen=True, kw_only=True)
 class CompactParams:
     session_id: str = wire(NONEMPTY_TEXT, required=True)
     instructions: str | None = wire(TEXT)

@@ -116,7 +116,7 @@ class SessionList(TypedDict):
 
 
 class Empty(TypedDict):
-    """``session/close`` and ``session/delete``."""
+    """``session/close``, ``session/delete``, ``session/set_mode`` and ``session/set_title``."""
 
 
 class PromptResult(TypedDict):

@@ -438,6 +438,9 @@ class SessionArchive(Protocol):
     def delete(self, session_id: str) -> bool:
         """Remove a stored session; False when there is none."""
 
+    def retitle(self, session_id: str, title: str) -> bool:
+        """Store a new title for a session that is not open; False when there is none."""
+
 
 # ----- workspace changes ---------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ from sidecar.contract.params import (
     SessionParams,
     SetModelParams,
     SetModeParams,
+    SetTitleParams,
 )
 from sidecar.contract.results import (
     Compacted,
@@ -68,6 +69,7 @@ from sidecar.contract.updates import (
     CompactionTrigger,
     agent_message_chunk,
     available_commands_update,
+    session_info_update,
 )
 from sidecar.credentials import ProcessEnvironment, hold_configured
 from sidecar.core.messages import Block, new_uuid
@@ -716,6 +718,22 @@ class SessionService:
             raise InvalidParams(f"unknown mode {mode!r}; the modes are {', '.join(MODE_IDS)}",
                                 data={"field": "modeId"})
         session.set_mode(mode)
+
+    async def set_title(self, p: SetTitleParams) -> Empty:
+        """``session/set_title``: a new title for an open or stored session. It is stored
+        with the session, and an open one tells its client with ``session_info_update``."""
+        title = p.title.strip()
+        if not title:
+            raise InvalidParams("title must not be blank", data={"field": "title"})
+        session = self.sessions.get(p.session_id)
+        if session is None:
+            if not await asyncio.to_thread(self.archive().retitle, p.session_id, title):
+                raise SessionNotFound(f"Unknown session {p.session_id!r}", data={"sessionId": p.session_id})
+            return {}
+        session.info.title = title
+        session.persist_state()
+        session.update(session_info_update(title=title))
+        return {}
 
     def gauge(self, p: SessionParams) -> Gauge:
         return _gauge(self.get(p.session_id))

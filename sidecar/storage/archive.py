@@ -8,6 +8,7 @@ from pathlib import Path
 from sidecar.storage.session_index import (
     SessionSummary,
     delete_session,
+    retitle_session,
     find_session,
     list_sessions,
 )
@@ -30,3 +31,7 @@ class TranscriptArchive:
     def delete(self, session_id: str) -> bool:
         """Remove the transcript and its side folder; False when there is none."""
         return delete_session(self.storage_dir, session_id)
+
+    def retitle(self, session_id: str, title: str) -> bool:
+        """Store a new title for a session; False when there is none."""
+        return retitle_session(self.storage_dir, session_id, title)

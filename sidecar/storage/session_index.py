@@ -19,6 +19,7 @@ from sidecar.storage.claude_code import ENTRYPOINT, STATE_TYPE, is_sidechain
 from sidecar.storage.line_reader import read_head, read_tail
 from sidecar.core.session_ids import is_valid_session_id
 from sidecar.storage.paths import TRANSCRIPT_SUFFIX, project_dir, projects_dir
+from sidecar.storage.transcript import encode_line
 from sidecar.storage.transcript_loader import prompt_title, provider_for_model
 
 HEAD_BYTES = 16 * 1024
@@ -100,6 +101,22 @@ def delete_session(storage_dir: Path | str, session_id: str) -> bool:
     side = path.with_suffix("")
     if side.is_dir():
         shutil.rmtree(side, ignore_errors=True)
+    return True
+
+
+def retitle_session(storage_dir: Path | str, session_id: str, title: str) -> bool:
+    """Give a stored session ``title``: a state record like its last one (same time, so the
+    list keeps its order) with the new title, appended. False when there is no such session."""
+    path = find_session(storage_dir, session_id)
+    if path is None:
+        return False
+    summary, _ = summarize_session(path)
+    last = _last_state(_parse(read_tail(path, WIDE_TAIL_BYTES))) or {}
+    record = {**last, "type": STATE_TYPE, "sessionId": session_id, "cwd": summary.cwd,
+              "model": summary.model, "provider": summary.provider, "title": title,
+              "used": summary.used, "size": summary.size, "timestamp": summary.updated_at}
+    with path.open("ab") as handle:
+        handle.write(encode_line(record))
     return True
 
 

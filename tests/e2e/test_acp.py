@@ -230,6 +230,19 @@ async def test_extensions_and_errors(session: dict[str, Any]) -> None:
     assert err.value.code == -32602
 
 
+async def test_set_title_over_acp(session: dict[str, Any]) -> None:
+    """ACP has no rename: ``_sidecar/set_title`` renames the session, which says so."""
+    client, conn, sid = session["client"], session["conn"], session["sid"]
+    assert "_sidecar/set_title" in session["init"].agent_capabilities.field_meta["sidecar"]["methods"]
+    assert await conn.ext_method("sidecar/set_title", {"sessionId": sid, "title": "Named over ACP"}) == {}
+    info = await client.wait_for(lambda: [u for u in client.updates(sid, "session_info_update")
+                                          if u.get("title") == "Named over ACP"])
+    assert info
+    listed = await conn.list_sessions(cwd=str(session["ws"]))
+    assert [s.title for s in listed.sessions if s.session_id == sid] == ["Named over ACP"]
+    no_schema_rejects(client, sid)
+
+
 async def test_compact_without_capability_sends_usage_only(session: dict[str, Any], llm: Any) -> None:
     client, sid = session["client"], session["sid"]
     llm.queue(Reply.text("A long answer. " * 300))

@@ -14,6 +14,7 @@ import { Commands } from "./status/statusView";
 import { EditReview, PROPOSED_SCHEME } from "./edits/editReview";
 import { readReview } from "./edits/reviewModel";
 import { activeEditorBlocks, fileAttachment, findWorkspaceFiles, selectionAttachment } from "./editor/editorContext";
+import { PROPOSED_CODE_SCHEME, ProposedCode, applyCode, copyCode, insertCode, openFile } from "./editor/codeActions";
 
 const CONTEXT_SCHEME = "context-sidecar";
 
@@ -46,6 +47,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   statusBar.setClickAction(getSetting("gaugeClickAction"));
   const chatView = new ChatViewProvider(context.extensionUri, log);
   const contextDocs = new ContextDocuments();
+  const proposedCode = new ProposedCode();
+  const workspaceRoot = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 
   const showContext = async (sessionId: string) => {
     const port = sidecar.port;
@@ -94,6 +97,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
           );
         } else if (message.type === "pickMode") void vscode.commands.executeCommand(Commands.setPermissionMode);
         else if (message.type === "setApiKey") void vscode.commands.executeCommand(Commands.setApiKey);
+        else if (message.type === "copyCode") void copyCode(message.text);
+        else if (message.type === "insertCode") void insertCode(message.text);
+        else if (message.type === "applyCode") void applyCode(message.text, proposedCode);
+        else if (message.type === "openFile") void openFile(message.path, message.line, workspaceRoot());
+      },
+      confirmDeleteCurrent: async (title) => {
+        const choice = await vscode.window.showWarningMessage(
+          `Delete the open session${title ? ` “${title}”` : ""}? Its transcript is removed and the chat is cleared.`,
+          { modal: true },
+          "Delete",
+        );
+        return choice === "Delete";
       },
     },
     () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd(),
@@ -186,6 +201,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     sidecar,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, contextDocs),
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSED_CODE_SCHEME, proposedCode),
     modeBar,
     editReview,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, editReview),

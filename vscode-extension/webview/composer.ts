@@ -2,7 +2,7 @@
 // the prompts sent before, long pastes fold into a chip, `@` completes workspace files and
 // `/` completes slash commands.
 
-import type { PanelFileMatch } from "../src/shared/messages";
+import type { FileMatch } from "../src/shared/messages";
 import { $, button, el, send } from "./dom";
 import { withdrawResend } from "./offers";
 
@@ -258,7 +258,7 @@ function onInput(): void {
 }
 
 /** The host's answer to a `queryFiles`; a late answer to an older query is ignored. */
-export function fileResults(requestId: number, matches: (PanelFileMatch | string)[]): void {
+export function fileResults(requestId: number, matches: (FileMatch | string)[]): void {
   const files = matches.map((f) => (typeof f === "string" ? f : f.path));
   if (requestId !== fileRequest) return;
   const before = input.value.slice(0, input.selectionStart);

@@ -1,6 +1,6 @@
 // Small DOM helpers and the one channel to the host, shared by the panel's modules.
 
-import type { PanelToHostBody, WebviewToHostBody } from "../src/shared/messages";
+import type { WebviewToHostBody } from "../src/shared/messages";
 import { SeqStamper } from "../src/shared/messages";
 
 interface VsCodeApi {
@@ -12,7 +12,7 @@ const vscode = acquireVsCodeApi();
 const stamper = new SeqStamper();
 
 /** Posts one message to the extension host, stamped with the next seq. */
-export function send(body: WebviewToHostBody | PanelToHostBody): void {
+export function send(body: WebviewToHostBody): void {
   vscode.postMessage(stamper.stamp(body));
 }
 

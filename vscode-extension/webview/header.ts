@@ -1,10 +1,10 @@
 // The panel header's mode picker, plan button and MCP status line.
 
-import type { PanelMcpServer, PanelMode } from "../src/shared/messages";
+import type { McpServerStatus, SessionMode } from "../src/shared/protocol";
 import { $, el, send } from "./dom";
 
 /** Claude Code's permission modes, until the session names its own. */
-const DEFAULT_MODES: PanelMode[] = [
+const DEFAULT_MODES: SessionMode[] = [
   { id: "default", name: "Ask before edits", description: "Ask before every edit and shell command" },
   { id: "acceptEdits", name: "Accept edits", description: "Edits go through; shell commands ask" },
   { id: "plan", name: "Plan", description: "Read-only: the model plans, then asks to leave plan mode" },
@@ -14,7 +14,7 @@ const DEFAULT_MODES: PanelMode[] = [
 const picker = $("mode") as HTMLSelectElement;
 const planButton = $("plan") as HTMLButtonElement;
 const mcpLine = $("mcp");
-let modes: PanelMode[] = DEFAULT_MODES;
+let modes: SessionMode[] = DEFAULT_MODES;
 let current = "default";
 
 function renderModes(): void {
@@ -39,7 +39,7 @@ function renderModes(): void {
   planButton.title = current === "plan" ? "Leave plan mode (/plan off)" : "Plan first: read-only until you approve the plan (/plan)";
 }
 
-export function setModes(available: PanelMode[], currentId: string): void {
+export function setModes(available: SessionMode[], currentId: string): void {
   if (available.length) modes = available;
   current = currentId;
   renderModes();
@@ -62,12 +62,12 @@ picker.addEventListener("change", () => {
 });
 planButton.addEventListener("click", () => send({ type: "setMode", modeId: current === "plan" ? "default" : "plan" }));
 
-export function showMcp(servers: PanelMcpServer[]): void {
+export function showMcp(servers: McpServerStatus[]): void {
   if (servers.length === 0) {
     mcpLine.hidden = true;
     return;
   }
-  const by = (s: PanelMcpServer["status"]) => servers.filter((x) => x.status === s).length;
+  const by = (s: McpServerStatus["status"]) => servers.filter((x) => x.status === s).length;
   const parts = [
     by("connected") && `${by("connected")} connected`,
     by("starting") && `${by("starting")} starting`,

@@ -1,7 +1,7 @@
 // The chat webview. Renders what the host posts and posts the user's actions back; it
 // never talks to the sidecar itself.
 
-import type { HostToPanelBody, HostToWebview, HostToWebviewBody, PanelUpdate, PanelUpdateExtras } from "../src/shared/messages";
+import type { HostToWebview, HostToWebviewBody } from "../src/shared/messages";
 import { SeqGate } from "../src/shared/messages";
 import type { Gauge, SessionUpdate } from "../src/shared/protocol";
 import { formatTokens, gaugeText } from "../src/status/gaugeFormat";
@@ -20,9 +20,7 @@ const gate = new SeqGate();
 const titleText = $("title");
 const gaugeBox = $("gauge");
 
-type AnyUpdate = (SessionUpdate | PanelUpdate) & PanelUpdateExtras;
-
-function sessionUpdate(u: AnyUpdate): void {
+function sessionUpdate(u: SessionUpdate): void {
   switch (u.sessionUpdate) {
     case "agent_message_chunk":
     case "agent_thought_chunk":
@@ -110,7 +108,7 @@ function state(s: Extract<HostToWebviewBody, { type: "state" }>): void {
   composer.setStatus(text, s.connection === "starting" || s.compacting || s.busy);
 }
 
-function handle(m: HostToWebview | (HostToPanelBody & { seq: number })): void {
+function handle(m: HostToWebview): void {
   switch (m.type) {
     case "state":
       state(m);
@@ -119,7 +117,7 @@ function handle(m: HostToWebview | (HostToPanelBody & { seq: number })): void {
       reset();
       break;
     case "update":
-      sessionUpdate(m.update as AnyUpdate);
+      sessionUpdate(m.update);
       break;
     case "userPrompt":
       rememberPrompt(m.text);

@@ -1,7 +1,7 @@
 // Above the prompt box: chips for attached files and selections, and the host's offers
 // (resend a prompt that failed, compact a filling context).
 
-import type { PanelAttachment } from "../src/shared/messages";
+import type { Attachment } from "../src/shared/messages";
 import { $, button, el, send } from "./dom";
 
 const chipsBox = $("chips");
@@ -9,7 +9,7 @@ const offerBox = $("offer");
 
 
 /** Files and selections attached to the next prompt, each with × to drop it. */
-export function showAttachments(items: PanelAttachment[]): void {
+export function showAttachments(items: Attachment[]): void {
   chipsBox.replaceChildren(
     ...items.map((item) => {
       const chip = el("span", `chip ${item.kind}`);

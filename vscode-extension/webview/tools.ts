@@ -3,7 +3,6 @@
 // and output open on demand. A permission question is built from the tool and its input, and
 // once answered it folds into the row as a small badge.
 
-import type { PanelUpdateExtras } from "../src/shared/messages";
 import type { PermissionOption, PermissionToolCall, SessionUpdate } from "../src/shared/protocol";
 import { compactDiff, diffCounts, diffLines, type DiffLine } from "./diff";
 import { baseName, button, el, isRecord, num, send, str } from "./dom";
@@ -11,7 +10,7 @@ import { renderMarkdown } from "./markdown";
 import { append, breakBlock, contentText } from "./transcript";
 
 type ToolCall = Extract<SessionUpdate, { sessionUpdate: "tool_call" }>;
-type ToolCallUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> & PanelUpdateExtras & { rawInput?: unknown; kind?: string; locations?: { path: string; line?: number }[] };
+type ToolCallUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
 
 interface ToolState {
   row: HTMLDetailsElement;

@@ -1,7 +1,6 @@
 // The transcript: streamed text blocks, compaction, retry, hook, error and notice rows.
 // Every row is built the same way for live updates and for a replayed session.
 
-import type { PanelUpdate } from "../src/shared/messages";
 import type { ContentBlock, SessionUpdate } from "../src/shared/protocol";
 import { formatTokens } from "../src/status/gaugeFormat";
 import { $, button, el, isRecord, plural, send, str } from "./dom";
@@ -222,7 +221,7 @@ function summaryText(summary: unknown): string | undefined {
 let retryRow: HTMLElement | undefined;
 let retryTimer: ReturnType<typeof setInterval> | undefined;
 
-export function retry(u: Extract<PanelUpdate, { sessionUpdate: "retry_update" }>): void {
+export function retry(u: Extract<SessionUpdate, { sessionUpdate: "retry_update" }>): void {
   if (!retryRow || !retryRow.isConnected) {
     retryRow = el("div", "retry");
     append(retryRow);
@@ -268,7 +267,7 @@ export function endRetries(): void {
 
 // ---- hooks, errors, notices ---------------------------------------------------------------
 
-export function hookResult(u: Extract<PanelUpdate, { sessionUpdate: "hook_result" }>): void {
+export function hookResult(u: Extract<SessionUpdate, { sessionUpdate: "hook_result" }>): void {
   const row = el("details", "hook");
   const summary = el("summary");
   const failed = u.exitCode !== null && u.exitCode !== 0;

@@ -1,7 +1,6 @@
 // The Context and Sessions views: panels over the transcript, closed with Escape or ×.
 
-import type { PanelContextView } from "../src/shared/messages";
-import type { SessionSummary } from "../src/shared/protocol";
+import type { ContextView, SessionSummary } from "../src/shared/protocol";
 import { formatTokens, gaugeText } from "../src/status/gaugeFormat";
 import { $, baseName, button, el, isRecord, plural, send } from "./dom";
 
@@ -139,7 +138,7 @@ export function messagesByKind(messages: unknown[]): { kind: string; count: numb
   return [...groups.entries()].map(([kind, g]) => ({ kind, ...g })).sort((a, b) => b.chars - a.chars);
 }
 
-export function showContext(view: PanelContextView): void {
+export function showContext(view: ContextView): void {
   if (contextFallback) clearTimeout(contextFallback);
   contextFallback = undefined;
   const refresh = button("Refresh", "view-refresh", "Ask the sidecar again");

@@ -80,6 +80,7 @@ async def test_answers_and_updates_have_the_contracts_shapes(tmp_path: Path, fak
         await call("sidecar/gauge", {"sessionId": sid})
         await call("session/set_model", {"sessionId": sid, "model": "claude-sonnet-4-5"})
         await call("session/set_mode", {"sessionId": sid, "modeId": "acceptEdits"})
+        await call("session/set_title", {"sessionId": sid, "title": "Read big.py"})
         await call("sidecar/context", {"sessionId": sid})
         await call("session/list", {"cwd": str(workspace)})
         await call("sidecar/compact", {"sessionId": sid, "instructions": "keep the file name"})

@@ -107,3 +107,20 @@ def test_find_and_delete(tmp_path: Path) -> None:
 def test_empty_storage(tmp_path: Path) -> None:
     assert list_sessions(tmp_path) == []
     assert list_sessions(tmp_path, "/nowhere") == []
+
+
+def test_retitle_keeps_the_order_and_the_other_fields(tmp_path: Path) -> None:
+    writer = TranscriptWriter(tmp_path)
+    for n in (1, 2):
+        _session(writer, f"s{n}", "/w/a", n)
+    writer.close()
+    before = {s.session_id: s for s in list_sessions(tmp_path)}
+    assert index.retitle_session(tmp_path, "s1", "Renamed") is True
+    after = list_sessions(tmp_path)
+    # The older session is renamed, not moved to the top: its time is what it was.
+    assert [s.session_id for s in after] == ["s2", "s1"]
+    renamed = after[1]
+    assert renamed.title == "Renamed"
+    assert (renamed.updated_at, renamed.used, renamed.size, renamed.model, renamed.provider, renamed.cwd) == (
+        before["s1"].updated_at, 11, 200_000, "claude-x", "anthropic", "/w/a")
+    assert index.retitle_session(tmp_path, "no-such", "x") is False

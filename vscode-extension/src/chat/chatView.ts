@@ -3,7 +3,7 @@
 
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
-import { SeqStamper, parseWebviewAddition, parseWebviewMessage, type HostToWebviewAnyBody } from "../shared/messages";
+import { SeqStamper, parseWebviewMessage, type HostToWebviewBody } from "../shared/messages";
 import type { ChatController } from "./controller";
 import { chatHtml, makeNonce } from "./html";
 
@@ -15,7 +15,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly disposables: vscode.Disposable[] = [];
   private controller: ChatController | undefined;
   /** Messages posted before the webview exists, replayed once it says ready. */
-  private backlog: HostToWebviewAnyBody[] = [];
+  private backlog: HostToWebviewBody[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -26,7 +26,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.controller = controller;
   }
 
-  post(body: HostToWebviewAnyBody): void {
+  post(body: HostToWebviewBody): void {
     const view = this.view;
     if (!view) {
       // Only what a fresh view needs: the last state comes again on ready; keep errors and permissions.
@@ -53,7 +53,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
     this.disposables.push(
       view.webview.onDidReceiveMessage(async (raw: unknown) => {
-        const message = parseWebviewMessage(raw) ?? parseWebviewAddition(raw);
+        const message = parseWebviewMessage(raw);
         if (!message) {
           this.log.warn(`Ignored a malformed message from the chat webview: ${JSON.stringify(raw)?.slice(0, 200)}`);
           return;

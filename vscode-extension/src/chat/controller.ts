@@ -4,12 +4,13 @@
 // vscode-jsonrpc connection, so the same routing runs against the real sidecar in tests.
 
 import { fixFromErrorData } from "../client/handshake";
-import type { Attachment, ConnectionState, HostToWebviewAnyBody, WebviewToHostAddition, WebviewToHostAny } from "../shared/messages";
+import type { Attachment, ConnectionState, HostToWebviewBody, WebviewToHost } from "../shared/messages";
 import { SeqGate } from "../shared/messages";
 import {
   ErrorCodes,
   Methods,
   type CompactResult,
+  type ContextView,
   type ContentBlock,
   type McpServerStatus,
   type SessionModes,
@@ -21,14 +22,13 @@ import {
   type SessionStarted,
   type SessionSummary,
   type SessionUpdate,
-  type SessionUpdateAddition,
   type SessionUpdateParams,
   type StatusParams,
 } from "../shared/protocol";
 import { GaugeTracker, gaugeStage, offersCompact } from "../status/gaugeFormat";
 import { promptBlocks } from "./promptBlocks";
 
-export type RetryUpdate = Extract<SessionUpdateAddition, { sessionUpdate: "retry_update" }>;
+export type RetryUpdate = Extract<SessionUpdate, { sessionUpdate: "retry_update" }>;
 
 export interface SidecarPort {
   request<R>(method: string, params: unknown): Promise<R>;
@@ -37,7 +37,7 @@ export interface SidecarPort {
 
 export interface ChatHooks {
   /** Send to the webview (the caller stamps seq). */
-  post(body: HostToWebviewAnyBody): void;
+  post(body: HostToWebviewBody): void;
   /** A fresh gauge of the focused session, or undefined when no session is focused. */
   gaugeChanged(gauge: Gauge | undefined): void;
   compactingChanged(compacting: boolean): void;
@@ -62,9 +62,15 @@ export interface ChatHooks {
   permissionDone?(requestId: number, optionId: string | null): void;
   /** Blocks describing the editor's active file/selection, when the user asked for them. */
   editorContext?(): ContentBlock[];
-  /** A webview request the host answers itself (file search, quick picks, the key prompt). */
-  hostRequest?(message: Extract<WebviewToHostAddition, { type: "fileQuery" | "pickMode" | "setApiKey" }>): void;
+  /** A webview request the host answers itself (file search, quick picks, the key prompt,
+   *  code blocks into the editor, opening a file). */
+  hostRequest?(message: Extract<WebviewToHost, { type: HostRequestType }>): void;
+  /** Deleting the open session clears the chat: true when the user confirms it. */
+  confirmDeleteCurrent?(title: string | null): Promise<boolean>;
 }
+
+/** Panel messages the host serves itself, with VS Code's editor and windows. */
+export type HostRequestType = "fileQuery" | "pickMode" | "setApiKey" | "copyCode" | "insertCode" | "applyCode" | "openFile";
 
 export interface ControllerOptions {
   /** Reopen the workspace's newest session when the sidecar first comes up. */
@@ -183,7 +189,7 @@ export class ChatController {
 
   // ---- from the webview -------------------------------------------------------------
 
-  async handleWebviewMessage(message: WebviewToHostAny): Promise<void> {
+  async handleWebviewMessage(message: WebviewToHost): Promise<void> {
     if (message.type === "ready") {
       // A (re)loaded webview numbers its messages from 1 again.
       this.gate.reset();
@@ -241,10 +247,23 @@ export class ChatController {
       case "dismissResend":
         this.failedPrompt = null;
         return;
+      case "requestContext":
+        await this.requestContext();
+        return;
+      case "deleteSession":
+        await this.deleteSession(message.sessionId);
+        return;
+      case "renameSession":
+        await this.renameSession(message.sessionId, message.title);
+        return;
       case "fileQuery":
       case "pickMode":
       case "setApiKey":
-        // Answered by the host (workspace files, a quick pick, the secret prompt).
+      case "copyCode":
+      case "insertCode":
+      case "applyCode":
+      case "openFile":
+        // Answered by the host (workspace files, a quick pick, the secret prompt, the editor).
         this.hooks.hostRequest?.(message);
         return;
     }
@@ -285,7 +304,7 @@ export class ChatController {
         break;
     }
     // The view renders the kinds it knows and passes over the others.
-    this.hooks.post({ type: "update", update: update as SessionUpdate });
+    this.hooks.post({ type: "update", update });
   }
 
   onStatus(status: StatusParams): void {
@@ -392,6 +411,88 @@ export class ChatController {
       this.postError(describeError(error));
       return [];
     }
+  }
+
+  /** The focused session's `sidecar/context`, for the panel's Context view. */
+  async requestContext(): Promise<ContextView | undefined> {
+    const port = this.requirePort();
+    if (!port) return undefined;
+    const sessionId = this.sessionId;
+    if (!sessionId) {
+      this.postError({ message: "No session yet.", fix: "Send a message or press New to start one." });
+      return undefined;
+    }
+    try {
+      const view = await port.request<ContextView>(Methods.context, { sessionId });
+      if (sessionId === this.sessionId) this.hooks.post({ type: "context", view });
+      return view;
+    } catch (error) {
+      if (sessionId === this.sessionId) this.postError(describeError(error));
+      return undefined;
+    }
+  }
+
+  /**
+   * `session/delete`, then a fresh list. The open session is deleted only when the user
+   * confirms it (the chat is cleared); otherwise the list comes back as it was.
+   */
+  async deleteSession(sessionId: string): Promise<boolean> {
+    const port = this.requirePort();
+    if (!port) return false;
+    const current = sessionId === this.sessionId;
+    if (current) {
+      const confirmed = (await this.hooks.confirmDeleteCurrent?.(this.title)) ?? false;
+      if (!confirmed) {
+        this.hooks.post({ type: "notice", text: "The open session was not deleted." });
+        await this.listSessions();
+        return false;
+      }
+      if (this.busy) this.cancel();
+    }
+    let deleted = false;
+    let gone = false;
+    try {
+      await port.request(Methods.sessionDelete, { sessionId });
+      deleted = gone = true;
+    } catch (error) {
+      const e = describeError(error);
+      // An open session never written to disk is closed, then reported as not found.
+      gone = e.code === ErrorCodes.sessionNotFound;
+      if (!(current && gone)) this.postError(e);
+      deleted = current && gone;
+    }
+    if (gone && current && sessionId === this.sessionId) {
+      this.focus(null, null, null);
+      this.hooks.post({ type: "reset" });
+      this.postState();
+    }
+    await this.listSessions();
+    return deleted;
+  }
+
+  /** `session/set_title`, then a fresh list (an open session's title follows at once). */
+  async renameSession(sessionId: string, title: string): Promise<boolean> {
+    const port = this.requirePort();
+    if (!port) return false;
+    const trimmed = title.trim();
+    if (!trimmed) {
+      this.postError({ message: "A session's title cannot be empty." });
+      await this.listSessions();
+      return false;
+    }
+    let renamed = false;
+    try {
+      await port.request(Methods.setTitle, { sessionId, title: trimmed });
+      renamed = true;
+      if (sessionId === this.sessionId) {
+        this.title = trimmed;
+        this.postState();
+      }
+    } catch (error) {
+      this.postError(describeError(error));
+    }
+    await this.listSessions();
+    return renamed;
   }
 
   async loadSession(sessionId: string, title: string | null = null): Promise<boolean> {

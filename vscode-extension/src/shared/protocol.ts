@@ -10,6 +10,8 @@ export const Methods = {
   sessionLoad: "session/load",
   sessionList: "session/list",
   sessionClose: "session/close",
+  sessionDelete: "session/delete",
+  setTitle: "session/set_title",
   sessionPrompt: "session/prompt",
   sessionCancel: "session/cancel",
   sessionUpdate: "session/update",
@@ -19,12 +21,6 @@ export const Methods = {
   context: "sidecar/context",
   didChangeStatus: "sidecar/didChangeStatus",
   setMode: "session/set_mode",
-} as const;
-
-/** Names of the wire plan that the sidecar's contract fixtures gain when its side lands. */
-export const PendingContract = {
-  methods: ["session/set_mode"],
-  updateKinds: ["current_mode_update", "retry_update", "mcp_status_update", "hook_result"],
 } as const;
 
 export const ErrorCodes = {
@@ -81,7 +77,8 @@ export type ContentBlock =
 
 export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
 
-export type SessionUpdate =
+/** Every kind of `session/update`, one union. */
+export type SessionUpdateKind =
   | { sessionUpdate: "user_message_chunk"; content: ContentBlock; messageId?: string }
   | { sessionUpdate: "agent_message_chunk"; content: ContentBlock; messageId?: string }
   | { sessionUpdate: "agent_thought_chunk"; content: ContentBlock; messageId?: string }
@@ -100,12 +97,13 @@ export type SessionUpdate =
       toolCallId: string;
       status?: ToolCallStatus;
       title?: string;
+      kind?: string;
+      locations?: { path: string; line?: number }[];
       content?: unknown[];
+      rawInput?: unknown;
       rawOutput?: unknown;
       /** The option the user picked when the call asked permission (final update). */
       permission?: { optionId: string; name: string };
-      replay?: boolean;
-      rawInput?: unknown;
     }
   | {
       sessionUpdate: "usage_update";
@@ -127,21 +125,6 @@ export type SessionUpdate =
     }
   | { sessionUpdate: "session_info_update"; title?: string | null; updatedAt?: string | null }
   | { sessionUpdate: "available_commands_update"; availableCommands: { name: string; description?: string }[] }
-  | {
-      sessionUpdate: "retry_update";
-      attempt: number;
-      maxRetries: number;
-      delayMs: number;
-      reason: string;
-      status: number | null;
-      done?: boolean;
-    };
-
-/**
- * Update kinds of the wire plan (modes, retries, MCP status, hooks). The host reads them;
- * they reach the chat view as `update` messages too, where the view shows what it knows.
- */
-export type SessionUpdateAddition =
   | { sessionUpdate: "current_mode_update"; currentModeId: string }
   | {
       sessionUpdate: "retry_update";
@@ -154,6 +137,9 @@ export type SessionUpdateAddition =
     }
   | { sessionUpdate: "mcp_status_update"; servers: McpServerStatus[] }
   | { sessionUpdate: "hook_result"; event: string; command: string; output: string; exitCode: number | null };
+
+/** An update as it arrives: any kind, marked `replay` when `session/load` replays it. */
+export type SessionUpdate = SessionUpdateKind & { replay?: boolean };
 
 export interface McpServerStatus {
   name: string;
@@ -197,11 +183,11 @@ export const SessionUpdateKinds = {
   retry_update: true,
   mcp_status_update: true,
   hook_result: true,
-} as const satisfies Record<(SessionUpdate | SessionUpdateAddition)["sessionUpdate"], true>;
+} as const satisfies Record<SessionUpdate["sessionUpdate"], true>;
 
 export interface SessionUpdateParams {
   sessionId: string;
-  update: SessionUpdate | SessionUpdateAddition;
+  update: SessionUpdate;
 }
 
 export interface SessionStarted {
@@ -274,12 +260,20 @@ export interface StatusParams {
   message?: string;
 }
 
+/** The `sidecar/context` answer, as far as the extension reads it (the /context document
+ *  prints the rest as it comes). */
 export interface ContextView {
   gauge: Gauge;
+  prefix?: {
+    parts?: Record<string, number>;
+    memoryFiles?: { path: string; kind?: string; tokens?: number; chars?: number }[];
+    [key: string]: unknown;
+  };
+  fileReadState?: { path: string; tokens?: number; readAt?: string; stale?: boolean; origin?: string }[];
+  messages?: { role?: string; content?: unknown }[];
   mcpServers?: McpServerStatus[];
-  prefix?: unknown;
-  fileReadState?: unknown;
-  messages?: unknown;
+  skills?: { name: string; description?: string; source?: string; invoked?: boolean }[];
+  lastCompaction?: { tier?: string; trigger?: string | null; tokensBefore?: number | null } | null;
 }
 
 /** The fields of T at run time, for the tests; the compiler holds the list to T's keys. */
@@ -302,7 +296,9 @@ export const ResultFields: Record<string, string[]> = {
     percentUsed: true, percentLeftUntilAutoCompact: true, level: true, stage: true, next: true,
     source: true, anchor: true, breakdown: true, lastTurn: true, cost: true, compactions: true, autoCompact: true,
   }),
-  [Methods.context]: fieldsOf<Omit<ContextView, "mcpServers">>({ gauge: true, prefix: true, fileReadState: true, messages: true }),
+  [Methods.context]: fieldsOf<Omit<ContextView, "mcpServers" | "skills">>({
+    gauge: true, prefix: true, fileReadState: true, messages: true, lastCompaction: true,
+  }),
 };
 
 /** What it reads of each entry of a session/list answer. */

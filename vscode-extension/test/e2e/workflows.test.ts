@@ -4,18 +4,13 @@
 // the real sidecar and the fake LLM; screenshots in both themes go to docs/screenshots/.
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { after, afterEach, before, beforeEach, test } from "node:test";
 import { CodeServerSession, skipReason } from "../support/codeServer";
-import { REPO_ROOT, startFakeLlm, type FakeLlm } from "../support/processes";
+import { startFakeLlm, type FakeLlm } from "../support/processes";
 
 const skip = skipReason();
-// Parts of the wire plan whose sidecar side may not be in this checkout yet.
-const core = path.join(REPO_ROOT, "sidecar", "core");
-const modesServer = existsSync(core) && readdirSync(core).some((f) => /^permissions.*\.py$/.test(f));
-const stageServer = existsSync(path.join(core, "gauge.py")) && /\bstage\b/.test(readFileSync(path.join(core, "gauge.py"), "utf8"));
-const noModes = modesServer ? false : "the sidecar in this checkout asks no permission for edits yet (wire plan B: sidecar/core/permissions*.py)";
 
 const KEY_ENV = "CONTEXT_SIDECAR_E2E_KEY";
 const APP = "def add(a, b):\n    return a + b\n";
@@ -122,7 +117,8 @@ test("Add Selection to Chat sends the selected lines with the next prompt", { sk
   const last = (await fake.requests()).at(-1);
   const sent = JSON.stringify(last.body.messages.at(-1));
   assert.match(sent, /What does this do\?/);
-  assert.match(sent, /<selection uri=\\"file:\/\/[^"]*app\.py#L1-2\\">/, sent);
+  // The sidecar hands the model an attached selection as a note beside the typed prompt.
+  assert.match(sent, /The user selected lines 1-2 of [^"]*app\.py/, sent);
   assert.match(sent, /def add\(a, b\)/);
   shots.push(...(await cs.shootBoth("add-selection", panelAndEditor)));
 });
@@ -142,7 +138,7 @@ test("the gauge takes its stage's colour, offers Compact and its tooltip says wh
   const tooltip = cs.page.locator(".monaco-hover, .workbench-hover").filter({ hasText: "Auto-compact at" }).first();
   await tooltip.waitFor({ timeout: 15_000 });
   const tip = await tooltip.innerText();
-  if (stageServer) assert.match(tip, /Next: /, "the sidecar's `next` is in the tooltip");
+  assert.match(tip, /Next: /, "the sidecar's `next` is in the tooltip");
   shots.push(
     ...(await cs.shootBoth("gauge-stage", async (file) => {
       await cs.page.mouse.move(0, 0);
@@ -158,12 +154,10 @@ test("the gauge takes its stage's colour, offers Compact and its tooltip says wh
 });
 
 test("an edit the sidecar applies is saved, so the shell sees it", { skip, timeout: 120_000 }, async () => {
-  if (modesServer) {
-    // Edits go through without review in this mode; the review has its own scenario.
-    await cs.runCommand("Context Sidecar: Set Permission Mode");
-    await cs.page.locator(".quick-input-list .monaco-list-row", { hasText: /accept edits/i }).first().click();
-    await cs.statusBar().getByText(/accept edits/i).waitFor();
-  }
+  // Edits go through without review in this mode; the review has its own scenario.
+  await cs.runCommand("Context Sidecar: Set Permission Mode");
+  await cs.page.locator(".quick-input-list .monaco-list-row", { hasText: /accept edits/i }).first().click();
+  await cs.statusBar().getByText(/accept edits/i).waitFor();
   await fake.queue([
     tool("toolu_read1", "Read", { file_path: appPath() }),
     tool("toolu_edit1", "Edit", { file_path: appPath(), old_string: "return a + b", new_string: "return a + b  # sum" }),
@@ -174,13 +168,11 @@ test("an edit the sidecar applies is saved, so the shell sees it", { skip, timeo
   assert.equal(readFileSync(appPath(), "utf8"), "def add(a, b):\n    return a + b  # sum\n", "the edit is on disk");
   const tab = cs.page.locator(".tabs-container .tab", { hasText: "app.py" }).first();
   assert.doesNotMatch((await tab.getAttribute("class")) ?? "", /\bdirty\b/, "the editor holds no unsaved change");
-  if (modesServer) {
-    await cs.runCommand("Context Sidecar: Set Permission Mode");
-    await cs.page.locator(".quick-input-list .monaco-list-row", { hasText: /ask before edits|default/i }).first().click();
-  }
+  await cs.runCommand("Context Sidecar: Set Permission Mode");
+  await cs.page.locator(".quick-input-list .monaco-list-row", { hasText: /ask before edits|default/i }).first().click();
 });
 
-test("edit review: the diff editor shows the proposed edit; Accept applies and saves it, Reject leaves the file", { skip: skip || noModes, timeout: 150_000 }, async () => {
+test("edit review: the diff editor shows the proposed edit; Accept applies and saves it, Reject leaves the file", { skip, timeout: 150_000 }, async () => {
   const before = readFileSync(appPath(), "utf8");
   await fake.queue([
     tool("toolu_read2", "Read", { file_path: appPath() }),

@@ -65,6 +65,13 @@ export const workspace = {
     const root = workspace.workspaceFolders?.[0]?.uri.path;
     return root && p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p;
   },
+  /** What applyEdit was given, and whether it succeeds. */
+  __applied: [] as WorkspaceEdit[],
+  __applyResult: true,
+  async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
+    workspace.__applied.push(edit);
+    return workspace.__applyResult;
+  },
   __files: [] as string[],
   async findFiles(_include: string, _exclude?: string, max = 100): Promise<Uri[]> {
     return workspace.__files.slice(0, max).map((p) => Uri.file(p));
@@ -107,6 +114,68 @@ export class Uri {
   toString(): string {
     return `${this.scheme}://${this.path}${this.query ? `?${this.query}` : ""}`;
   }
+}
+
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+
+export class Range {
+  readonly start: Position;
+  readonly end: Position;
+  constructor(a: Position | number, b: Position | number, c?: number, d?: number) {
+    this.start = typeof a === "number" ? new Position(a, b as number) : a;
+    this.end = typeof a === "number" ? new Position(c!, d!) : (b as Position);
+  }
+  get isEmpty(): boolean {
+    return this.start.line === this.end.line && this.start.character === this.end.character;
+  }
+}
+
+export class Selection extends Range {
+  constructor(
+    readonly anchor: Position,
+    readonly active: Position,
+  ) {
+    super(anchor, active);
+  }
+}
+
+export class WorkspaceEdit {
+  readonly replaced: { uri: Uri; range: Range; text: string }[] = [];
+  replace(uri: Uri, range: Range, text: string): void {
+    this.replaced.push({ uri, range, text });
+  }
+}
+
+/** A text document over a string, and an editor on it that records its edits. */
+export function __editor(uri: Uri, text: string, selection = new Selection(new Position(0, 0), new Position(0, 0))) {
+  const lines = () => text.split("\n");
+  const document = {
+    uri,
+    getText: () => text,
+    positionAt(offset: number): Position {
+      const before = text.slice(0, offset).split("\n");
+      return new Position(before.length - 1, before.at(-1)!.length);
+    },
+    get lineCount() {
+      return lines().length;
+    },
+  };
+  const edits: { op: "insert" | "replace"; at: Position | Range; text: string }[] = [];
+  const editor = {
+    document,
+    selection,
+    edits,
+    async edit(build: (b: { insert(at: Position, t: string): void; replace(at: Range, t: string): void }) => void) {
+      build({ insert: (at, t) => edits.push({ op: "insert", at, text: t }), replace: (at, t) => edits.push({ op: "replace", at, text: t }) });
+      return true;
+    },
+  };
+  return editor;
 }
 
 export class ThemeColor {
@@ -214,6 +283,19 @@ export const window = {
     return undefined;
   },
   activeTextEditor: undefined as unknown,
+  visibleTextEditors: [] as unknown[],
+  shown: [] as { uri: Uri; options?: unknown }[],
+  __missing: new Set<string>(),
+  async showTextDocument(uri: Uri, options?: unknown) {
+    if (window.__missing.has(uri.toString())) throw new Error(`cannot open ${uri.toString()}`);
+    window.shown.push({ uri, options });
+    return undefined;
+  },
+  statusMessages: [] as string[],
+  setStatusBarMessage(text: string) {
+    window.statusMessages.push(text);
+    return { dispose() {} };
+  },
   tabGroups: {
     all: [] as { tabs: { input: unknown }[] }[],
     async close(tabs: { input: unknown }[]) {
@@ -246,5 +328,16 @@ export const extensions = {
   },
 };
 
-export const env = { appName: "Mock Code" };
+export const env = {
+  appName: "Mock Code",
+  clipboard: {
+    text: "",
+    async writeText(value: string) {
+      env.clipboard.text = value;
+    },
+    async readText() {
+      return env.clipboard.text;
+    },
+  },
+};
 export const version = "1.100.0";

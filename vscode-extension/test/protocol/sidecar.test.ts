@@ -13,7 +13,7 @@ import {
 } from "vscode-jsonrpc/node";
 import { ChatController, type SidecarPort } from "../../src/chat/controller";
 import { checkServerProtocol, initializationOptions, withSidecarCapabilities } from "../../src/client/handshake";
-import type { HostToWebviewAnyBody } from "../../src/shared/messages";
+import type { HostToWebviewBody } from "../../src/shared/messages";
 import { PROTOCOL_MAJOR, type Gauge, type SessionUpdateParams } from "../../src/shared/protocol";
 import { gaugeText } from "../../src/status/gaugeFormat";
 import { statusView } from "../../src/status/statusView";
@@ -130,7 +130,7 @@ function port(): SidecarPort {
 }
 
 function controllerHarness() {
-  const posts: HostToWebviewAnyBody[] = [];
+  const posts: HostToWebviewBody[] = [];
   const gauges: Gauge[] = [];
   const controller = new ChatController(
     {
@@ -221,6 +221,34 @@ test("session/list shows the session and session/load replays it", { skip }, asy
   assert.ok(replayed.includes("agent_message_chunk"));
 });
 
+test("the panel's Rename, Context view and Delete through the real sidecar", { skip }, async () => {
+  const { controller, posts } = controllerHarness();
+  await controller.setConnection("running", port());
+  const errors = () => JSON.stringify(posts.filter((p) => p.type === "error"));
+  assert.equal(await controller.newSession(), true, errors());
+  const first = controller.currentSessionId!;
+  await controller.handleWebviewMessage({ type: "ready", seq: 1 });
+
+  await controller.handleWebviewMessage({ type: "renameSession", sessionId: first, title: "Renamed from the panel", seq: 2 });
+  const listed = posts.filter((p) => p.type === "sessions").at(-1) as Extract<HostToWebviewBody, { type: "sessions" }>;
+  assert.equal(listed.sessions.find((s) => s.sessionId === first)?.title, "Renamed from the panel", errors());
+  assert.ok(
+    updates.some((u) => u.sessionId === first && u.update.sessionUpdate === "session_info_update" && u.update.title === "Renamed from the panel"),
+    "the sidecar says the title changed",
+  );
+
+  await controller.handleWebviewMessage({ type: "requestContext", seq: 3 });
+  const context = posts.filter((p) => p.type === "context").at(-1) as Extract<HostToWebviewBody, { type: "context" }>;
+  assert.equal(context?.view.gauge.sessionId, first, errors());
+
+  // The open session is not deleted without a confirmation; another one is.
+  assert.equal(await controller.newSession(), true, errors());
+  await controller.handleWebviewMessage({ type: "deleteSession", sessionId: first, seq: 4 });
+  const after = posts.filter((p) => p.type === "sessions").at(-1) as Extract<HostToWebviewBody, { type: "sessions" }>;
+  assert.equal(after.sessions.some((s) => s.sessionId === first), false, errors());
+  assert.equal(posts.filter((p) => p.type === "error").length, 0, errors());
+});
+
 test("errors name the problem: unknown session -> -33001", { skip }, async () => {
   await assert.rejects(
     withTimeout(connection.sendRequest("sidecar/gauge", { sessionId: "no-such-session" }), T, "sidecar/gauge"),
@@ -251,7 +279,7 @@ test("/compact with instructions compacts and reports tokens before and after", 
 test("without the key: a -33002 error that says how to fix it, and an error status", { skip }, async () => {
   const keyless = await startSidecar({ FAKE_LLM_KEY: "" });
   try {
-    const posts: HostToWebviewAnyBody[] = [];
+    const posts: HostToWebviewBody[] = [];
     const controller = new ChatController(
       { post: (b) => posts.push(b), gaugeChanged: () => undefined, compactingChanged: () => undefined, showContext: () => undefined, log: () => undefined },
       () => dirs.workspace,
@@ -261,7 +289,7 @@ test("without the key: a -33002 error that says how to fix it, and an error stat
       notify: (method, params) => void keyless.connection.sendNotification(method, params),
     });
     await withTimeout(controller.prompt("hello?"), T, "prompt without a key");
-    const error = posts.find((p) => p.type === "error") as Extract<HostToWebviewAnyBody, { type: "error" }> | undefined;
+    const error = posts.find((p) => p.type === "error") as Extract<HostToWebviewBody, { type: "error" }> | undefined;
     assert.ok(error, `no error posted: ${JSON.stringify(posts.map((p) => p.type))}`);
     assert.equal(error.code, -33002);
     assert.match(error.message + (error.fix ?? ""), /FAKE_LLM_KEY/, JSON.stringify(error));
@@ -287,7 +315,7 @@ test("a shell tool call asks permission through the panel; the answer runs it", 
   const registration = connection.onRequest("session/request_permission", async (params: any) => {
     const outcome = controller.requestPermission(params);
     // The panel shows the prompt; the user presses the allow_once button.
-    const prompt = posts.find((p) => p.type === "permission") as Extract<HostToWebviewAnyBody, { type: "permission" }>;
+    const prompt = posts.find((p) => p.type === "permission") as Extract<HostToWebviewBody, { type: "permission" }>;
     const allow = prompt.options.find((o) => o.kind === "allow_once")!;
     await controller.handleWebviewMessage({ type: "permissionAnswer", requestId: prompt.requestId, optionId: allow.optionId, seq: 1 });
     const result = await outcome;

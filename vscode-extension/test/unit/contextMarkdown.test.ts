@@ -2,10 +2,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { contextMarkdown } from "../../src/chat/contextMarkdown";
 import { chatHtml, contentSecurityPolicy } from "../../src/chat/html";
+import type { ContextView } from "../../src/shared/protocol";
 import { gauge } from "./fixtures";
 
 test("the /context document shows the gauge, breakdown and the sidecar's sections", () => {
-  const md = contextMarkdown({ gauge: gauge(), prefix: { claudeMd: ["CLAUDE.md"] }, fileReadState: [{ path: "a.py" }], messages: "```weird```" });
+  // A section of an unexpected shape (a string here) is still printed, fenced.
+  const odd = { gauge: gauge(), prefix: { claudeMd: ["CLAUDE.md"] }, fileReadState: [{ path: "a.py" }], messages: "```weird```" };
+  const md = contextMarkdown(odd as unknown as ContextView);
   assert.match(md, /^# Context: claude-sonnet-5-5/);
   assert.match(md, /142\.3K \/ 200K \(71%\)/);
   assert.match(md, /\| Messages \| 90,000 \|/);

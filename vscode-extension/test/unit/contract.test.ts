@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { ChatController, type SidecarPort } from "../../src/chat/controller";
-import type { HostToWebviewAnyBody } from "../../src/shared/messages";
+import type { HostToWebviewBody } from "../../src/shared/messages";
 import {
   ErrorCodes,
   Methods,
@@ -15,7 +15,6 @@ import {
   ResultFields,
   SessionSummaryFields,
   SessionUpdateKinds,
-  PendingContract,
   type SessionUpdateParams,
 } from "../../src/shared/protocol";
 
@@ -34,9 +33,7 @@ test("every method name the extension uses is one of the contract's", () => {
   const known = new Set(
     ["requests", "notifications", "serverNotifications", "serverRequests"].flatMap((k) => Object.keys(index[k])),
   );
-  const pending = new Set<string>(PendingContract.methods);
   for (const [name, method] of Object.entries(Methods)) {
-    if (pending.has(method) && !known.has(method)) continue; // the wire plan's, until its fixture lands
     assert.ok(known.has(method), `Methods.${name} is ${method}, which docs/contract/ does not have`);
   }
 });
@@ -56,9 +53,7 @@ test("error codes are the contract's, and every one of the sidecar's own is mirr
 });
 
 test("the update kinds are the contract's", () => {
-  // The wire plan's new kinds are read already; each counts once its fixture exists.
-  const pending = new Set<string>(PendingContract.updateKinds.filter((k) => !(k in updateFiles)));
-  assert.deepEqual(Object.keys(SessionUpdateKinds).filter((k) => !pending.has(k)).sort(), Object.keys(updateFiles).sort());
+  assert.deepEqual(Object.keys(SessionUpdateKinds).sort(), Object.keys(updateFiles).sort());
 });
 
 test("the fields the extension reads of each answer are in the contract's answers", () => {
@@ -79,7 +74,7 @@ class GoldenPort implements SidecarPort {
 }
 
 test("every update kind reaches the chat view, and the controller acts on the ones it reads", async () => {
-  const posts: HostToWebviewAnyBody[] = [];
+  const posts: HostToWebviewBody[] = [];
   const compacting: boolean[] = [];
   const controller = new ChatController(
     {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ChatController, type SidecarPort } from "../../src/chat/controller";
-import type { HostToWebviewAnyBody, WebviewToHostBody } from "../../src/shared/messages";
+import type { HostToWebviewBody, WebviewToHostBody } from "../../src/shared/messages";
 import type { Gauge } from "../../src/shared/protocol";
 import { gauge } from "./fixtures";
 
@@ -23,7 +23,7 @@ class FakePort implements SidecarPort {
 }
 
 function setup(handlers: Record<string, Handler>) {
-  const posts: HostToWebviewAnyBody[] = [];
+  const posts: HostToWebviewBody[] = [];
   const gauges: (Gauge | undefined)[] = [];
   const compacting: boolean[] = [];
   const contexts: string[] = [];

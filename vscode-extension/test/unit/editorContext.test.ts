@@ -3,7 +3,6 @@ import { test } from "node:test";
 import { promptBlocks, selectionUri } from "../../src/chat/promptBlocks";
 import { findWorkspaceFiles } from "../../src/editor/editorContext";
 import { fileScore, queryGlob, rankFiles } from "../../src/editor/fileRank";
-import { parseWebviewAddition } from "../../src/shared/messages";
 import * as vscode from "../mocks/vscode";
 import { harness, started } from "./harness";
 
@@ -84,12 +83,4 @@ test("/ completion: the commands the sidecar announced are sent again to a reloa
     t.posted("update").map((p) => p.update),
     [{ sessionUpdate: "available_commands_update", availableCommands: commands }],
   );
-});
-
-test("the additions' parser refuses malformed messages", () => {
-  assert.equal(parseWebviewAddition({ type: "fileQuery", seq: 1, requestId: "x", query: "a" }), undefined);
-  assert.equal(parseWebviewAddition({ type: "setMode", seq: 1 }), undefined);
-  assert.equal(parseWebviewAddition({ type: "removeAttachment", seq: 1, id: 3 })?.type, "removeAttachment");
-  assert.equal(parseWebviewAddition({ type: "prompt", seq: 1, text: "x" }), undefined, "the original kinds are parsed by parseWebviewMessage");
-  assert.equal(parseWebviewAddition({ type: "resend" }), undefined, "no seq");
 });

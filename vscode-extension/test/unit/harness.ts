@@ -1,6 +1,6 @@
 // A ChatController wired to a scripted sidecar port and recording hooks, for unit tests.
 import { ChatController, type ChatHooks, type ControllerOptions, type SidecarPort } from "../../src/chat/controller";
-import type { HostToWebviewAnyBody, WebviewToHostAdditionBody, WebviewToHostBody } from "../../src/shared/messages";
+import type { HostToWebviewBody, WebviewToHostBody } from "../../src/shared/messages";
 
 export type Handler = (params: any) => unknown;
 
@@ -23,7 +23,7 @@ export class FakePort implements SidecarPort {
 }
 
 export function harness(handlers: Record<string, Handler>, extraHooks: Partial<ChatHooks> = {}, options: ControllerOptions = {}) {
-  const posts: HostToWebviewAnyBody[] = [];
+  const posts: HostToWebviewBody[] = [];
   const calls: { hook: string; args: unknown[] }[] = [];
   const record = (hook: string) => (...args: unknown[]) => void calls.push({ hook, args });
   const controller = new ChatController(
@@ -49,10 +49,10 @@ export function harness(handlers: Record<string, Handler>, extraHooks: Partial<C
   );
   const port = new FakePort(handlers);
   let seq = 0;
-  const send = (body: WebviewToHostBody | WebviewToHostAdditionBody) => controller.handleWebviewMessage({ ...body, seq: ++seq } as never);
+  const send = (body: WebviewToHostBody) => controller.handleWebviewMessage({ ...body, seq: ++seq } as never);
   const hooks = (name: string) => calls.filter((c) => c.hook === name).map((c) => c.args);
-  const posted = <T extends HostToWebviewAnyBody["type"]>(type: T) =>
-    posts.filter((p) => p.type === type) as Extract<HostToWebviewAnyBody, { type: T }>[];
+  const posted = <T extends HostToWebviewBody["type"]>(type: T) =>
+    posts.filter((p) => p.type === type) as Extract<HostToWebviewBody, { type: T }>[];
   return { controller, port, posts, calls, send, hooks, posted };
 }
 

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { chatHtml } from "../../src/chat/html";
-import type { HostToPanelBody, HostToWebviewBody } from "../../src/shared/messages";
+import type { HostToWebviewBody } from "../../src/shared/messages";
 import { chromiumAvailable, launchChromium, CHROMIUM } from "../support/browser";
 import { EXTENSION_ROOT } from "../support/processes";
 
@@ -84,7 +84,7 @@ export async function openView(browser: Browser, theme?: ThemeName): Promise<Pag
 
 const seqs = new WeakMap<Page, number>();
 /** Posts a host message with the next seq (or the one given). */
-export async function host(page: Page, body: HostToWebviewBody | HostToPanelBody, seq?: number): Promise<void> {
+export async function host(page: Page, body: HostToWebviewBody, seq?: number): Promise<void> {
   const next = seq ?? (seqs.get(page) ?? 0) + 1;
   seqs.set(page, Math.max(next, seqs.get(page) ?? 0));
   // Resolves once the view's own listener (registered first) has handled the message, so

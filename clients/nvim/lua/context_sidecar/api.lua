@@ -15,6 +15,7 @@ M.methods = {
   session_prompt = "session/prompt",
   session_set_model = "session/set_model",
   session_set_mode = "session/set_mode",
+  session_set_title = "session/set_title",
   session_cancel = "session/cancel",
   gauge = "sidecar/gauge",
   compact = "sidecar/compact",
@@ -157,6 +158,11 @@ end
 ---@param cb? fun(err: table|nil, result: table|nil)
 function M.session_set_mode(state, params, cb)
   return M.request(state, methods.session_set_mode, params, cb)
+end
+
+---`session/set_title {sessionId, title}` -> `{}`: a new title for an open or stored session.
+function M.session_set_title(state, params, cb)
+  return M.request(state, methods.session_set_title, params, cb)
 end
 
 ---Notification: the running session/prompt then answers with stopReason "cancelled".
