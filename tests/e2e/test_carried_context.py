@@ -1,5 +1,6 @@
 """Everything a session set up survives three compactions, over every transport the clients
-speak: LSP (the VS Code and Neovim clients) and ACP (the terminal client and ACP editors).
+speak: LSP (the VS Code and Neovim clients speak it to the same server) and ACP (ACP
+editors); and once through the terminal client itself, typed into as a user would.
 
 Through the real sidecar process and the strict fake, a session in a workspace with a skill
 and two MCP servers (the test tree's probe server and the reference 'everything' server from
@@ -15,8 +16,11 @@ prints what each re-injection cost, in tokens as the fake counts them.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import sys
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -25,6 +29,7 @@ from typing import Any
 import pytest
 from acp import text_block
 
+from sidecar.core.permissions_plan import PLAN_FILE_INTRO
 from sidecar.core.skills import INVOKED_SKILL_MARK, LISTING_HEADER
 from sidecar.fake_llm import Reply, default_reply
 from sidecar.fake_llm.counting import count_text
@@ -32,8 +37,22 @@ from sidecar.fake_llm.invariants import BUDGET_TOLERANCE
 from sidecar.mcp.announce import REANNOUNCE_MARK, REANNOUNCE_TOKENS, REANNOUNCE_WINDOW_DIVISOR
 from sidecar.storage.paths import project_dir
 from tests.e2e.acp_client import acp_agent
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
-from tests.mcp_servers.helpers import REPO, NpmUnavailable, everything_server, probe_stdio, write_mcp_json
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
+from tests.e2e.test_terminal import ChatProcess, chat_env
+from tests.mcp_servers.helpers import (
+    REPO,
+    NpmUnavailable,
+    everything_server,
+    probe_stdio,
+    write_mcp_json,
+)
 
 pytestmark = pytest.mark.asyncio
 
@@ -75,21 +94,31 @@ class Script:
     session memory from the fake's defaults."""
 
     def __init__(self) -> None:
-        self.pending: deque[Reply] = deque()
+        self.pending: deque[Reply | Callable[[Any], Reply]] = deque()
 
     def __call__(self, request: Any) -> Reply:
         if request.call == "main" and self.pending:
-            return self.pending.popleft()
+            reply = self.pending.popleft()
+            return reply(request) if callable(reply) else reply
         return default_reply(request)
 
-    def then(self, *replies: Reply) -> None:
+    def then(self, *replies: Reply | Callable[[Any], Reply]) -> None:
         self.pending.extend(replies)
+
+
+def plan_file_named(request: Any) -> Path:
+    """The plan file, as plan mode's reminder in the request names it to the model."""
+    for text in user_texts(request.body):
+        if PLAN_FILE_INTRO in text:
+            named = text.split(PLAN_FILE_INTRO, 1)[1]
+            return Path(named.split(" and it exists already", 1)[0].split("; it does not exist yet", 1)[0])
+    raise AssertionError("plan mode's reminder is not in the request")
 
 
 class Driver:
     """One transport's way to prompt, compact and answer permission questions."""
 
-    plan_file: Path
+    plan_file: Path | None = None  # None: the client does not know it
     prompt: Callable[[str], Awaitable[Any]]
     compact: Callable[[], Awaitable[Any]]
     answer: Callable[[str], None]
@@ -121,13 +150,21 @@ async def run_scenario(llm: Any, drive: Driver, label: str) -> list[dict[str, An
     await drive.servers_connected()
     await drive.prompt("/plan")
     drive.answer("accept_edits")
-    script.then(Reply.tool_use("Write", {"file_path": str(drive.plan_file), "content": PLAN}, id="toolu_w1"),
+    named: list[Path] = []
+
+    def write_plan(request: Any) -> Reply:
+        named.append(plan_file_named(request))
+        return Reply.tool_use("Write", {"file_path": str(named[0]), "content": PLAN}, id="toolu_w1")
+
+    script.then(write_plan,
                 Reply.tool_use("ExitPlanMode", {}, id="toolu_x1"),
                 Reply.text("The plan is approved."))
     await drive.prompt("plan the rename of hello()")
     results = tool_results(llm.requests[-1].body)
     assert "approved" in result_text(results["toolu_x1"]), results
-    assert drive.plan_file.read_text() == PLAN
+    plan_file = named[0]
+    assert drive.plan_file in (None, plan_file), (drive.plan_file, plan_file)
+    assert plan_file.read_text() == PLAN
     drive.answer("allow_once")
     script.then(Reply.tool_use("Skill", {"skill": SKILL}, id="toolu_s1"), Reply.text("Loaded."))
     await drive.prompt("use the checklist")
@@ -178,7 +215,7 @@ async def run_scenario(llm: Any, drive: Driver, label: str) -> list[dict[str, An
         # The skill's content, the plan, both servers' tools in the re-announcement and in
         # the tools the request offers.
         assert seen["skills"]["names"] == [SKILL] and SKILL_RULE in joined, n
-        assert seen["plan"]["names"] == [str(drive.plan_file)] and PLAN_STEP in joined, n
+        assert seen["plan"]["names"] == [str(plan_file)] and PLAN_STEP in joined, n
         announce = [t for t in texts if REANNOUNCE_MARK in t]
         assert len(announce) == 1, n
         names = [t["name"] for t in body["tools"]]
@@ -189,14 +226,15 @@ async def run_scenario(llm: Any, drive: Driver, label: str) -> list[dict[str, An
         for kind in ("skills", "plan"):
             assert 0 < seen[kind]["tokens"] <= seen[kind]["budget"] * BUDGET_TOLERANCE, (n, kind, seen[kind])
         announce_tokens = count_text(announce[0])
-        assert announce_tokens <= min(REANNOUNCE_TOKENS, WINDOW // REANNOUNCE_WINDOW_DIVISOR) * BUDGET_TOLERANCE
+        announce_budget = min(REANNOUNCE_TOKENS, WINDOW // REANNOUNCE_WINDOW_DIVISOR)
+        assert announce_tokens <= announce_budget * BUDGET_TOLERANCE, (n, announce_tokens)
         files = sum(count_text(t) for t in texts if any(m in t for m in FILE_MARKS))
         listing = sum(count_text(t) for t in texts if LISTING_HEADER in t)
         specs = {s: count_text(str([t for t in body["tools"] if t["name"] in tools]))
                  for s, tools in mcp_tools.items()}
         rows.append({"compaction": n, "skills": seen["skills"]["tokens"], "skillBudget": seen["skills"]["budget"],
                      "plan": seen["plan"]["tokens"], "planBudget": seen["plan"]["budget"],
-                     "mcpReannounce": announce_tokens, "files": files, "skillListing": listing,
+                     "mcpReannounce": announce_tokens, "mcpBudget": announce_budget, "files": files, "skillListing": listing,
                      "toolSpecs": specs})
         assert INVOKED_SKILL_MARK + SKILL in joined
     assert not llm.violations, llm.violations
@@ -241,6 +279,7 @@ async def test_over_lsp(llm: Any, workspace: Path, tmp_path: Path) -> None:
         await run_scenario(llm, drive, "LSP")
         gauge = await call(client, "sidecar/gauge", {"sessionId": sid})
         assert sum(gauge["compactions"].values()) == 3, gauge["compactions"]
+        print(f"  compactions by tier: {gauge['compactions']}", file=sys.stderr)
         await call(client, "session/close", {"sessionId": sid})
     finally:
         await stop_client(client)
@@ -272,3 +311,65 @@ async def test_over_acp(llm: Any, workspace: Path, tmp_path: Path, monkeypatch: 
         drive.answer = answer
         drive.servers_connected = connected
         await run_scenario(llm, drive, "ACP")
+
+
+class Terminal:
+    """The terminal client behind pipes: each line waits for the next prompt, answering
+    every permission question with its first option (allow, or leave plan mode accepting
+    edits)."""
+
+    QUESTION = "  [y] "
+    NEVER = "\x00"  # never printed
+    PROMPT = re.compile(r"\[ctx [^\]\n]*\]( [a-zA-Z]+)?> ")
+
+    def __init__(self, chat: Any) -> None:
+        self.chat = chat
+        self.answered = 0
+
+    def line(self, text: str, timeout: float = 45) -> None:
+        prompts = len(self.PROMPT.findall(self.chat.out))
+        self.chat.send(text)
+        deadline = time.monotonic() + timeout
+        while len(self.PROMPT.findall(self.chat.out)) <= prompts:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no prompt after {text!r}; output so far:\n{self.chat.out[-3000:]}")
+            if self.chat.out.count(self.QUESTION) > self.answered:
+                self.answered += 1
+                self.chat.send("y")
+            try:
+                self.chat.wait_for("\\x00never", timeout=0.2)
+            except AssertionError:
+                pass
+
+
+async def test_through_the_terminal_client(llm: Any, tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "hello.py").write_text("def hello():\n    return 'hi'\n")
+    make_workspace(ws, await asyncio.to_thread(everything_or_skip))
+    env = chat_env(tmp_path, llm.url)
+    env["PROBE_ROOT"] = str(REPO)
+    env["CONTEXT_SIDECAR_SETTINGS"] = json.dumps({**json.loads(env["CONTEXT_SIDECAR_SETTINGS"]), **SETTINGS})
+    chat = ChatProcess(ws, env)
+    try:
+        await asyncio.to_thread(chat.wait_for, "]> ")
+        await asyncio.to_thread(chat.wait_for, "mcp: probe connected", 90)
+        await asyncio.to_thread(chat.wait_for, "mcp: everything connected", 90)
+        terminal = Terminal(chat)
+
+        async def line(text: str) -> None:
+            await asyncio.to_thread(terminal.line, text)
+
+        async def nothing() -> None:
+            return None
+
+        drive = Driver()
+        drive.prompt = line
+        drive.compact = lambda: line("/compact")
+        drive.answer = lambda option: None
+        drive.servers_connected = nothing
+        await run_scenario(llm, drive, "terminal")
+        assert await asyncio.to_thread(chat.finish) == 0, chat.out[-3000:]
+    finally:
+        if chat.proc.poll() is None:
+            chat.proc.kill()
