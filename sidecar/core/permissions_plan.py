@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost
 
 PLAN_FILE_NAME = "plan.md"
+# How the plan mode reminder names the plan file, and how the re-injected plan starts.
+PLAN_FILE_INTRO = "Your plan file is "
+PLAN_REINJECTED_MARK = "The plan written in plan mode, "
 
 
 def plan_mode_text(plan_file: Path | None) -> str:
@@ -26,10 +29,10 @@ def plan_mode_text(plan_file: Path | None) -> str:
         where = ("This session is not stored, so it has no plan file: give the plan in your "
                  "answer instead, and change nothing.")
     elif plan_file.exists():
-        where = (f"Your plan file is {plan_file} and it exists already: Read it, then improve it "
+        where = (f"{PLAN_FILE_INTRO}{plan_file} and it exists already: Read it, then improve it "
                  "with Edit or Write. It is the only file you may change.")
     else:
-        where = (f"Your plan file is {plan_file}; it does not exist yet: create it with Write. "
+        where = (f"{PLAN_FILE_INTRO}{plan_file}; it does not exist yet: create it with Write. "
                  "It is the only file you may change.")
     return (
         "Plan mode is active. The user wants a plan before anything changes: do not edit "
@@ -83,7 +86,7 @@ async def reinjected_plan(session: CompactionHost, tier: str) -> list[Message]:
     if plan_file is not None and text is not None and text.strip():
         budget = min(session.settings.postCompact.perFileTokens, session.thresholds.size // 40)
         tokens = session.ledger.counter.text(text)
-        note = f"The plan written in plan mode, {plan_file}:\n"
+        note = f"{PLAN_REINJECTED_MARK}{plan_file}:\n"
         if tokens > budget:
             keep = max(int(len(text) * budget / tokens) - 200, 0)
             text = (text[:keep] + f"\n\n[The plan continues: Read {plan_file} for the rest.]")

@@ -28,8 +28,8 @@ Rules, per session:
    throws the provider's prompt cache away.
 5. ``epoch``: an epoch change names a known cause and never goes backwards.
 6. ``reinjected``: the context a compaction puts back (see ``REINJECTED``: the skills the
-   model loaded, the SessionStart hooks' context, ...) stays within its budgets on every
-   request, and the first request after each compaction carries every item of each kind
+   model loaded, the SessionStart hooks' context, the plan written in plan mode) stays
+   within its budgets on every request, and the first request after each compaction carries every item of each kind
    that the conversation had before it (most recent first where the kind has an order),
    each once.
 7. ``mcp_reannounced``: the first request after a compaction that offers MCP tools
@@ -57,6 +57,8 @@ from sidecar.core.request_labels import (
 )
 
 from sidecar.core.hooks import HOOK_CONTEXT_MARK, hook_budget
+from sidecar.core.permissions_plan import PLAN_FILE_INTRO, PLAN_REINJECTED_MARK
+from sidecar.core.settings import PostCompact
 from sidecar.core.skills import INVOKED_SKILL_MARK, SKILL_TOOL, skill_budgets
 from sidecar.mcp.announce import REANNOUNCE_MARK, REANNOUNCE_TOKENS
 
@@ -93,6 +95,10 @@ class _Conversation:
     skills: list[str] = field(default_factory=list)
     # The SessionStart hooks whose context the model has had, by command.
     hook_context: list[str] = field(default_factory=list)
+    # The plan file plan mode named (once it did), and whether the model has written it.
+    plan_file: str = ""
+    plan_written: list[str] = field(default_factory=list)
+    plan_edits: dict[str, str] = field(default_factory=dict)
 
 
 # ----- re-injected context --------------------------------------------------------------
@@ -120,6 +126,9 @@ class ReinjectedKind:
     per_item: Callable[[int], int] | None
     expected: Callable[[_Conversation], list[str]]
     ordered: bool
+    # False: items the fake never saw may come back too (a plan file written before the
+    # session started, or in a transcript it did not see, is the session's plan as well).
+    only_expected: bool = True
 
 
 def _after_mark(mark: str, stop: str) -> Callable[[str], str]:
@@ -132,6 +141,18 @@ def _hook_command(text: str) -> str:
     return text.split("`", 2)[1] if text.count("`") >= 2 else text
 
 
+def _plan_path(text: str) -> str:
+    return text[len(PLAN_REINJECTED_MARK):].split("\n", 1)[0].rstrip(":").strip()
+
+
+def _plan_budget(blocking: int) -> int:
+    """The plan's ceiling: the per-file budget of re-injected files, a fortieth of the window
+    up to 5,000 tokens. The fake knows only the blocking limit, and however small the window,
+    its blocking limit is above three eighths of it (see sidecar.core.window), so a
+    fortieth of the window is under a fifteenth of the blocking limit."""
+    return min(PostCompact().perFileTokens, blocking // 15)
+
+
 # Kind -> how to recognise it in a request -> its budget. Add one entry per kind.
 REINJECTED: list[ReinjectedKind] = [
     ReinjectedKind("skills", INVOKED_SKILL_MARK, _after_mark(INVOKED_SKILL_MARK, "\n"),
@@ -141,6 +162,10 @@ REINJECTED: list[ReinjectedKind] = [
     ReinjectedKind("hooks", HOOK_CONTEXT_MARK + "SessionStart:", _hook_command,
                    budget=hook_budget, per_item=None,
                    expected=lambda conv: list(conv.hook_context), ordered=False),
+    ReinjectedKind("plan", PLAN_REINJECTED_MARK, _plan_path,
+                   budget=_plan_budget, per_item=_plan_budget,
+                   expected=lambda conv: list(conv.plan_written), ordered=False,
+                   only_expected=False),
 ]
 
 
@@ -186,6 +211,39 @@ def _skill_calls(provider: str, body: dict[str, Any], conv: _Conversation) -> No
                     if name in conv.skills:
                         conv.skills.remove(name)
                     conv.skills.append(name)
+
+
+def _plan_writes(provider: str, body: dict[str, Any], texts: list[str],
+                 conv: _Conversation) -> None:
+    """Learn the plan file from plan mode's reminder, and note it as written once a Write or
+    Edit of it succeeded (or the reminder says it exists). Anthropic's wire, as above."""
+    for t in texts:
+        at = t.find(PLAN_FILE_INTRO)
+        if at < 0:
+            continue
+        rest = t[at + len(PLAN_FILE_INTRO):]
+        for end, exists in ((" and it exists already", True), ("; it does not exist yet", False)):
+            if end in rest:
+                conv.plan_file = rest.split(end, 1)[0].strip()
+                if exists and conv.plan_file not in conv.plan_written:
+                    conv.plan_written.append(conv.plan_file)
+                break
+    if provider != "anthropic" or not conv.plan_file:
+        return
+    for message in body.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        for b in content if isinstance(content, list) else []:
+            if not isinstance(b, dict):
+                continue
+            if b.get("type") == "tool_use" and b.get("name") in ("Write", "Edit"):
+                raw = b.get("input")
+                path = str(raw.get("file_path", "")) if isinstance(raw, dict) else ""
+                if path == conv.plan_file:
+                    conv.plan_edits[str(b.get("id"))] = path
+            elif b.get("type") == "tool_result" and not b.get("is_error"):
+                path = conv.plan_edits.pop(str(b.get("tool_use_id")), "")
+                if path and path not in conv.plan_written:
+                    conv.plan_written.append(path)
 
 
 def _tool_names(tools: Any) -> list[str]:
@@ -414,7 +472,7 @@ class InvariantChecker:
                     wrong = names != expected[:len(names)]
                     missing = expected[len(names):]
                 else:
-                    wrong = not set(names) <= set(expected)
+                    wrong = kind.only_expected and not set(names) <= set(expected)
                     missing = [e for e in expected if e not in names]
                 # Items may be left out only when the budget is (about) full.
                 full = blocking is not None and \
@@ -426,6 +484,7 @@ class InvariantChecker:
         if compacted:
             self.reinjections.append(seen)
         _skill_calls(provider, body, conv)
+        _plan_writes(provider, body, texts, conv)
         hook_kind = next(k for k in REINJECTED if k.kind == "hooks")
         for t in texts:
             if t.startswith(hook_kind.mark):

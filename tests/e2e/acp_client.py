@@ -33,7 +33,8 @@ KEY_ENV = "FAKE_LLM_KEY"
 AGENT = [sys.executable, "-m", "sidecar", "serve", "--acp"]
 
 
-def acp_env(store: Path, fake_url: str, log: Path) -> dict[str, str]:
+def acp_env(store: Path, fake_url: str, log: Path,
+            settings: dict[str, Any] | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env[KEY_ENV] = "test"
     env["CONTEXT_SIDECAR_LOG_FILE"] = str(log)
@@ -42,6 +43,7 @@ def acp_env(store: Path, fake_url: str, log: Path) -> dict[str, str]:
         "provider": "anthropic", "model": "claude-sonnet-5-5", "baseUrl": fake_url,
         "apiKeyEnv": KEY_ENV, "storageDir": str(store),
         "retry": {"maxRetries": 1, "baseDelayMs": 10, "maxDelayMs": 50},
+        **(settings or {}),
     })
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
@@ -124,12 +126,14 @@ class RecordingClient:
 
 @asynccontextmanager
 async def acp_agent(store: Path, fake_url: str, log: Path, *, meta: dict[str, Any] | None = None,
+                    settings: dict[str, Any] | None = None,
                     ) -> AsyncIterator[tuple[Any, RecordingClient, InitializeResponse]]:
-    """A sidecar started with ``serve --acp``, initialized; yields (connection, client, init answer)."""
+    """A sidecar started with ``serve --acp``, initialized; yields (connection, client, init answer).
+    ``settings`` are laid over the defaults above."""
     client = RecordingClient()
     stderr = open(log.with_suffix(".stderr"), "wb")  # noqa: SIM115 - closed below
     try:
-        async with spawn_agent_process(client, *AGENT, env=acp_env(store, fake_url, log),
+        async with spawn_agent_process(client, *AGENT, env=acp_env(store, fake_url, log, settings),
                                        transport_kwargs={"stderr": stderr.fileno()},
                                        observers=[client.observe]) as (conn, _process):
             caps = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=True, write_text_file=True),

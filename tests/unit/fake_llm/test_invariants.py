@@ -214,3 +214,45 @@ def test_an_item_put_back_twice_is_caught() -> None:
     twice = reinjected("Invoked skill: lint\nrun ruff", "Invoked skill: lint\nrun ruff")
     found = observe(InvariantChecker(), req(user("hi", context=True), assistant("ok"), twice))
     assert found == ["reinjected: skills: ['lint'] put back twice"]
+
+
+PLAN = "/work/s/plan.md"
+PLAN_MODE = (f"Plan mode is active. ... Your plan file is {PLAN}; it does not exist yet: create "
+             "it with Write. It is the only file you may change.")
+
+
+def plan_written(tool_id: str = "w1", path: str = PLAN, error: bool = False) -> list[dict[str, Any]]:
+    return [{"role": "assistant", "content": [{"type": "tool_use", "id": tool_id, "name": "Write",
+                                                "input": {"file_path": path, "content": "# Plan"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id,
+                                          "content": "written", "is_error": error}]}]
+
+
+def test_a_compaction_must_put_back_the_plan_the_model_wrote() -> None:
+    history = [user("hi", context=True), reinjected(PLAN_MODE), assistant("planning"),
+               *plan_written()]
+    summary = user("summary", context=True)
+    after = headers(epoch=2, cause="compaction")
+    c = InvariantChecker()
+    assert observe(c, req(*history, assistant("ok"), user("go"))) == []
+    good = reinjected(f"The plan written in plan mode, {PLAN}:\n# Plan\n1. Do it.")
+    assert observe(c, req(summary, assistant("ok"), good), after) == []
+    assert c.reinjections[-1]["plan"]["names"] == [PLAN]
+    # Missing after the compaction: caught.
+    c2 = InvariantChecker()
+    observe(c2, req(*history, assistant("ok"), user("go")))
+    found = observe(c2, req(summary, assistant("ok"), user("go on")), after)
+    assert found == [f"reinjected: plan after the compaction: [] where ['{PLAN}'] were expected"]
+    # A write that failed, or of another file, leaves no plan owed.
+    for other in (plan_written(error=True), plan_written(path="/work/s/notes.md")):
+        c3 = InvariantChecker()
+        observe(c3, req(user("hi", context=True), reinjected(PLAN_MODE), assistant("p"), *other,
+                        assistant("ok"), user("go")))
+        assert observe(c3, req(summary, assistant("ok"), user("go on")), after) == []
+
+
+def test_a_plan_past_its_budget_is_caught() -> None:
+    big = f"The plan written in plan mode, {PLAN}:\n" + "step " * 800  # ~800 tokens
+    found = observe(InvariantChecker(), req(user("hi", context=True), assistant("ok"),
+                                            reinjected(big)), headers(blocking=8_000))
+    assert any(f.startswith(f"reinjected: plan: '{PLAN}' holds") for f in found), found
