@@ -660,7 +660,8 @@ class SessionService:
             session.update(agent_message_chunk(_mode_sentence(session), new_uuid()))
             return "end_turn"
         if name == "mcp":
-            session.update(agent_message_chunk(self.mcp.render(session), new_uuid()))
+            text = await self.mcp.command(session, arg) if arg else self.mcp.render(session)
+            session.update(agent_message_chunk(text, new_uuid()))
             return "end_turn"
         if name == "model":
             if not arg:

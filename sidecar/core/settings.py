@@ -120,6 +120,9 @@ class Mcp:
     maxRestarts: int = 3
     # Text of one MCP tool result beyond this many characters is cut with a note.
     resultMaxChars: int = 100_000
+    # Start the servers a workspace configures itself (.mcp.json) without asking. Read from
+    # the user's settings only: a workspace's own settings file cannot set it.
+    trustWorkspaceServers: bool = False
 
 
 @dataclass(frozen=True)
@@ -340,13 +343,26 @@ def _read_json_file(path: Path, warnings: list[str]) -> dict[str, Any]:
     return data.get(SECTION, data) if isinstance(data.get(SECTION), dict) else data
 
 
+def _workspace_layer(workspace: str, warnings: list[str]) -> dict[str, Any]:
+    """The workspace's settings file, less what only the user may decide: its ``mcpServers``
+    are the workspace's own servers (sidecar.mcp.config reads them, to be approved before
+    they start) and it cannot trust the workspace's servers itself."""
+    path = Path(workspace) / ".context-sidecar" / "settings.json"
+    layer = _read_json_file(path, warnings)
+    layer.pop("mcpServers", None)
+    mcp = layer.get("mcp")
+    if isinstance(mcp, dict) and "trustWorkspaceServers" in mcp:
+        layer["mcp"] = {k: v for k, v in mcp.items() if k != "trustWorkspaceServers"}
+        warnings.append(f"{path}: mcp.trustWorkspaceServers is ignored in a workspace's own "
+                        "settings; set it in your user settings")
+    return layer
+
+
 def file_and_env_layers(workspace: str | None, warnings: list[str]) -> dict[str, Any]:
     """The first three sources, merged: user file, workspace file, environment."""
     merged: dict[str, Any] = _read_json_file(user_settings_path(), warnings)
     if workspace:
-        merged = merge_dicts(
-            merged, _read_json_file(Path(workspace) / ".context-sidecar" / "settings.json", warnings)
-        )
+        merged = merge_dicts(merged, _workspace_layer(workspace, warnings))
     raw = os.environ.get("CONTEXT_SIDECAR_SETTINGS")
     if raw:
         try:

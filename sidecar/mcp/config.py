@@ -1,7 +1,9 @@
 """Which MCP servers a workspace uses, in Claude Code's formats.
 
-Two sources, the later winning for a name: the ``mcpServers`` object of the workspace's
-``.mcp.json`` and the ``mcpServers`` setting. Each entry is a stdio server
+Three sources, the later winning for a name: the ``mcpServers`` object of the workspace's
+``.mcp.json``, that of its ``.context-sidecar/settings.json``, and the ``mcpServers``
+setting (the user's). The first two are the workspace's own: their servers start only once
+approved (``sidecar.mcp.trust``). Each entry is a stdio server
 (``{"command", "args", "env"}``, ``type`` "stdio" or absent) or a streamable HTTP server
 (``{"type": "http", "url", "headers"}``). ``${VAR}`` and ``${VAR:-default}`` expand in the
 command, args, env values, url and header values, from the sidecar's environment; an unset
@@ -10,6 +12,7 @@ variable with no default is an error of that server only.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -20,6 +23,7 @@ from typing import Any, Literal, Mapping
 
 Transport = Literal["stdio", "http"]
 CONFIG_FILE = ".mcp.json"
+WORKSPACE_SETTINGS = ".context-sidecar/settings.json"
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
@@ -36,6 +40,8 @@ class ServerConfig:
     # Set when the entry cannot be used (a missing variable, a wrong shape): the server is
     # listed as failed with this message and never started.
     error: str | None = None
+    # Configured by the workspace itself (not by the user): starts only once approved.
+    workspace: bool = False
 
 
 @dataclass
@@ -152,6 +158,18 @@ def load_configs(cwd: str, setting: Mapping[str, Any] | None,
             servers.update(_servers_of(raw.get("mcpServers"), environ, str(path), out.warnings))
         else:
             out.warnings.append(f"{path} must hold a JSON object; ignored")
+    own = Path(cwd) / WORKSPACE_SETTINGS
+    try:
+        data = json.loads(_read_regular(own))
+    except FileNotFoundError:
+        data = None
+    except (OSError, ValueError):
+        data = None  # the settings loader warns about this file
+    if isinstance(data, dict):
+        inner = data.get("contextSidecar")
+        section: dict[str, Any] = inner if isinstance(inner, dict) else data
+        servers.update(_servers_of(section.get("mcpServers"), environ, str(own), out.warnings))
+    servers = {name: dataclasses.replace(c, workspace=True) for name, c in servers.items()}
     servers.update(_servers_of(dict(setting) if setting else None, environ,
                                "the mcpServers setting", out.warnings))
     out.servers = list(servers.values())

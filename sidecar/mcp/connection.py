@@ -71,11 +71,28 @@ class ServerConnection:
         self._stopping = False
         self._refresh = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        # Not to be started until approved (a workspace's own server): why, for its status.
+        self.held: str | None = None
 
     # ----- life ---------------------------------------------------------------------
 
+    def hold(self, reason: str) -> None:
+        """Keep it from starting: listed as failed with ``reason``."""
+        self.held = reason
+        self._set("failed", reason)
+
+    def release(self) -> None:
+        """Approved: start it."""
+        if self.held is None:
+            return
+        self.held = None
+        self._stopping = False
+        if self.config.error is None:
+            self._set("starting", None)
+            self.start()
+
     def start(self) -> None:
-        if self._task is not None:
+        if self._task is not None or self.held is not None or self._stopping:
             return
         if self.config.error is not None:
             return

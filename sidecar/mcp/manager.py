@@ -13,6 +13,7 @@ import contextvars
 import logging
 from typing import Any, Callable, Mapping
 
+from sidecar.mcp.approval import WAITING, Approvals
 from sidecar.mcp.config import load_configs
 from sidecar.mcp.connection import McpLimits, ServerConnection
 from sidecar.mcp.names import tool_name
@@ -30,8 +31,9 @@ def _import_sdk() -> None:
 class McpManager:
     def __init__(self, cwd: str, servers_setting: Mapping[str, Any], limits: McpLimits,
                  result_max_chars: int, environ: Callable[[], dict[str, str]],
-                 *, replaces: bool = False) -> None:
+                 *, approvals: Approvals | None = None, replaces: bool = False) -> None:
         self.cwd = cwd
+        self.approvals = approvals
         self._setting = dict(servers_setting)
         self.limits = limits
         self.result_max_chars = result_max_chars
@@ -40,6 +42,7 @@ class McpManager:
         self.warnings: list[str] = []
         self.listeners: list[Callable[[], None]] = []
         self._started: asyncio.Task[None] | None = None
+        self._asking: asyncio.Task[None] | None = None
         self._tools: dict[tuple[str, str], McpTool] = {}
         # It replaces a manager whose servers were announced: say so even with none.
         self._replaces = replaces
@@ -62,18 +65,35 @@ class McpManager:
             if self._replaces:
                 self._changed()
             return
+        held: dict[str, str] = {}
+        if self.approvals is not None:
+            held = await asyncio.to_thread(self.approvals.holds, self.cwd, loaded.servers)
         for config in loaded.servers:
-            self.connections[config.name] = ServerConnection(
-                config, self.limits, self.cwd, self._environ, self._changed)
+            connection = ServerConnection(config, self.limits, self.cwd, self._environ,
+                                          self._changed)
+            if config.name in held:
+                connection.held = held[config.name]
+                connection.status, connection.error = "failed", held[config.name]
+            self.connections[config.name] = connection
         self._changed()
         await asyncio.to_thread(_import_sdk)
         for connection in self.connections.values():
             connection.start()
+        waiting = [c for c in self.connections.values() if c.held == WAITING]
+        if waiting and self.approvals is not None:
+            # Its own task: an unanswered question holds up nothing else.
+            self._asking = asyncio.get_running_loop().create_task(
+                self.approvals.ask_each(self, waiting), context=contextvars.Context())
 
     async def ready(self) -> None:
-        """The configuration has been read and every server started (not connected)."""
+        """The configuration has been read and every approved server started (not
+        connected)."""
         if self._started is not None:
             await asyncio.shield(self._started)
+
+    def changed(self) -> None:
+        """Tell the listeners the servers' state changed."""
+        self._changed()
 
     def _changed(self) -> None:
         for listener in list(self.listeners):
@@ -119,9 +139,10 @@ class McpManager:
                 if c.instructions and c.connects}
 
     async def aclose(self) -> None:
-        if self._started is not None and not self._started.done():
-            self._started.cancel()
-            with contextlib.suppress(BaseException):
-                await self._started
+        for task in (self._started, self._asking):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         await asyncio.gather(*(c.stop() for c in self.connections.values()),
                              return_exceptions=True)

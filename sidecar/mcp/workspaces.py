@@ -4,11 +4,14 @@ in it, its status changes sent to those sessions, and the ``/mcp`` text."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Callable
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
 
 from sidecar.contract.updates import mcp_status_update
 from sidecar.credentials import child_environment
 from sidecar.mcp.announce import McpLink
+from sidecar.mcp.approval import REJECTED, WAITING, Approvals, Asker
 from sidecar.mcp.connection import McpLimits
 from sidecar.mcp.manager import McpManager
 
@@ -16,6 +19,8 @@ if TYPE_CHECKING:
     from sidecar.contract.results import McpServer
     from sidecar.core.session import Session
     from sidecar.core.settings import Settings
+
+log = logging.getLogger(__name__)
 
 
 def limits_of(settings: Settings) -> McpLimits:
@@ -28,6 +33,40 @@ class McpWorkspaces:
     def __init__(self) -> None:
         self.managers: dict[str, McpManager] = {}
         self._listeners: dict[str, tuple[McpManager, Callable[[], None]]] = {}
+        self._sessions: dict[str, Session] = {}
+        self._settings: Settings | None = None
+        self.approvals = Approvals(storage=self._storage, trust_all=self._trust_all,
+                                   environ=child_environment, home=Path.home, ask=self._asker)
+
+    # ----- approval of a workspace's own servers ---------------------------------------
+
+    def _storage(self) -> Path:
+        from sidecar.core.settings import Settings, storage_dir
+
+        return storage_dir(self._settings or Settings())
+
+    def _trust_all(self) -> bool:
+        return bool(self._settings and self._settings.mcp.trustWorkspaceServers)
+
+    @staticmethod
+    def _can_ask(session: Session) -> bool:
+        return bool(getattr(session.editor, "permission_requests", True))
+
+    def _asker(self, cwd: str) -> Asker | None:
+        """Ask through a session of the workspace whose client shows permission requests."""
+        session = next((s for s in self._sessions.values()
+                        if s.info.cwd == cwd and self._can_ask(s)), None)
+        if session is None:
+            return None
+
+        async def ask(name: str, tool_call: dict[str, Any], options: list[dict[str, str]]) -> str | None:
+            try:
+                return await session.editor.request_permission(session.id, tool_call, options)
+            except Exception as exc:  # the client went away: it stays waiting
+                log.warning("asking about the MCP server %s failed: %s", name, exc)
+                return None
+
+        return ask
 
     def link(self, session: Session, *, replaces: bool = False) -> None:
         """Give ``session`` its workspace's servers, connecting them in the background on
@@ -37,12 +76,14 @@ class McpWorkspaces:
         except RuntimeError:
             return
         self.unlink(session.id)
+        self._sessions[session.id] = session
+        self._settings = session.settings
         cwd = session.info.cwd
         manager = self.managers.get(cwd)
         if manager is None:
             manager = McpManager(cwd, session.settings.mcpServers, limits_of(session.settings),
                                  session.settings.mcp.resultMaxChars, child_environment,
-                                 replaces=replaces)
+                                 approvals=self.approvals, replaces=replaces)
             self.managers[cwd] = manager
         previous = session.mcp
         session.mcp = McpLink(manager)
@@ -76,6 +117,7 @@ class McpWorkspaces:
 
     def unlink(self, session_id: str) -> None:
         """Forget a closed session; the last one of a workspace stops its servers."""
+        self._sessions.pop(session_id, None)
         manager, listener = self._listeners.pop(session_id, (None, None))
         if manager is None:
             return
@@ -109,6 +151,7 @@ class McpWorkspaces:
                              f"{len(tools)} tool{'s' if len(tools) != 1 else ''}")
                 if server.get("error"):
                     lines.append(f"  error: {server['error']}")
+                    lines += self._approval_hint(session, server["name"], server["error"])
                 lines += [f"  - {name}" for name in tools]
             if link is not None:
                 offered = sum(1 for t in session.tools if t.name in link.sent)
@@ -116,6 +159,43 @@ class McpWorkspaces:
                              "last request reach it with the next one.")
         lines += [f"warning: {w}" for w in warnings]
         return "\n".join(lines)
+
+    def _approval_hint(self, session: Session, name: str, error: str) -> list[str]:
+        """How to start a workspace server that is held back."""
+        if error == WAITING:
+            if (session.info.cwd, name) in self.approvals.unasked or not self._can_ask(session):
+                why = "this client cannot show permission requests, so it was not asked about"
+            else:
+                why = "it comes from the workspace, which may run commands of its author's choosing"
+            return [f"  {why}. Start it with '/mcp approve {name}' (remembered for this "
+                    "workspace), or approve it as in Claude Code (enabledMcpjsonServers in "
+                    "~/.claude/settings.json), or trust every workspace's servers with the "
+                    "setting mcp.trustWorkspaceServers."]
+        if error.startswith(REJECTED):
+            return [f"  '/mcp approve {name}' starts it after all."]
+        return []
+
+    async def command(self, session: Session, arg: str) -> str:
+        """``/mcp approve NAME`` and ``/mcp reject NAME``: answers remembered for the
+        workspace, as a permission request's "always" answers are."""
+        verb, _, name = arg.partition(" ")
+        name = name.strip()
+        if verb not in ("approve", "reject") or not name:
+            return "Usage: /mcp, /mcp approve NAME, /mcp reject NAME"
+        link = session.mcp
+        connection = link.manager.connections.get(name) if link is not None else None
+        if link is None or connection is None:
+            return f"No MCP server named {name!r} in this workspace."
+        if not connection.config.workspace:
+            return f"The MCP server {name!r} comes from your mcpServers setting; it needs no approval."
+        await link.manager.ready()
+        option = "allow_always" if verb == "approve" else "reject_always"
+        await self.approvals.answer(link.manager, connection, option)
+        if verb == "approve":
+            return f"Approved the MCP server {name!r} for this workspace; it is starting."
+        await connection.stop()
+        connection.hold(f"{REJECTED} (your answer, remembered)")
+        return f"Rejected the MCP server {name!r} for this workspace; it will not be started."
 
     async def aclose(self) -> None:
         managers = list(self.managers.values())

@@ -34,8 +34,8 @@ LOCAL_COMMANDS = [
 # The key that picks each option a permission request may offer, and its label when the
 # option's own name is too long for the prompt line.
 OPTION_KEYS = {"allow_once": "y", "accept_edits": "y", "allow_always": "a", "allow_turn": "t",
-               "default": "d", "reject_once": "n"}
-SHORT_LABELS = {"allow_always": "always"}
+               "default": "d", "reject_once": "n", "reject_always": "r"}
+SHORT_LABELS = {"allow_always": "always", "reject_always": "never"}
 WORDS = {"yes": "y", "always": "a", "no": "n"}
 DIFF_LINES = 40  # at most this many lines of an edit's diff before the question
 PLAN_LINES = 30
@@ -80,7 +80,7 @@ class Chat:
         title = tool.get("title") or "a tool"
         raw = json_object(tool.get("rawInput"))
         command = raw.get("command")
-        if tool.get("kind") == "switch_mode":
+        if tool.get("kind") == "switch_mode" or str(title).endswith("?"):  # a question already
             self.screen.line(style.paint("permission: ", "yellow bold") + str(title))
         else:
             self.screen.line(style.paint("permission: ", "yellow bold") + f"allow {title}?")

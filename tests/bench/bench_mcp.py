@@ -40,7 +40,8 @@ def one_start(tmp: Path, workspace: Path) -> tuple[float, float, float | None]:
         "capabilities": {"experimental": {"contextSidecar": {"protocolVersion": 2}}},
         "initializationOptions": {"settings": {
             "provider": "anthropic", "model": "claude-sonnet-5-5", "apiKeyEnv": "FAKE_LLM_KEY",
-            "baseUrl": "http://127.0.0.1:9", "storageDir": str(tmp / "store")}},
+            "baseUrl": "http://127.0.0.1:9", "storageDir": str(tmp / "store"),
+            "mcp": {"trustWorkspaceServers": True}}},
     }
     env = {**sidecar_env(tmp), "PROBE_ROOT": str(REPO_ROOT)}
     expect_mcp = (workspace / ".mcp.json").exists()

@@ -36,9 +36,12 @@ SECRET = "s3cret-value-42"
 
 
 def mcp_settings(url: str, store: Path, **extra: Any) -> dict[str, Any]:
+    # These scenarios are about running servers, not about approving them
+    # (tests/e2e/test_mcp_trust.py): the workspace's servers are trusted.
     return settings_for("anthropic", url, store, compactionBackend="local",
                         mcp={"toolTimeoutSeconds": 4, "startupTimeoutSeconds": 30,
-                             "maxRestarts": 2, "resultMaxChars": 20_000}, **extra)
+                             "maxRestarts": 2, "resultMaxChars": 20_000,
+                             "trustWorkspaceServers": True}, **extra)
 
 
 def sidecar_env() -> dict[str, str]:

@@ -39,7 +39,12 @@ async def test_acp_client_without_the_capability_gets_no_status_update(
         results = [b for m in llm.requests[-1].body["messages"] for b in m["content"]
                    if isinstance(m["content"], list) and b.get("type") == "tool_result"]
         assert "echo: over acp" in str(results[-1]["content"])
-        assert client.permission_requests  # asked, as for Bash
+        # Asked to start the workspace's server (the client's default answer approved it for
+        # this run), and asked before the tool call, as for Bash.
+        titles = [r["toolCall"].title for r in client.permission_requests]
+        assert titles[0] == "Start the MCP server 'probe' from .mcp.json?", titles
+        assert client.permission_requests[0]["sessionId"] == sid
+        assert len(titles) == 2, titles
         assert not client.updates(sid, "mcp_status_update")
         sent = [u for u in client.updates(sid) if u["sessionUpdate"] != "compaction_update"]
         assert len(client.typed_for(sid)) == len(sent)

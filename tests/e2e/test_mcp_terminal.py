@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,9 @@ def test_terminal_prints_mcp_status(fake_llm: Any, tmp_path: Path) -> None:
     write_mcp_json(ws, {"probe": probe_stdio(), "broken": {"command": str(ws / "absent")}})
     env = chat_env(tmp_path, fake_llm.url)
     env["PROBE_ROOT"] = str(REPO)
+    # About showing the status, not approving: the workspace's servers are trusted.
+    settings = json.loads(env["CONTEXT_SIDECAR_SETTINGS"])
+    env["CONTEXT_SIDECAR_SETTINGS"] = json.dumps({**settings, "mcp": {"trustWorkspaceServers": True}})
     chat = ChatProcess(ws, env)
     try:
         chat.wait_for("]> ")

@@ -365,7 +365,9 @@ def test_mcp_status_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
     }
     (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
     llm.responder = lambda request: text_reply("ok")
-    result = run_scenario("mcp_real", tmp_path, fake_url=llm.url, timeout=180)
+    # About showing the servers, not approving them: the workspace's servers are trusted.
+    result = run_scenario("mcp_real", tmp_path, fake_url=llm.url, timeout=180, extra_env={
+        "CONTEXT_SIDECAR_SETTINGS": json.dumps({"mcp": {"trustWorkspaceServers": True}})})
     view = result["mcp_view"]
     assert view[:2] == ["MCP servers", ""]
     probe = next(line for line in view if line.startswith("probe · "))

@@ -80,6 +80,7 @@ export const SIDECAR_KEYS = [
   "mcp.startupTimeoutSeconds",
   "mcp.maxRestarts",
   "mcp.resultMaxChars",
+  "mcp.trustWorkspaceServers",
 ] as const;
 
 /** Settings that belong to the extension itself and never reach the sidecar. */

@@ -1,0 +1,205 @@
+"""Whether a server the workspace itself configures may start.
+
+A repository's ``.mcp.json`` (and the ``mcpServers`` of its ``.context-sidecar/settings.json``)
+names commands of its author's choosing, so such a server starts only once the user approved
+it, as Claude Code does with project-scoped servers:
+
+- Claude Code's own answers are honoured as Claude Code honours them:
+  ``disabledMcpjsonServers`` rejects a server, ``enabledMcpjsonServers`` or
+  ``enableAllProjectMcpServers`` approves it, names compared after Claude Code's
+  normalisation. They are read from the user's settings (``~/.claude/settings.json``, or
+  ``$CLAUDE_CONFIG_DIR/settings.json``), the folder's entry of ``~/.claude.json``, the
+  managed settings, and the workspace's ``.claude/settings.json`` and
+  ``.claude/settings.local.json``. Claude Code applies a workspace's own settings only after
+  the user accepted its trust dialog for that folder (``hasTrustDialogAccepted`` in
+  ``~/.claude.json``, for the folder or a parent): so approvals from the workspace's files
+  count only then, while a rejection counts from anywhere.
+- Otherwise the sidecar's own answers, kept in its storage directory per workspace
+  (``projects/<folder>/mcp-approvals.json``), never in the repository. An approval holds for
+  the command line it was given for: a changed command, arguments, environment, URL or
+  headers is asked about again. A rejection holds for the name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import re
+import shlex
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+from sidecar.mcp.config import ServerConfig
+from sidecar.storage.paths import project_dir
+
+log = logging.getLogger(__name__)
+
+Verdict = Literal["approved", "rejected", "pending"]
+APPROVALS_FILE = "mcp-approvals.json"
+_NOT_NAME = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def normalized(name: str) -> str:
+    """Claude Code's comparison form of a server name."""
+    return _NOT_NAME.sub("_", name)
+
+
+def fingerprint(config: ServerConfig) -> str:
+    """What an approval is given for: everything that decides what runs."""
+    shape = [config.transport, config.command, list(config.args), sorted(config.env),
+             config.url, sorted(config.headers)]
+    return hashlib.sha256(json.dumps(shape).encode("utf-8")).hexdigest()
+
+
+def command_line(config: ServerConfig) -> str:
+    """The server as the user is shown it before approving."""
+    if config.transport == "http":
+        text = f"HTTP server at {config.url}"
+        if config.headers:
+            text += "\nheaders: " + ", ".join(k for k, _ in config.headers)
+        return text
+    text = shlex.join([config.command, *config.args])
+    if config.env:
+        text += "\nenvironment: " + ", ".join(f"{k}={shlex.quote(v)}" for k, v in config.env)
+    return text
+
+
+# ----- Claude Code's settings --------------------------------------------------------------
+
+
+def _json(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read(1 << 20).decode("utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _config_dir(environ: Mapping[str, str], home: Path) -> Path:
+    custom = environ.get("CLAUDE_CONFIG_DIR")
+    return Path(custom).expanduser() if custom else home / ".claude"
+
+
+def _global_file(environ: Mapping[str, str], home: Path) -> Path:
+    custom = environ.get("CLAUDE_CONFIG_DIR")
+    return Path(custom).expanduser() / ".claude.json" if custom else home / ".claude.json"
+
+
+def _managed_file() -> Path:
+    if sys.platform == "darwin":
+        return Path("/Library/Application Support/ClaudeCode/managed-settings.json")
+    if sys.platform.startswith("win"):
+        return Path(r"C:\Program Files\ClaudeCode\managed-settings.json")
+    return Path("/etc/claude-code/managed-settings.json")
+
+
+def _trusted(projects: Mapping[str, Any], cwd: Path) -> bool:
+    """Claude Code's trust dialog was accepted for the folder or a parent of it."""
+    for folder in (cwd, *cwd.parents):
+        entry = projects.get(str(folder))
+        if isinstance(entry, dict) and entry.get("hasTrustDialogAccepted") is True:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class _Source:
+    where: str
+    data: Mapping[str, Any]
+    approves: bool  # its approvals count (a rejection always does)
+
+
+def _sources(cwd: Path, home: Path, environ: Mapping[str, str]) -> list[_Source]:
+    """Lowest precedence first, as Claude Code merges them."""
+    state = _json(_global_file(environ, home))
+    projects = state.get("projects") if isinstance(state.get("projects"), dict) else {}
+    assert isinstance(projects, dict)
+    trusted = _trusted(projects, cwd)
+    entry = projects.get(str(cwd))
+    user = _config_dir(environ, home) / "settings.json"
+    return [
+        _Source(str(_global_file(environ, home)), entry if isinstance(entry, dict) else {}, True),
+        _Source(str(user), _json(user), True),
+        _Source(str(cwd / ".claude" / "settings.json"),
+                _json(cwd / ".claude" / "settings.json"), trusted),
+        _Source(str(cwd / ".claude" / "settings.local.json"),
+                _json(cwd / ".claude" / "settings.local.json"), trusted),
+        _Source(str(_managed_file()), _json(_managed_file()), True),
+    ]
+
+
+def _names(value: Any) -> set[str]:
+    return {normalized(v) for v in value if isinstance(v, str)} if isinstance(value, list) else set()
+
+
+def claude_code_verdicts(cwd: str, names: list[str], home: Path,
+                         environ: Mapping[str, str]) -> dict[str, tuple[Verdict, str]]:
+    """Each name's verdict by Claude Code's settings and where it comes from (blocking)."""
+    sources = _sources(Path(cwd), home, environ)
+    out: dict[str, tuple[Verdict, str]] = {}
+    approve_all: tuple[bool, str] = (False, "")
+    for source in sources:
+        value = source.data.get("enableAllProjectMcpServers")
+        if isinstance(value, bool) and (source.approves or not value):
+            approve_all = (value, source.where)
+    for name in names:
+        key = normalized(name)
+        rejected = [s.where for s in sources if key in _names(s.data.get("disabledMcpjsonServers"))]
+        approved = [s.where for s in sources if s.approves
+                    and key in _names(s.data.get("enabledMcpjsonServers"))]
+        if rejected:
+            out[name] = ("rejected", f"disabledMcpjsonServers in {rejected[-1]}")
+        elif approved:
+            out[name] = ("approved", f"enabledMcpjsonServers in {approved[-1]}")
+        elif approve_all[0]:
+            out[name] = ("approved", f"enableAllProjectMcpServers in {approve_all[1]}")
+        else:
+            out[name] = ("pending", "")
+    return out
+
+
+# ----- the sidecar's own answers ------------------------------------------------------------
+
+
+class ApprovalStore:
+    """The user's remembered answers for one workspace."""
+
+    def __init__(self, storage: Path, cwd: str) -> None:
+        self.path = project_dir(storage, cwd) / APPROVALS_FILE
+
+    def _load(self) -> dict[str, Any]:
+        servers = _json(self.path).get("servers")
+        return servers if isinstance(servers, dict) else {}
+
+    def verdict(self, config: ServerConfig) -> Verdict:
+        entry = self._load().get(config.name)
+        if not isinstance(entry, dict):
+            return "pending"
+        if entry.get("answer") == "rejected":
+            return "rejected"
+        if entry.get("answer") == "approved" and entry.get("fingerprint") == fingerprint(config):
+            return "approved"
+        return "pending"
+
+    def remember(self, config: ServerConfig, answer: Verdict) -> None:
+        """Write the answer (blocking); atomically, so a crash leaves the old file."""
+        servers = self._load()
+        servers[config.name] = {"answer": answer, "fingerprint": fingerprint(config),
+                                "commandLine": command_line(config)}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".mcp-approvals.")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"servers": servers}, handle, indent=2)
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            log.warning("cannot remember the MCP approval in %s: %s", self.path, exc)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
