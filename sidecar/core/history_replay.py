@@ -104,6 +104,7 @@ def _tool_rows(block: Block, results: dict[str, tuple[Block, Message]], tools: d
     end = tool_call_update(
         tid, "failed" if result.get("is_error") else "completed",
         content=content if isinstance(content, list) else result_content(result),
+        raw_output=note.get("rawOutput") if isinstance(note.get("rawOutput"), dict) else None,
         permission=note.get("permission") if isinstance(note.get("permission"), dict) else None)
     return [start, end]
 

@@ -4,13 +4,15 @@ Live, a call ends with a ``tool_call_update`` carrying its status, its output (`
 and, when the user was asked, the option picked (``permission``). The transcript holds the
 call (``tool_use``) and its result (``tool_result``, ``is_error``); what cannot be derived
 from those is written beside the result, in the tool-results record's ``toolCalls`` extra:
-the permission answer, and the shown content when it is not the result's text (a diff, or a
-result the model saw as a preview of a saved file). ``shown_content`` is the one rule for
+the permission answer, the call's ``rawOutput`` when it is small (line counts, exit codes:
+what a client's row shows), and the shown content when it is not the result's text (a diff,
+or a result the model saw as a preview of a saved file). ``shown_content`` is the one rule for
 what a result shows, so live and replay cap it the same way.
 """
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, cast
 
 from sidecar.contract.updates import PermissionAnswer
@@ -22,6 +24,8 @@ if TYPE_CHECKING:
 # The most text one tool call's update carries (the model's result is not affected).
 SHOWN_TEXT_LIMIT = 20_000
 EXTRA_KEY = "toolCalls"
+# A rawOutput larger than this as JSON is not kept for replay (it would bloat the transcript).
+RAW_OUTPUT_LIMIT = 2_000
 
 
 def shown_content(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -71,6 +75,9 @@ class ToolNotes:
             note["shown"] = raw["content"]
         if "permission" in note and "permission" not in raw:
             raw["permission"] = note["permission"]
+        output = raw.get("rawOutput")
+        if isinstance(output, dict) and output and len(json.dumps(output, default=str)) <= RAW_OUTPUT_LIMIT:
+            note["rawOutput"] = output
         return update
 
     def on_append(self, message: Message) -> None:
@@ -86,6 +93,8 @@ class ToolNotes:
             kept: dict[str, Any] = {}
             if "permission" in note:
                 kept["permission"] = note["permission"]
+            if "rawOutput" in note:
+                kept["rawOutput"] = note["rawOutput"]
             if "shown" in note and note["shown"] != result_content(result):
                 kept["content"] = note["shown"]
             if kept:

@@ -34,7 +34,7 @@ def rows(updates: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
             start = calls[u["toolCallId"]]
             out.append(("tool", start["title"], start["kind"], start["rawInput"],
                         start.get("locations"), u["status"], u.get("content"),
-                        u.get("permission")))
+                        u.get("permission"), u.get("rawOutput")))
         elif kind == "compaction_update" and u["status"] == "completed":
             out.append(("compaction", u["trigger"], u["tier"], u["tokensBefore"],
                         u["tokensAfter"], u["summary"]))
@@ -88,6 +88,8 @@ async def test_load_replays_as_live(llm: Any, tmp_path: Path, workspace: Path) -
                                      {"optionId": "allow_once", "name": "Allow once"},
                                      {"optionId": "allow_once", "name": "Accept"}]
     assert "ran-42" in str(tools[3][6])
+    # What a row shows beside the title (a Read's line count) comes from rawOutput.
+    assert isinstance(tools[0][8], dict) and "numLines" in tools[0][8]
 
     client = await start_client()
     rec = await initialize(client, settings)
