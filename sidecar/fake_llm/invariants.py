@@ -33,8 +33,8 @@ Rules, per session:
    that the conversation had before it (most recent first where the kind has an order),
    each once.
 7. ``mcp_reannounced``: the first request after a compaction that offers MCP tools
-   (``mcp__...``) carries their re-announcement, naming every one of them, within its budget
-   (four bytes a token at most), so the model keeps the servers' instructions and tool set.
+   (``mcp__...``) the sidecar announced earlier in the conversation carries their
+   re-announcement, naming every one of them, within its budget (four bytes a token at most), so the model keeps the servers' instructions and tool set.
 
 Requests without the headers (other clients, such as Claude Code) are checked by rule 1
 only.
@@ -60,7 +60,7 @@ from sidecar.core.hooks import HOOK_CONTEXT_MARK, hook_budget
 from sidecar.core.permissions_plan import PLAN_FILE_INTRO, PLAN_REINJECTED_MARK
 from sidecar.core.settings import PostCompact
 from sidecar.core.skills import INVOKED_SKILL_MARK, SKILL_TOOL, skill_budgets
-from sidecar.mcp.announce import REANNOUNCE_MARK, REANNOUNCE_TOKENS
+from sidecar.mcp.announce import DELTA_MARK, REANNOUNCE_MARK, REANNOUNCE_TOKENS
 
 from .counting import count_text
 from .responses_input import input_items, message_role, part_text, parts
@@ -88,6 +88,7 @@ class _Conversation:
     tools: str = ""
     system: str = ""
     blocks: list[str] = field(default_factory=list)
+    mcp_announced: bool = False  # a request carried the sidecar's MCP tool announcement
     had_claude_md: bool = False
     requests: int = 0
     # Skill tool calls seen (id -> skill), and the skills loaded, oldest first.
@@ -430,8 +431,12 @@ class InvariantChecker:
             conv.skill_calls.clear()
             conv.hook_context.clear()
         found.extend(self._reinjected(index, provider, conv, body, limit, compacted, session))
-        if compacted:
+        if compacted and conv.mcp_announced:
             found.extend(self._reannounced(index, body, blocks))
+        # Only tools the sidecar announced are its to re-announce (a replayed recording
+        # offers the recorded client's MCP tools, which no server of ours provides).
+        conv.mcp_announced = conv.mcp_announced or any(
+            DELTA_MARK in b or REANNOUNCE_MARK in b for b in blocks)
         conv.epoch, conv.cause = epoch, cause
         conv.model, conv.tools, conv.system, conv.blocks = model, tools, system, blocks
         conv.had_claude_md = conv.had_claude_md or has_md

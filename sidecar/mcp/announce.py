@@ -48,6 +48,8 @@ REANNOUNCE_WINDOW_DIVISOR = 50
 DESCRIPTION_CHARS = 200
 # How the re-announcement begins (the fake's invariant checker looks for it).
 REANNOUNCE_MARK = "MCP servers (re-announced after the summary):"
+# How an announcement of a change to the tool set begins.
+DELTA_MARK = "The MCP tools changed."
 
 
 class LinkedSession(Protocol):
@@ -99,7 +101,7 @@ class McpLink:
         kept: list[Tool] = [t for t in session.tools if not isinstance(t, McpTool)]
         session.tools[:] = kept + list(current)
         session.tools_changed()
-        lines = ["The MCP tools changed."]
+        lines = [DELTA_MARK]
         if added:
             lines.append("Now available:")
             lines += [f"- {t.name}: {_first_line(t.description)}" for t in added]

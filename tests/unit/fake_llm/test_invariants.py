@@ -256,3 +256,23 @@ def test_a_plan_past_its_budget_is_caught() -> None:
     found = observe(InvariantChecker(), req(user("hi", context=True), assistant("ok"),
                                             reinjected(big)), headers(blocking=8_000))
     assert any(f.startswith(f"reinjected: plan: '{PLAN}' holds") for f in found), found
+
+
+def test_mcp_tools_the_sidecar_announced_must_be_re_announced_after_a_compaction() -> None:
+    from sidecar.mcp.announce import DELTA_MARK, REANNOUNCE_MARK
+
+    tools = [{"name": "mcp__docs__fetch", "description": "d", "input_schema": {"type": "object"}}]
+    announced = user(f"{DELTA_MARK}\nNow available:\n- mcp__docs__fetch: d", context=True)
+    c = InvariantChecker()
+    assert observe(c, {**req(announced), "tools": tools}) == []
+    after = {**req(user("Summary.", context=True)), "tools": tools}
+    found = observe(c, after, headers(2, "compaction"))
+    assert len(found) == 1 and found[0].startswith("mcp_reannounced:")
+    c = InvariantChecker()
+    observe(c, {**req(announced), "tools": tools})
+    again = user("Summary.", f"{REANNOUNCE_MARK}\n- mcp__docs__fetch", context=True)
+    assert observe(c, {**req(again), "tools": tools}, headers(2, "compaction")) == []
+    # Tools another client's recording offers, never announced by the sidecar, owe nothing.
+    c = InvariantChecker()
+    observe(c, {**req(user("hi", context=True)), "tools": tools})
+    assert observe(c, after, headers(2, "compaction")) == []
