@@ -349,7 +349,10 @@ async def test_through_the_terminal_client(llm: Any, tmp_path: Path) -> None:
     make_workspace(ws, await asyncio.to_thread(everything_or_skip))
     env = chat_env(tmp_path, llm.url)
     env["PROBE_ROOT"] = str(REPO)
-    env["CONTEXT_SIDECAR_SETTINGS"] = json.dumps({**json.loads(env["CONTEXT_SIDECAR_SETTINGS"]), **SETTINGS})
+    # The user trusts this workspace's servers (the approval question itself is tested in
+    # test_mcp_trust.py; the LSP and ACP clients here answer it).
+    env["CONTEXT_SIDECAR_SETTINGS"] = json.dumps({**json.loads(env["CONTEXT_SIDECAR_SETTINGS"]), **SETTINGS,
+                                                  "mcp": {**SETTINGS["mcp"], "trustWorkspaceServers": True}})
     chat = ChatProcess(ws, env)
     try:
         await asyncio.to_thread(chat.wait_for, "]> ")
