@@ -12,11 +12,17 @@ from pathlib import Path
 from typing import Any, Mapping
 
 
-def read_json(path: Path) -> dict[str, Any]:
-    """A JSON object file, at most 1 MiB read; {} when missing, unreadable or not an object."""
+# ``~/.claude.json`` keeps per-folder state and grows past a settings file's size; a file
+# cut short would not parse, and its folders would count as untrusted.
+STATE_MAX_BYTES = 64 << 20
+
+
+def read_json(path: Path, limit: int = 1 << 20) -> dict[str, Any]:
+    """A JSON object file, at most ``limit`` bytes read; {} when missing, unreadable, longer
+    or not an object."""
     try:
         with open(path, "rb") as handle:
-            data = json.loads(handle.read(1 << 20).decode("utf-8", errors="replace"))
+            data = json.loads(handle.read(limit).decode("utf-8", errors="replace"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -42,7 +48,7 @@ def managed_file() -> Path:
 
 def projects(environ: Mapping[str, str], home: Path) -> dict[str, Any]:
     """The per-folder entries of ``~/.claude.json``."""
-    value = read_json(global_file(environ, home)).get("projects")
+    value = read_json(global_file(environ, home), STATE_MAX_BYTES).get("projects")
     return value if isinstance(value, dict) else {}
 
 

@@ -81,3 +81,16 @@ def test_a_slow_hook_is_stopped_at_its_timeout(tmp_path: Path) -> None:
     result = run_hook(HookCommand("PreCompact", "sleep 30", 0.5), {}, tmp_path, "auto")
     assert time.monotonic() - started < 5
     assert result.exit_code is None and "timed out" in result.output
+
+
+def test_a_large_claude_json_still_trusts_its_folders(tmp_path: Path) -> None:
+    from sidecar.core.claude_config import workspace_trusted
+
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    home.mkdir()
+    # Claude Code's state file keeps much per folder: past a settings file's 1 MiB here.
+    entries = {f"/elsewhere/{n}": {"history": ["x" * 1000] * 3} for n in range(400)}
+    entries[str(ws)] = {"hasTrustDialogAccepted": True}
+    (home / ".claude.json").write_text(json.dumps({"projects": entries}))
+    assert (home / ".claude.json").stat().st_size > 1 << 20
+    assert workspace_trusted(ws, home, {})
