@@ -194,6 +194,7 @@ def _context() -> ContextView:
         "skills": [{"name": "release-notes", "description": "Write release notes from the git log",
                     "source": "workspace", "invoked": True}],
         "mcpServers": MCP_SERVERS,
+        "skippedHookFiles": [],
     }
 
 

@@ -236,6 +236,7 @@ class ContextView(TypedDict):
     editorContext: list[EditorContextItem]  # what the editor attached since the last compaction
     skills: list[SkillInfo]
     mcpServers: list[McpServer]
+    skippedHookFiles: list[str]  # the workspace's hook files not run: the folder is not trusted
 
 
 class HistoryEntry(TypedDict):

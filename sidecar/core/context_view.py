@@ -41,6 +41,11 @@ def render_context(view: dict[str, Any]) -> str:
             f"- {r.get('path')}{' (stale)' if r.get('stale') else ''}" for r in reads]
     lines += ["", f"{len(view['messages'])} messages in the model's view."]
     lines += _storage_lines(view.get("storage"))
+    skipped = view.get("skippedHookFiles") or []
+    if skipped:
+        lines += ["", "**Hooks not run**"] + [
+            f"- {f}: this folder is not trusted (accept Claude Code's trust dialog for it, "
+            "or set hooks.trustWorkspace in your user settings)" for f in skipped]
     return "\n".join(lines)
 
 

@@ -10,6 +10,13 @@ Each command gets Claude Code's JSON on stdin (``session_id``, ``transcript_path
 ``hook_event_name`` and the event's own fields) and runs in a worker thread in its own
 process group, killed at its timeout. A failing hook is reported, never fatal.
 
+A workspace's own files (``.claude/settings.json``, ``.claude/settings.local.json``) name
+commands of the repository author's choosing: as in Claude Code, they run only once the
+user accepted Claude Code's trust dialog for the folder or a parent of it
+(``hasTrustDialogAccepted`` in ``~/.claude.json``), or when the user's own setting
+``hooks.trustWorkspace`` says so. Otherwise they are skipped: logged once, and listed in
+the ``/context`` view (``skippedHookFiles``).
+
 What a hook printed is kept as a ``hook_result`` attachment record and shown to the user as
 a ``hook_result`` update. PreCompact output guides the summary; SessionStart output is
 context for the model (its record is sent; Claude Code's ``additionalContext`` JSON is
@@ -22,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import re
 import subprocess
 from dataclasses import dataclass
@@ -82,9 +90,33 @@ def matches(matcher: str, value: str) -> bool:
         return matcher == value
 
 
-def _claude_settings_files(cwd: Path, home: Path) -> list[Path]:
-    return [home / ".claude" / "settings.json", cwd / ".claude" / "settings.json",
-            cwd / ".claude" / "settings.local.json"]
+def _user_settings_file(home: Path) -> Path:
+    from sidecar.core.claude_config import config_dir
+
+    return config_dir(os.environ, home) / "settings.json"
+
+
+def _workspace_settings_files(cwd: Path) -> list[Path]:
+    return [cwd / ".claude" / "settings.json", cwd / ".claude" / "settings.local.json"]
+
+
+def workspace_hooks_trusted(settings: Settings, cwd: Path, home: Path) -> bool:
+    """Whether the workspace's own hooks may run (blocking: reads ``~/.claude.json``)."""
+    from sidecar.core.claude_config import workspace_trusted
+
+    return settings.hooks.trustWorkspace or workspace_trusted(cwd, home)
+
+
+def skipped_hook_files(settings: Settings, cwd: Path, home: Path) -> list[str]:
+    """The workspace's files whose hooks do not run, for want of trust (blocking)."""
+    files = [p for p in _workspace_settings_files(cwd) if p.is_file()]
+    if not files or workspace_hooks_trusted(settings, cwd, home):
+        return []
+    return [str(p) for p in files if _read_hooks_file(p)]
+
+
+# The files already logged as skipped: one warning each in the log.
+_logged_skips: set[str] = set()
 
 
 def _read_hooks_file(path: Path) -> Mapping[str, Any]:
@@ -104,15 +136,23 @@ def may_have_hooks(settings: Settings, cwd: Path, home: Path, event: HookEvent) 
     so that a workspace without hooks never waits for a worker thread."""
     if getattr(settings, SETTINGS_KEY[event]):
         return True
-    return any(p.is_file() for p in _claude_settings_files(cwd, home))
+    return any(p.is_file() for p in (_user_settings_file(home), *_workspace_settings_files(cwd)))
 
 
 def configured_hooks(settings: Settings, cwd: Path, home: Path, event: HookEvent) -> list[HookCommand]:
     """Every command of ``event``: the sidecar's settings first, then Claude Code's files
-    (user, project, local). Blocking (reads files): call it off the event loop."""
+    (user, then project and local when the workspace is trusted). Blocking (reads files): call it off the event loop."""
     timeout = float(settings.hookTimeoutSeconds)
     out = [HookCommand(event, c, timeout) for c in getattr(settings, SETTINGS_KEY[event])]
-    for path in _claude_settings_files(cwd, home):
+    paths = [_user_settings_file(home)]
+    skipped = skipped_hook_files(settings, cwd, home)
+    paths += [p for p in _workspace_settings_files(cwd) if str(p) not in skipped]
+    for name in skipped:
+        if name not in _logged_skips:
+            _logged_skips.add(name)
+            log.warning("the hooks in %s do not run: Claude Code's trust dialog was not "
+                        "accepted for this folder and hooks.trustWorkspace is off", name)
+    for path in paths:
         groups = _read_hooks_file(path).get(event)
         for group in groups if isinstance(groups, list) else []:
             if not isinstance(group, dict):

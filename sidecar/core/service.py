@@ -761,6 +761,8 @@ class SessionService:
         return await self._context_view(self.get(p.session_id))
 
     async def _context_view(self, session: Session) -> ContextView:
+        from sidecar.core.hooks import skipped_hook_files
+
         prefix: dict[str, Any] = {"parts": session.prefix_parts(), "memoryFiles": []}
         if session.prefix_view is not None:
             prefix["memoryFiles"] = session.prefix_view.memory_files()
@@ -778,6 +780,8 @@ class SessionService:
             "modelStatus": self.model_status(session).to_json(self.today()),
             "skills": await self._skills_view(session),
             "mcpServers": self.mcp.statuses(session),
+            "skippedHookFiles": await asyncio.to_thread(
+                skipped_hook_files, session.settings, Path(session.info.cwd), Path.home()),
         })
 
     async def _skills_view(self, session: Session) -> list[SkillInfo]:

@@ -126,6 +126,14 @@ class Mcp:
 
 
 @dataclass(frozen=True)
+class Hooks:
+    # Run the hooks a workspace configures itself (its .claude/settings.json and
+    # .claude/settings.local.json) even where Claude Code's trust dialog was not accepted
+    # for the folder. Read from the user's settings only.
+    trustWorkspace: bool = False
+
+
+@dataclass(frozen=True)
 class Tokens:
     # "calibrated" learns bytes per token from consecutive usage anchors; "bytes4" is the
     # seed's 4 bytes per token (2 for JSON); "tiktoken" counts with a real encoding.
@@ -181,6 +189,7 @@ class Settings:
     postCompactHooks: tuple[str, ...] = ()
     sessionStartHooks: tuple[str, ...] = ()
     hookTimeoutSeconds: int = 60
+    hooks: Hooks = field(default_factory=Hooks)
     retry: "Retry" = field(default_factory=lambda: Retry())
     transport: "Transport" = field(default_factory=lambda: Transport())
     permissions: "Permissions" = field(default_factory=lambda: Permissions())
@@ -343,18 +352,33 @@ def _read_json_file(path: Path, warnings: list[str]) -> dict[str, Any]:
     return data.get(SECTION, data) if isinstance(data.get(SECTION), dict) else data
 
 
+# What a workspace's own settings file cannot set: where the API key goes and which
+# variable it is read from, where the sidecar writes, the commands it runs, and whether the
+# workspace's own servers and hooks are trusted. They come from the user's settings, the
+# environment or the editor only.
+USER_ONLY = ("baseUrl", "apiKeyEnv", "storageDir", "preCompactHooks", "postCompactHooks",
+             "sessionStartHooks", "mcp.trustWorkspaceServers", "hooks.trustWorkspace")
+
+
 def _workspace_layer(workspace: str, warnings: list[str]) -> dict[str, Any]:
-    """The workspace's settings file, less what only the user may decide: its ``mcpServers``
-    are the workspace's own servers (sidecar.mcp.config reads them, to be approved before
-    they start) and it cannot trust the workspace's servers itself."""
+    """The workspace's settings file, less what only the user may decide (``USER_ONLY``):
+    its ``mcpServers`` are the workspace's own servers (sidecar.mcp.config reads them, to
+    be approved before they start)."""
     path = Path(workspace) / ".context-sidecar" / "settings.json"
     layer = _read_json_file(path, warnings)
     layer.pop("mcpServers", None)
-    mcp = layer.get("mcp")
-    if isinstance(mcp, dict) and "trustWorkspaceServers" in mcp:
-        layer["mcp"] = {k: v for k, v in mcp.items() if k != "trustWorkspaceServers"}
-        warnings.append(f"{path}: mcp.trustWorkspaceServers is ignored in a workspace's own "
-                        "settings; set it in your user settings")
+    ignored = []
+    for dotted in USER_ONLY:
+        *parents, key = dotted.split(".")
+        holder: Any = layer
+        for name in parents:
+            holder = holder.get(name) if isinstance(holder, dict) else None
+        if isinstance(holder, dict) and key in holder:
+            del holder[key]
+            ignored.append(dotted)
+    if ignored:
+        warnings.append(f"{path}: {', '.join(ignored)} ignored: a workspace's own settings "
+                        "cannot set them; set them in your user or editor settings")
     return layer
 
 

@@ -29,12 +29,13 @@ import logging
 import os
 import re
 import shlex
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
+from sidecar.core.claude_config import (config_dir, global_file, managed_file, projects,
+                                         read_json, trusted_in)
 from sidecar.mcp.config import ServerConfig
 from sidecar.storage.paths import project_dir
 
@@ -73,42 +74,6 @@ def command_line(config: ServerConfig) -> str:
 # ----- Claude Code's settings --------------------------------------------------------------
 
 
-def _json(path: Path) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as handle:
-            data = json.loads(handle.read(1 << 20).decode("utf-8", errors="replace"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _config_dir(environ: Mapping[str, str], home: Path) -> Path:
-    custom = environ.get("CLAUDE_CONFIG_DIR")
-    return Path(custom).expanduser() if custom else home / ".claude"
-
-
-def _global_file(environ: Mapping[str, str], home: Path) -> Path:
-    custom = environ.get("CLAUDE_CONFIG_DIR")
-    return Path(custom).expanduser() / ".claude.json" if custom else home / ".claude.json"
-
-
-def _managed_file() -> Path:
-    if sys.platform == "darwin":
-        return Path("/Library/Application Support/ClaudeCode/managed-settings.json")
-    if sys.platform.startswith("win"):
-        return Path(r"C:\Program Files\ClaudeCode\managed-settings.json")
-    return Path("/etc/claude-code/managed-settings.json")
-
-
-def _trusted(projects: Mapping[str, Any], cwd: Path) -> bool:
-    """Claude Code's trust dialog was accepted for the folder or a parent of it."""
-    for folder in (cwd, *cwd.parents):
-        entry = projects.get(str(folder))
-        if isinstance(entry, dict) and entry.get("hasTrustDialogAccepted") is True:
-            return True
-    return False
-
-
 @dataclass(frozen=True)
 class _Source:
     where: str
@@ -118,20 +83,18 @@ class _Source:
 
 def _sources(cwd: Path, home: Path, environ: Mapping[str, str]) -> list[_Source]:
     """Lowest precedence first, as Claude Code merges them."""
-    state = _json(_global_file(environ, home))
-    projects = state.get("projects") if isinstance(state.get("projects"), dict) else {}
-    assert isinstance(projects, dict)
-    trusted = _trusted(projects, cwd)
-    entry = projects.get(str(cwd))
-    user = _config_dir(environ, home) / "settings.json"
+    entries = projects(environ, home)
+    trusted = trusted_in(entries, cwd)
+    entry = entries.get(str(cwd))
+    user = config_dir(environ, home) / "settings.json"
     return [
-        _Source(str(_global_file(environ, home)), entry if isinstance(entry, dict) else {}, True),
-        _Source(str(user), _json(user), True),
+        _Source(str(global_file(environ, home)), entry if isinstance(entry, dict) else {}, True),
+        _Source(str(user), read_json(user), True),
         _Source(str(cwd / ".claude" / "settings.json"),
-                _json(cwd / ".claude" / "settings.json"), trusted),
+                read_json(cwd / ".claude" / "settings.json"), trusted),
         _Source(str(cwd / ".claude" / "settings.local.json"),
-                _json(cwd / ".claude" / "settings.local.json"), trusted),
-        _Source(str(_managed_file()), _json(_managed_file()), True),
+                read_json(cwd / ".claude" / "settings.local.json"), trusted),
+        _Source(str(managed_file()), read_json(managed_file()), True),
     ]
 
 
@@ -175,7 +138,7 @@ class ApprovalStore:
         self.path = project_dir(storage, cwd) / APPROVALS_FILE
 
     def _load(self) -> dict[str, Any]:
-        servers = _json(self.path).get("servers")
+        servers = read_json(self.path).get("servers")
         return servers if isinstance(servers, dict) else {}
 
     def verdict(self, config: ServerConfig) -> Verdict:

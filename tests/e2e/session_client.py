@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from pathlib import Path
@@ -117,6 +118,14 @@ async def call(client: LanguageClient, method: str, params: Any) -> Any:
 async def prompt(client: LanguageClient, session_id: str, text: str) -> Any:
     return await call(client, "session/prompt", {"sessionId": session_id,
                                                  "prompt": [{"type": "text", "text": text}]})
+
+
+def trust_folder(home: Path, folder: Path) -> None:
+    """Claude Code's trust dialog accepted for ``folder``, as ``~/.claude.json`` keeps it (the
+    workspace's own hooks run only then)."""
+    home.mkdir(parents=True, exist_ok=True)
+    (home / ".claude.json").write_text(json.dumps(
+        {"projects": {str(folder): {"hasTrustDialogAccepted": True}}}))
 
 
 async def start_client(env: dict[str, str] | None = None) -> LanguageClient:

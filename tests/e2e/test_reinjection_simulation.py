@@ -20,7 +20,8 @@ from typing import Any
 
 from sidecar.core.skills import LISTING_HEADER
 from sidecar.fake_llm import Reply, default_reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (call, initialize, prompt, settings_for, start_client,
+                                      stop_client, trust_folder)
 
 TURNS = 300
 SETTINGS = {
@@ -59,6 +60,7 @@ def make_skills(workspace: Path, home: Path) -> None:
         "PreCompact": [{"hooks": [{"type": "command", "command": "echo keep file names"}]}],
         "PostCompact": [{"hooks": [{"type": "command", "command": "cat > /dev/null; echo noted"}]}],
     }}))
+    trust_folder(home, workspace)  # the workspace's own hooks run in a trusted folder only
 
 
 def block_texts(body: dict[str, Any]) -> list[str]:

@@ -18,7 +18,8 @@ from typing import Any
 from sidecar.core.hooks import HOOK_CONTEXT_MARK
 from sidecar.core.skills import INVOKED_SKILL_MARK, LISTING_HEADER
 from sidecar.fake_llm import Reply, default_reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (call, initialize, prompt, settings_for, start_client,
+                                      stop_client, trust_folder)
 
 REVIEW_BODY = "# Review\n\nRead CHECKLIST.md beside this file, then review the diff line by line.\n"
 
@@ -182,6 +183,7 @@ async def test_hooks_run_with_claude_code_input_and_their_context_survives(
     home.mkdir()
     log = tmp_path / "hook-input.jsonl"
     hooks_settings(workspace, log)
+    trust_folder(home, workspace)  # the workspace's own hooks run in a trusted folder only
     llm.responder = skill_responder({})
     client = await start_client(home_env(home))
     rec = await initialize(client, settings_for(

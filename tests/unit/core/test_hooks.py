@@ -7,8 +7,10 @@ import json
 import time
 from pathlib import Path
 
-from sidecar.core.hooks import HookCommand, configured_hooks, matches, run_hook
-from sidecar.core.settings import Settings
+import pytest
+
+from sidecar.core.hooks import HookCommand, configured_hooks, matches, run_hook, skipped_hook_files
+from sidecar.core.settings import Hooks, Settings
 
 
 def test_matchers_follow_claude_code() -> None:
@@ -18,7 +20,9 @@ def test_matchers_follow_claude_code() -> None:
     assert matches("[", "[")  # a broken regex matches itself only
 
 
-def test_settings_and_claude_code_files_are_merged(tmp_path: Path) -> None:
+def test_settings_and_claude_code_files_are_merged(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     ws, home = tmp_path / "ws", tmp_path / "home"
     (ws / ".claude").mkdir(parents=True)
     (home / ".claude").mkdir(parents=True)
@@ -27,11 +31,36 @@ def test_settings_and_claude_code_files_are_merged(tmp_path: Path) -> None:
     (ws / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"SessionStart": [
         {"hooks": [{"type": "command", "command": "echo project"}, {"type": "prompt", "prompt": "x"}]}]}}))
     (ws / ".claude" / "settings.local.json").write_text("{not json")
-    settings = dataclasses.replace(Settings(), sessionStartHooks=("echo mine",), hookTimeoutSeconds=7)
+    settings = dataclasses.replace(Settings(), sessionStartHooks=("echo mine",), hookTimeoutSeconds=7,
+                                   hooks=Hooks(trustWorkspace=True))  # the project's file counts
     hooks = configured_hooks(settings, ws, home, "SessionStart")
     assert [(h.command, h.matcher, h.timeout) for h in hooks] == [
         ("echo mine", "", 7.0), ("cat notes", "compact", 5.0), ("echo project", "", 7.0)]
     assert configured_hooks(settings, ws, home, "PostCompact") == []
+
+
+def test_workspace_hooks_run_only_in_a_trusted_folder(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    ws, home = tmp_path / "repo" / "ws", tmp_path / "home"
+    (ws / ".claude").mkdir(parents=True)
+    home.mkdir()
+    (ws / ".claude" / "settings.local.json").write_text(json.dumps({"hooks": {"PreCompact": [
+        {"hooks": [{"type": "command", "command": "curl evil"}]}]}}))
+    settings = dataclasses.replace(Settings(), preCompactHooks=("echo mine",))
+    assert [h.command for h in configured_hooks(settings, ws, home, "PreCompact")] == ["echo mine"]
+    assert skipped_hook_files(settings, ws, home) == [str(ws / ".claude" / "settings.local.json")]
+    # Accepted for another folder, or not accepted: still skipped.
+    (home / ".claude.json").write_text(json.dumps({"projects": {
+        str(tmp_path / "other"): {"hasTrustDialogAccepted": True},
+        str(ws): {"hasTrustDialogAccepted": False}}}))
+    assert skipped_hook_files(settings, ws, home) != []
+    # Accepted for a parent folder: the workspace's hooks run.
+    (home / ".claude.json").write_text(json.dumps({"projects": {
+        str(tmp_path / "repo"): {"hasTrustDialogAccepted": True}}}))
+    assert [h.command for h in configured_hooks(settings, ws, home, "PreCompact")] == [
+        "echo mine", "curl evil"]
+    assert skipped_hook_files(settings, ws, home) == []
 
 
 def test_a_hook_reads_its_json_and_gives_context(tmp_path: Path) -> None:
@@ -52,3 +81,16 @@ def test_a_slow_hook_is_stopped_at_its_timeout(tmp_path: Path) -> None:
     result = run_hook(HookCommand("PreCompact", "sleep 30", 0.5), {}, tmp_path, "auto")
     assert time.monotonic() - started < 5
     assert result.exit_code is None and "timed out" in result.output
+
+
+def test_a_large_claude_json_still_trusts_its_folders(tmp_path: Path) -> None:
+    from sidecar.core.claude_config import workspace_trusted
+
+    ws, home = tmp_path / "ws", tmp_path / "home"
+    home.mkdir()
+    # Claude Code's state file keeps much per folder: past a settings file's 1 MiB here.
+    entries = {f"/elsewhere/{n}": {"history": ["x" * 1000] * 3} for n in range(400)}
+    entries[str(ws)] = {"hasTrustDialogAccepted": True}
+    (home / ".claude.json").write_text(json.dumps({"projects": entries}))
+    assert (home / ".claude.json").stat().st_size > 1 << 20
+    assert workspace_trusted(ws, home, {})

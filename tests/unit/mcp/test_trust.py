@@ -79,7 +79,28 @@ def test_a_workspace_settings_file_configures_workspace_servers_only(
     warnings: list[str] = []
     layer = file_and_env_layers(str(tmp_path), warnings)
     assert "mcpServers" not in layer and "trustWorkspaceServers" not in layer.get("mcp", {})
-    assert any("trustWorkspaceServers is ignored" in w for w in warnings)
+    assert any("mcp.trustWorkspaceServers ignored" in w for w in warnings)
     loaded = load_configs(str(tmp_path), {"mine": {"command": "ok"}}, {})
     assert {c.name: c.workspace for c in loaded.servers} == {"dot": True, "repo": True,
                                                              "mine": False}
+
+
+def test_a_workspace_settings_file_cannot_set_what_only_the_user_decides(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sidecar.core.settings import USER_ONLY, resolve_settings
+
+    monkeypatch.delenv("CONTEXT_SIDECAR_SETTINGS", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    write(tmp_path / "config" / "context-sidecar" / "settings.json", {"baseUrl": "http://mine"})
+    write(tmp_path / ".context-sidecar" / "settings.json", {
+        "baseUrl": "http://theirs", "apiKeyEnv": "HOME", "storageDir": "/tmp/x",
+        "preCompactHooks": ["a"], "postCompactHooks": ["b"], "sessionStartHooks": ["c"],
+        "hooks": {"trustWorkspace": True}, "mcp": {"trustWorkspaceServers": True},
+        "model": "claude-opus-4-1"})
+    settings, warnings = resolve_settings(str(tmp_path))
+    assert settings.baseUrl == "http://mine" and settings.apiKeyEnv is None
+    assert settings.storageDir is None and not settings.hooks.trustWorkspace
+    assert not (settings.preCompactHooks or settings.postCompactHooks or settings.sessionStartHooks)
+    assert settings.model == "claude-opus-4-1"  # what a workspace may set still applies
+    [warning] = [w for w in warnings if "cannot set them" in w]
+    assert all(key in warning for key in USER_ONLY)

@@ -36,5 +36,12 @@ export function contextMarkdown(view: ContextView): string {
     }
     out.push(fence(value));
   }
+  const skipped = view.skippedHookFiles ?? [];
+  if (skipped.length > 0) {
+    out.push("", "## Hooks not run", "",
+      "This folder is not trusted: accept Claude Code's trust dialog for it, or set " +
+      "`contextSidecar.hooks.trustWorkspace`.", "");
+    for (const file of skipped) out.push(`- \`${file}\``);
+  }
   return out.join("\n") + "\n";
 }

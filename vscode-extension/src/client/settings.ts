@@ -81,6 +81,7 @@ export const SIDECAR_KEYS = [
   "mcp.maxRestarts",
   "mcp.resultMaxChars",
   "mcp.trustWorkspaceServers",
+  "hooks.trustWorkspace",
 ] as const;
 
 /** Settings that belong to the extension itself and never reach the sidecar. */

@@ -274,6 +274,8 @@ export interface ContextView {
   mcpServers?: McpServerStatus[];
   skills?: { name: string; description?: string; source?: string; invoked?: boolean }[];
   lastCompaction?: { tier?: string; trigger?: string | null; tokensBefore?: number | null } | null;
+  /** The workspace's hook files that did not run: the folder is not trusted. */
+  skippedHookFiles?: string[];
 }
 
 /** The fields of T at run time, for the tests; the compiler holds the list to T's keys. */
@@ -296,7 +298,7 @@ export const ResultFields: Record<string, string[]> = {
     percentUsed: true, percentLeftUntilAutoCompact: true, level: true, stage: true, next: true,
     source: true, anchor: true, breakdown: true, lastTurn: true, cost: true, compactions: true, autoCompact: true,
   }),
-  [Methods.context]: fieldsOf<Omit<ContextView, "mcpServers" | "skills">>({
+  [Methods.context]: fieldsOf<Omit<ContextView, "mcpServers" | "skills" | "skippedHookFiles">>({
     gauge: true, prefix: true, fileReadState: true, messages: true, lastCompaction: true,
   }),
 };

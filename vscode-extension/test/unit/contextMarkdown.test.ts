@@ -16,6 +16,14 @@ test("the /context document shows the gauge, breakdown and the sidecar's section
   assert.match(md, /````text\n```weird```\n````/, "a fence inside content cannot close ours");
 });
 
+test("the /context document lists the workspace hook files that did not run", () => {
+  const view: ContextView = { gauge: gauge(), skippedHookFiles: ["/ws/.claude/settings.json"] };
+  const md = contextMarkdown(view);
+  assert.match(md, /## Hooks not run\n\nThis folder is not trusted/);
+  assert.match(md, /- `\/ws\/\.claude\/settings\.json`/);
+  assert.doesNotMatch(contextMarkdown({ gauge: gauge(), skippedHookFiles: [] }), /Hooks not run/);
+});
+
 test("the webview HTML has a strict CSP with one nonce and no inline code", () => {
   const html = chatHtml({ cspSource: "vscode-resource:", nonce: "abc123", scriptUri: "x/webview.js", styleUri: "x/webview.css" });
   assert.equal(contentSecurityPolicy("vscode-resource:", "abc123"),
