@@ -26,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from sidecar import PROTOCOL_VERSION  # noqa: E402
 from tests.bench.bench_startup import SIDECAR, frame, read_frame  # noqa: E402
 from tests.bench.figures import REPO_ROOT, header, median, ms  # noqa: E402
 from tests.bench.sidecar_process import sidecar_env  # noqa: E402
@@ -37,7 +38,7 @@ def one_start(tmp: Path, workspace: Path) -> tuple[float, float, float | None]:
     status update that says every server is connected."""
     params = {
         "processId": None, "rootUri": None,
-        "capabilities": {"experimental": {"contextSidecar": {"protocolVersion": 2}}},
+        "capabilities": {"experimental": {"contextSidecar": {"protocolVersion": PROTOCOL_VERSION}}},
         "initializationOptions": {"settings": {
             "provider": "anthropic", "model": "claude-sonnet-5-5", "apiKeyEnv": "FAKE_LLM_KEY",
             "baseUrl": "http://127.0.0.1:9", "storageDir": str(tmp / "store"),

@@ -13,6 +13,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from sidecar import PROTOCOL_VERSION
+
 from tests.e2e.conftest import client_capabilities, raw_json
 
 SERVER = [sys.executable, "-m", "sidecar", "serve", "--stdio"]
@@ -46,7 +48,7 @@ async def test_initialize_advertises_protocol(client: LanguageClient) -> None:
     result = client.init_result  # type: ignore[attr-defined]
     assert result.server_info.name == "context-sidecar"
     sidecar = result.capabilities.experimental["contextSidecar"]
-    assert sidecar["protocolVersion"] == 2
+    assert sidecar["protocolVersion"] == PROTOCOL_VERSION == 3
     assert "anthropic" in sidecar["providers"]
 
 
