@@ -14,14 +14,23 @@ import asyncio
 import logging
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping, Protocol
 
 from sidecar.mcp.config import ServerConfig
 from sidecar.mcp.trust import ApprovalStore, Verdict, claude_code_verdicts, command_line, fingerprint
 
 if TYPE_CHECKING:
     from sidecar.mcp.connection import ServerConnection
-    from sidecar.mcp.manager import McpManager
+
+
+class ServerSet(Protocol):
+    """What asking needs of a workspace's servers (the manager implements it)."""
+
+    cwd: str
+
+    def changed(self) -> None:
+        """A server's state changed: tell the sessions."""
+
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +108,7 @@ class Approvals:
                 out[config.name] = WAITING
         return out
 
-    async def ask_each(self, manager: McpManager, waiting: list[ServerConnection]) -> None:
+    async def ask_each(self, manager: ServerSet, waiting: list[ServerConnection]) -> None:
         """Ask about each waiting server in turn (the manager's own task)."""
         for connection in waiting:
             config = connection.config
@@ -121,7 +130,7 @@ class Approvals:
                 continue
             await self.answer(manager, connection, answer)
 
-    async def answer(self, manager: McpManager, connection: ServerConnection, option: str) -> None:
+    async def answer(self, manager: ServerSet, connection: ServerConnection, option: str) -> None:
         """Act on the user's choice: start, or keep off; remember it as asked."""
         config = connection.config
         verdict: Verdict = "approved" if option.startswith("allow") else \
