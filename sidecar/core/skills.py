@@ -38,6 +38,8 @@ LISTING_MIN_CHARS = 2_000
 LISTING_HEADER = "The following skills are available for use with the Skill tool:"
 # Each re-injected skill's text block starts with this (the invariant checker finds them by it).
 INVOKED_SKILL_MARK = "Invoked skill: "
+# How the Skill tool's result (a loaded skill) begins.
+LOADED_SKILL_MARK = "Base directory for this skill: "
 INVOKED_SKILLS_INTRO = (
     "These skills were invoked earlier in this conversation (most recent first); keep "
     "following their instructions."
@@ -59,7 +61,7 @@ class Skill:
 
     def loaded_text(self) -> str:
         """What the Skill tool returns: where the skill lives, then its instructions."""
-        return f"Base directory for this skill: {self.base_dir}\n\n{self.body}"
+        return f"{LOADED_SKILL_MARK}{self.base_dir}\n\n{self.body}"
 
 
 # ----- front matter -----------------------------------------------------------------------

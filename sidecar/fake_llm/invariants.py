@@ -59,7 +59,7 @@ from sidecar.core.request_labels import (
 from sidecar.core.hooks import HOOK_CONTEXT_MARK, hook_budget
 from sidecar.core.permissions_plan import PLAN_FILE_INTRO, PLAN_REINJECTED_MARK
 from sidecar.core.settings import PostCompact
-from sidecar.core.skills import INVOKED_SKILL_MARK, SKILL_TOOL, skill_budgets
+from sidecar.core.skills import INVOKED_SKILL_MARK, LOADED_SKILL_MARK, SKILL_TOOL, skill_budgets
 from sidecar.mcp.announce import DELTA_MARK, REANNOUNCE_MARK, REANNOUNCE_TOKENS
 
 from .counting import count_text
@@ -190,8 +190,17 @@ def _user_texts(provider: str, body: dict[str, Any]) -> list[str]:
     return out
 
 
+def _result_text(block: dict[str, Any]) -> str:
+    body = block.get("content")
+    if isinstance(body, str):
+        return body
+    if isinstance(body, list):
+        return "".join(str(b.get("text", "")) for b in body if isinstance(b, dict))
+    return ""
+
+
 def _skill_calls(provider: str, body: dict[str, Any], conv: _Conversation) -> None:
-    """Note the Skill tool calls the request shows and those that succeeded (Anthropic's
+    """Note the Skill tool calls the request shows and those that loaded a skill (Anthropic's
     wire, which the long tests speak)."""
     if provider != "anthropic":
         return
@@ -208,7 +217,9 @@ def _skill_calls(provider: str, body: dict[str, Any], conv: _Conversation) -> No
                 conv.skill_calls.setdefault(str(b.get("id")), str(given.get("skill", "")).strip())
             elif b.get("type") == "tool_result" and not b.get("is_error"):
                 name = conv.skill_calls.pop(str(b.get("tool_use_id")), None)
-                if name:
+                # Only a skill the sidecar's own Skill tool loaded is its to put back (a
+                # replayed recording's Skill calls were answered by the recorded client).
+                if name and _result_text(b).startswith(LOADED_SKILL_MARK):
                     if name in conv.skills:
                         conv.skills.remove(name)
                     conv.skills.append(name)

@@ -152,11 +152,13 @@ def test_responses_bodies_keep_the_same_rules() -> None:
 
 
 
-def skill_call(tool_id: str, name: str) -> list[dict[str, Any]]:
+def skill_call(tool_id: str, name: str, result: str | None = None) -> list[dict[str, Any]]:
+    """A Skill call and its result: by default what the sidecar's Skill tool answers."""
+    text = result if result is not None else f"Base directory for this skill: /s/{name}\n\ninstructions of {name}"
     return [{"role": "assistant", "content": [{"type": "tool_use", "id": tool_id, "name": "Skill",
                                                 "input": {"skill": name}}]},
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id,
-                                          "content": f"instructions of {name}"}]}]
+                                          "content": text}]}]
 
 
 def reinjected(*texts: str) -> dict[str, Any]:
@@ -276,3 +278,13 @@ def test_mcp_tools_the_sidecar_announced_must_be_re_announced_after_a_compaction
     c = InvariantChecker()
     observe(c, {**req(user("hi", context=True)), "tools": tools})
     assert observe(c, after, headers(2, "compaction")) == []
+
+
+def test_skills_another_client_loaded_owe_nothing_after_a_compaction() -> None:
+    """A replayed recording's Skill calls were answered by the recorded client (Claude Code
+    answers "Launching skill: ..."): the sidecar never loaded them, so nothing comes back."""
+    c = InvariantChecker()
+    history = [user("hi", context=True), *skill_call("t1", "hex-docs", "Launching skill: hex-docs")]
+    assert observe(c, req(*history, assistant("ok"), user("go"))) == []
+    assert observe(c, req(user("summary", context=True), assistant("ok"), user("next")),
+                   headers(epoch=2, cause="compaction")) == []
