@@ -38,6 +38,9 @@ class Usage:
     cache_creation_input_tokens: int = 0
     cache_read_input_tokens: int = 0
     output_tokens: int = 0
+    # Of the cache writes, those with the one-hour TTL (Anthropic's
+    # cache_creation.ephemeral_1h_input_tokens): billed at twice an input token, not 1.25.
+    cache_creation_1h_tokens: int = 0
 
     @property
     def context_tokens(self) -> int:
@@ -56,28 +59,38 @@ class Usage:
     def is_zero(self) -> bool:
         return self.context_tokens == 0
 
-    def to_json(self) -> dict[str, int]:
-        return {
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "input_tokens": self.input_tokens,
             "cache_creation_input_tokens": self.cache_creation_input_tokens,
             "cache_read_input_tokens": self.cache_read_input_tokens,
             "output_tokens": self.output_tokens,
         }
+        if self.cache_creation_1h_tokens:
+            out["cache_creation"] = {
+                "ephemeral_5m_input_tokens":
+                    self.cache_creation_input_tokens - self.cache_creation_1h_tokens,
+                "ephemeral_1h_input_tokens": self.cache_creation_1h_tokens,
+            }
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> Usage | None:
         if not isinstance(data, dict):
             return None
 
-        def num(key: str) -> int:
-            value = data.get(key)
+        def num(key: str, source: Any = data) -> int:
+            value = source.get(key) if isinstance(source, dict) else None
             return int(value) if isinstance(value, (int, float)) and value > 0 else 0
 
+        written = num("cache_creation_input_tokens")
         return cls(
             input_tokens=num("input_tokens"),
-            cache_creation_input_tokens=num("cache_creation_input_tokens"),
+            cache_creation_input_tokens=written,
             cache_read_input_tokens=num("cache_read_input_tokens"),
             output_tokens=num("output_tokens"),
+            cache_creation_1h_tokens=min(
+                written, num("ephemeral_1h_input_tokens", data.get("cache_creation"))),
         )
 
 

@@ -1,7 +1,7 @@
 """Billed-token equivalents: usage weighted by what each kind of token costs.
 
 Prices relative to one uncached input token, as Anthropic bills them: a cache write
-(5-minute TTL) costs 1.25, a cache read 0.1, and an output token the model's output/input
+costs 1.25 with the 5-minute TTL and 2 with the one-hour TTL, a cache read 0.1, and an output token the model's output/input
 price ratio, which is 5 for every Claude model in the catalog (e.g. $3 in / $15 out for
 Sonnet, $5 / $25 for Opus 4.5+). So "billed tokens" are input-token equivalents: multiply
 by the model's input price to get dollars.
@@ -16,6 +16,7 @@ from sidecar.core import catalog
 from sidecar.core.messages import Usage
 
 CACHE_WRITE_WEIGHT = 1.25
+CACHE_WRITE_1H_WEIGHT = 2.0
 CACHE_READ_WEIGHT = 0.1
 CLAUDE_OUTPUT_WEIGHT = 5.0
 
@@ -37,11 +38,13 @@ class Billed:
     cache_write_tokens: int = 0
     cache_read_tokens: int = 0
     output_tokens: int = 0
+    cache_write_1h_tokens: int = 0  # of cache_write_tokens, written with the one-hour TTL
 
     def add(self, usage: Usage) -> None:
         self.calls += 1
         self.input_tokens += usage.input_tokens
         self.cache_write_tokens += usage.cache_creation_input_tokens
+        self.cache_write_1h_tokens += usage.cache_creation_1h_tokens
         self.cache_read_tokens += usage.cache_read_input_tokens
         self.output_tokens += usage.output_tokens
 
@@ -49,13 +52,15 @@ class Billed:
         self.calls += other.calls
         self.input_tokens += other.input_tokens
         self.cache_write_tokens += other.cache_write_tokens
+        self.cache_write_1h_tokens += other.cache_write_1h_tokens
         self.cache_read_tokens += other.cache_read_tokens
         self.output_tokens += other.output_tokens
 
     def total(self, out_weight: float) -> float:
         return (
             self.input_tokens
-            + CACHE_WRITE_WEIGHT * self.cache_write_tokens
+            + CACHE_WRITE_WEIGHT * (self.cache_write_tokens - self.cache_write_1h_tokens)
+            + CACHE_WRITE_1H_WEIGHT * self.cache_write_1h_tokens
             + CACHE_READ_WEIGHT * self.cache_read_tokens
             + out_weight * self.output_tokens
         )
@@ -65,6 +70,7 @@ class Billed:
             "calls": self.calls,
             "inputTokens": self.input_tokens,
             "cacheWriteTokens": self.cache_write_tokens,
+            "cacheWrite1hTokens": self.cache_write_1h_tokens,
             "cacheReadTokens": self.cache_read_tokens,
             "outputTokens": self.output_tokens,
             "billed": round(self.total(out_weight)),
@@ -74,14 +80,22 @@ class Billed:
 def excess(ours: Billed, recorded: Billed, out_weight: float) -> str:
     """Where ``ours`` bills more than ``recorded``, kind by kind, largest first: the
     explanation a session above its recording owes."""
-    kinds = (
-        ("cache writes", ours.cache_write_tokens - recorded.cache_write_tokens, CACHE_WRITE_WEIGHT),
-        ("cache reads", ours.cache_read_tokens - recorded.cache_read_tokens, CACHE_READ_WEIGHT),
-        ("uncached input", ours.input_tokens - recorded.input_tokens, 1.0),
-        ("output", ours.output_tokens - recorded.output_tokens, out_weight),
+    def writes(b: Billed) -> float:
+        return (CACHE_WRITE_WEIGHT * (b.cache_write_tokens - b.cache_write_1h_tokens)
+                + CACHE_WRITE_1H_WEIGHT * b.cache_write_1h_tokens)
+
+    kinds = (  # (name, tokens more, billed more)
+        ("cache writes", ours.cache_write_tokens - recorded.cache_write_tokens,
+         writes(ours) - writes(recorded)),
+        ("cache reads", ours.cache_read_tokens - recorded.cache_read_tokens,
+         CACHE_READ_WEIGHT * (ours.cache_read_tokens - recorded.cache_read_tokens)),
+        ("uncached input", ours.input_tokens - recorded.input_tokens,
+         float(ours.input_tokens - recorded.input_tokens)),
+        ("output", ours.output_tokens - recorded.output_tokens,
+         out_weight * (ours.output_tokens - recorded.output_tokens)),
     )
-    over = sorted(((tokens * weight, name, tokens) for name, tokens, weight in kinds
-                   if tokens > 0), reverse=True)
+    over = sorted(((billed, name, tokens) for name, tokens, billed in kinds if billed > 0),
+                  reverse=True)
     return ", ".join(f"{name} +{tokens:,} tokens (+{billed:,.0f} billed)"
                      for billed, name, tokens in over) or "nothing"
 
@@ -97,6 +111,7 @@ def weights_json(out_weight: float) -> dict[str, float]:
     return {
         "input": 1.0,
         "cacheWrite": CACHE_WRITE_WEIGHT,
+        "cacheWrite1h": CACHE_WRITE_1H_WEIGHT,
         "cacheRead": CACHE_READ_WEIGHT,
         "output": out_weight,
     }

@@ -3,7 +3,8 @@
 Every Messages request the fake recorded for the client counts: the conversation's own
 turns, compaction summaries, session-notes updates and side calls alike, since all of them
 are billed. The weights are Anthropic's relative prices (``sidecar.replay.billing``): an
-uncached input token 1, a cache write 1.25, a cache read 0.1, an output token 5.
+uncached input token 1, a cache write 1.25 (2 with the one-hour TTL), a cache read 0.1,
+an output token 5.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any
 
 from sidecar.core.request_labels import CALL_HEADER
 from sidecar.fake_llm import FakeLLMServer, RecordedRequest
-from sidecar.replay.billing import CACHE_READ_WEIGHT, CACHE_WRITE_WEIGHT, CLAUDE_OUTPUT_WEIGHT
+from sidecar.core.messages import Usage
+from sidecar.replay.billing import Billed, CLAUDE_OUTPUT_WEIGHT
 from tests.bench.peer.agent import is_side_call, is_summary_request
 
 MESSAGES_PATH = "/v1/messages"
@@ -29,17 +31,21 @@ class Tokens:
     cache_write: int = 0
     cache_read: int = 0
     output: int = 0
+    cache_write_1h: int = 0  # of cache_write, with the one-hour TTL
 
     def add(self, usage: dict[str, Any]) -> None:
-        self.input += int(usage.get("input_tokens") or 0)
-        self.cache_write += int(usage.get("cache_creation_input_tokens") or 0)
-        self.cache_read += int(usage.get("cache_read_input_tokens") or 0)
-        self.output += int(usage.get("output_tokens") or 0)
+        parsed = Usage.from_json(usage) or Usage()
+        self.input += parsed.input_tokens
+        self.cache_write += parsed.cache_creation_input_tokens
+        self.cache_read += parsed.cache_read_input_tokens
+        self.output += parsed.output_tokens
+        self.cache_write_1h += parsed.cache_creation_1h_tokens
 
     @property
     def billed(self) -> float:
-        return (self.input + CACHE_WRITE_WEIGHT * self.cache_write
-                + CACHE_READ_WEIGHT * self.cache_read + CLAUDE_OUTPUT_WEIGHT * self.output)
+        return Billed(input_tokens=self.input, cache_write_tokens=self.cache_write,
+                      cache_read_tokens=self.cache_read, output_tokens=self.output,
+                      cache_write_1h_tokens=self.cache_write_1h).total(CLAUDE_OUTPUT_WEIGHT)
 
     def to_json(self) -> dict[str, Any]:
         return {**self.__dict__, "billed": round(self.billed)}

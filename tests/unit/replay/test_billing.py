@@ -20,7 +20,8 @@ from sidecar.storage.claude_code import settle_response_usage
 def test_weights_are_anthropics_relative_prices() -> None:
     assert CACHE_WRITE_WEIGHT == 1.25
     assert CACHE_READ_WEIGHT == 0.1
-    assert weights_json(5.0) == {"input": 1.0, "cacheWrite": 1.25, "cacheRead": 0.1, "output": 5.0}
+    assert weights_json(5.0) == {"input": 1.0, "cacheWrite": 1.25, "cacheWrite1h": 2.0,
+                                 "cacheRead": 0.1, "output": 5.0}
 
 
 def test_billed_total_weights_each_kind() -> None:
@@ -107,3 +108,21 @@ def test_recorded_spend_counts_a_split_response_once_with_its_final_usage() -> N
     assert recorded.calls == 2
     assert recorded.output_tokens == 2 * 276
     assert recorded.total(5.0) == pytest.approx(2 * (2 + 1.25 * 500 + 0.1 * 20_000 + 5 * 276))
+
+
+def test_one_hour_cache_writes_bill_at_twice_an_input_token() -> None:
+    """A recording made with Claude Code's one-hour cache pays 2x for its writes, not 1.25x:
+    billing them as five-minute writes understated what those sessions cost."""
+    usage = Usage.from_json({
+        "input_tokens": 3, "cache_creation_input_tokens": 1_000,
+        "cache_read_input_tokens": 10_000, "output_tokens": 10,
+        "cache_creation": {"ephemeral_5m_input_tokens": 400, "ephemeral_1h_input_tokens": 600},
+    })
+    assert usage is not None and usage.cache_creation_1h_tokens == 600
+    billed = billed_of([usage])
+    assert billed.total(5.0) == pytest.approx(3 + 1.25 * 400 + 2.0 * 600 + 0.1 * 10_000 + 50)
+    assert billed.to_json(5.0)["cacheWrite1hTokens"] == 600
+    # The split survives a round trip through the transcript's JSON.
+    assert Usage.from_json(usage.to_json()) == usage
+    five_minute = Usage.from_json({"cache_creation_input_tokens": 1_000})
+    assert five_minute is not None and billed_of([five_minute]).total(5.0) == 1_250

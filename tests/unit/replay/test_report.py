@@ -91,7 +91,8 @@ def test_text_report_has_one_row_per_session_totals_and_the_tiers() -> None:
 def test_json_report_carries_the_same_figures() -> None:
     r = result("a.jsonl", [30_000, 168_000], [30_000, 160_000])
     payload = json.loads(render_json([r], 3.0))
-    assert payload["weights"] == {"input": 1.0, "cacheWrite": 1.25, "cacheRead": 0.1, "output": 5.0}
+    assert payload["weights"] == {"input": 1.0, "cacheWrite": 1.25, "cacheWrite1h": 2.0,
+                                  "cacheRead": 0.1, "output": 5.0}
     session = payload["sessions"][0]
     assert session["peakContext"] == {"ours": 168_000, "recorded": 160_000}
     assert session["requests"] == {
