@@ -52,6 +52,9 @@ class ModelRequest:
     prompt_cache_key: str | None = None
     # Cache the latest message too (off for forked one-shot calls such as summaries).
     cache_latest_message: bool = True
+    # The message whose prefix is cached for an hour (see sidecar.core.cache_anchor);
+    # adapters without cache breakpoints ignore it.
+    cache_anchor: int | None = None
     timeout_seconds: float = 600.0
     # Sent as HTTP headers (see sidecar.core.request_labels); the APIs ignore them.
     headers: dict[str, str] = field(default_factory=dict)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from sidecar.contract.results import Gauge
 from sidecar.contract.updates import SessionUpdate, current_mode_update, usage_update
+from sidecar.core.cache_anchor import CacheAnchors
 from sidecar.core.catalog import api_model_id, cost_usd
 from sidecar.core.gauge import BreakerState, build_gauge
 from sidecar.core.messages import Block, Message, Usage
@@ -84,6 +85,8 @@ class Session:
         self.seq = 0
         self.last_usage: Usage | None = None
         self.cost_usd: float | None = None
+        # Which breakpoint of the main requests keeps its prefix cached for an hour.
+        self.cache_anchors = CacheAnchors()
         # What this session sends as its prefix, and the change records it has seen.
         self.prefix_view: PrefixView | None = None
         self.prefix_cursor = 0

@@ -66,6 +66,14 @@ class ApiContextManagement:
 
 
 @dataclass(frozen=True)
+class PromptCache:
+    # Keep one breakpoint on a prefix cached for an hour, moved when the expected pause
+    # (five minutes to an hour) would cost more to rewrite than the hour's premium
+    # (sidecar.core.cache_anchor). Anthropic only.
+    hourAnchors: bool = True
+
+
+@dataclass(frozen=True)
 class SessionMemory:
     enabled: bool = True
     minTokens: int = 10_000
@@ -168,6 +176,7 @@ class Settings:
     autoCompact: AutoCompact = field(default_factory=AutoCompact)
     microcompact: Microcompact = field(default_factory=Microcompact)
     apiContextManagement: ApiContextManagement = field(default_factory=ApiContextManagement)
+    promptCache: PromptCache = field(default_factory=PromptCache)
     sessionMemory: SessionMemory = field(default_factory=SessionMemory)
     postCompact: PostCompact = field(default_factory=PostCompact)
     history: History = field(default_factory=History)

@@ -115,6 +115,10 @@ class TurnRunner:
             request = s.build_request()
             if tiers is not None:
                 request = tiers.prepare_request(request)
+            if s.settings.promptCache.hourAnchors:
+                request = s.cache_anchors.plan(
+                    request, s.ledger.used(),
+                    s.last_usage.prompt_tokens if s.last_usage is not None else None, s.clock())
             calls += 1
             try:
                 completed = await self._stream_call(request)

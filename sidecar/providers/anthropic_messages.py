@@ -8,7 +8,7 @@ Request shaping:
 
 - Prompt caching: ``cache_control: {"type": "ephemeral"}`` goes on the last system block,
   the last tool definition and, when ``cache_latest_message`` is set, the last cacheable
-  block of the latest message. Markers already present in the request are removed first, so
+  block of the latest message; a ``cache_anchor`` adds a one-hour breakpoint on its message. Markers already present in the request are removed first, so
   a request never carries more than the API's limit of four.
 - Everything goes through the SDK's typed beta surface (``client.beta.messages``), so the
   SDK's own request types describe what is sent, and each beta feature names its beta:
@@ -56,6 +56,7 @@ COMPACTION_BETA = "compact-2026-09-04"
 LONG_CONTEXT_BETA = "context-1m-2025-08-07"
 EFFORT_BETA = "effort-2025-11-24"
 EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
+EPHEMERAL_HOUR: dict[str, str] = {"type": "ephemeral", "ttl": "1h"}
 MAX_CACHE_BREAKPOINTS = 4
 # The API refuses budgets under 1,024 tokens and budgets not below max_tokens.
 MIN_THINKING_BUDGET = 1_024
@@ -95,12 +96,22 @@ def build_messages_body(
         content = [b for b in (_wire_block(block) for block in message.content) if b is not None]
         messages.append({"role": message.role, "content": content})
 
+    # With an anchor (sidecar.core.cache_anchor) its message carries a one-hour breakpoint,
+    # and so do the tools and the system prompt, since the API takes one-hour breakpoints
+    # only before five-minute ones; the latest message keeps five minutes.
+    anchor = request.cache_anchor
+    if anchor is not None and not 0 <= anchor < len(messages):
+        anchor = None
+    prefix_control = EPHEMERAL_HOUR if anchor is not None else EPHEMERAL
     breakpoints = 0
-    if request.cache_latest_message and messages:
-        latest = messages[-1]["content"]
-        for block in reversed(latest):
+    latest = len(messages) - 1
+    marked = [latest] if request.cache_latest_message and messages else []
+    if anchor is not None and anchor not in marked:
+        marked.append(anchor)
+    for index in marked:
+        for block in reversed(messages[index]["content"]):
             if block.get("type") not in _UNCACHEABLE:
-                block["cache_control"] = dict(EPHEMERAL)
+                block["cache_control"] = dict(EPHEMERAL_HOUR if index == anchor else EPHEMERAL)
                 breakpoints += 1
                 break
 
@@ -109,7 +120,7 @@ def build_messages_body(
     system = [_strip_cache_control(copy.deepcopy(b)) for b in request.system if b.get("text")]
     if system:
         if breakpoints < MAX_CACHE_BREAKPOINTS:
-            system[-1]["cache_control"] = dict(EPHEMERAL)
+            system[-1]["cache_control"] = dict(prefix_control)
             breakpoints += 1
         body["system"] = system
 
@@ -119,7 +130,7 @@ def build_messages_body(
             for t in request.tools
         ]
         if breakpoints < MAX_CACHE_BREAKPOINTS:
-            tools[-1]["cache_control"] = dict(EPHEMERAL)
+            tools[-1]["cache_control"] = dict(prefix_control)
         body["tools"] = tools
 
     max_tokens = request.max_tokens
