@@ -73,17 +73,20 @@ class CacheAnchors:
         self.requests = 0
         self.pauses = 0
         self.last_sent: float | None = None
+        self.epoch: int | None = None
 
     def pause_rate(self) -> float:
         return (self.pauses + PRIOR_PAUSES) / (self.requests + PRIOR_REQUESTS)
 
     def plan(self, request: ModelRequest, prompt_tokens: int, previous_prompt: int | None,
-             now: float) -> ModelRequest:
+             now: float, epoch: int = 0) -> ModelRequest:
         """The request with its anchor set: kept, moved to the newest message, or none.
 
         ``prompt_tokens`` is the context this request sends (estimated); ``previous_prompt``
         the prompt tokens of the session's previous main request, whose prefix this one
-        reads from the cache, so the difference is what it writes."""
+        reads from the cache, so the difference is what it writes, unless the conversation
+        was rewritten since (a new ``epoch``: a compaction, cleared results), when it writes
+        everything after the anchor."""
         if not request.messages:
             return request
         gap = None if self.last_sent is None else now - self.last_sent
@@ -99,8 +102,10 @@ class CacheAnchors:
             anchor.refreshed_at = now  # this request reads it: its hour starts again
         newest = len(request.messages) - 1
         base = anchor.tokens if anchor is not None else 0
+        rewritten = epoch != self.epoch
+        self.epoch = epoch
         written = prompt_tokens - (previous_prompt or 0)
-        if paused or previous_prompt is None:
+        if paused or rewritten or previous_prompt is None:
             written = prompt_tokens - base
         # Move the anchor when the premium on this write is less than the rewrite a pause
         # after this request would cost, weighed by how likely such a pause is.

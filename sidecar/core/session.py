@@ -25,7 +25,8 @@ from sidecar.core.gauge import BreakerState, build_gauge
 from sidecar.core.messages import Block, Message, Usage
 from sidecar.core.permissions_plan import PLAN_FILE_NAME, plan_entered_note, plan_left_note
 from sidecar.core.normalize import clear_results, model_slice, normalize_for_api, with_leading_context
-from sidecar.core.ports import ModelRequest, tool_specs
+from sidecar.core.ports import ModelRequest, Tool, tool_specs
+from sidecar.core.skills import SKILL_TOOL
 from sidecar.core.request_labels import CallKind, Cause, request_headers
 from sidecar.core.settings import Settings
 from sidecar.core.tokens import Tiktoken, TokenLedger, make_counter, prefix_counter
@@ -85,6 +86,8 @@ class Session:
         self.seq = 0
         self.last_usage: Usage | None = None
         self.cost_usd: float | None = None
+        # Whether the Skill tool is offered yet (there are skills to list).
+        self.skills_offered = False
         # Which breakpoint of the main requests keeps its prefix cached for an hour.
         self.cache_anchors = CacheAnchors()
         # What this session sends as its prefix, and the change records it has seen.
@@ -349,13 +352,28 @@ class Session:
 
         if any((m.attachment or {}).get("type") == "skill_listing"
                for m in self.transcript.since_boundary()):
+            self.offer_skill_tool()
             return False
         listing = listing_attachment(discover_skills(Path(self.info.cwd), Path.home()),
                                      self.thresholds.size)
         if listing is None:
             return False
         self.append(listing)
+        self.offer_skill_tool()
         return True
+
+    def offer_skill_tool(self) -> None:
+        """The Skill tool joins the tools the model sees once there are skills to list;
+        without any, its definition would be paid for on every request for nothing. Its
+        arrival after the first request is a named rewrite, as any change of the tools."""
+        if self.skills_offered:
+            return
+        self.skills_offered = True
+        if self.last_usage is not None:
+            self.tools_changed()
+
+    def offered_tools(self) -> list[Tool]:
+        return [t for t in self.tools if self.skills_offered or t.name != SKILL_TOOL]
 
     def tools_changed(self) -> None:
         """The tool set changed (an MCP server came, or its list did): a named rewrite."""
@@ -369,7 +387,7 @@ class Session:
             counter = prefix_counter(self.ledger.counter, self.info.model)
             if self.prefix_view is not None:
                 parts.update(self.prefix_view.parts(counter))
-            specs = [spec.__dict__ for spec in tool_specs(self.tools)]
+            specs = [spec.__dict__ for spec in tool_specs(self.offered_tools())]
             if isinstance(counter, Tiktoken):
                 # Each definition as the API reads it: compact JSON, one tool at a time.
                 parts["tools"] = round(sum(counter.text(json.dumps(
@@ -438,7 +456,7 @@ class Session:
             model=model,
             system=system,
             messages=messages,
-            tools=tool_specs(self.tools),
+            tools=tool_specs(self.offered_tools()),
             max_tokens=min(window.max_output_tokens, 32_000),
             thinking_budget=thinking.budgetTokens if thinking.mode == "budget" else None,
             thinking_adaptive=thinking.mode == "adaptive",
@@ -448,6 +466,14 @@ class Session:
             timeout_seconds=float(self.settings.retry.timeoutSeconds),
             headers=self.labels(call),
         )
+
+    def with_cache_anchor(self, request: ModelRequest) -> ModelRequest:
+        """A main request with its one-hour anchor (sidecar.core.cache_anchor)."""
+        if not self.settings.promptCache.hourAnchors:
+            return request
+        previous = self.last_usage.prompt_tokens if self.last_usage is not None else None
+        return self.cache_anchors.plan(request, self.ledger.used(), previous, self.clock(),
+                                       self.epoch)
 
     def labels(self, call: CallKind = "main") -> dict[str, str]:
         return request_headers(self.id, call, self.epoch, self.epoch_cause,

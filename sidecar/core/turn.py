@@ -65,6 +65,8 @@ class TurnHost(ToolHost, Protocol):
 
     def build_request(self) -> ModelRequest: ...
 
+    def with_cache_anchor(self, request: ModelRequest) -> ModelRequest: ...
+
     def take_prefix_changes(self) -> None: ...
 
     def send_usage_update(self) -> dict[str, Any]: ...
@@ -115,10 +117,7 @@ class TurnRunner:
             request = s.build_request()
             if tiers is not None:
                 request = tiers.prepare_request(request)
-            if s.settings.promptCache.hourAnchors:
-                request = s.cache_anchors.plan(
-                    request, s.ledger.used(),
-                    s.last_usage.prompt_tokens if s.last_usage is not None else None, s.clock())
+            request = s.with_cache_anchor(request)
             calls += 1
             try:
                 completed = await self._stream_call(request)

@@ -2,7 +2,8 @@
 
 Each rule returns the first problem as ``(param, message)``, worded as the real API words
 its 400 (``param`` is the dotted location; the OpenAI wire also returns it as ``param``).
-Sources: the Messages API docs (prompt caching: at most four breakpoints; tool use:
+Sources: the Messages API docs (prompt caching: at most four breakpoints, one-hour
+breakpoints before five-minute ones in the order tools, system, messages; tool use:
 results directly after their calls, results first in the user message; extended thinking:
 signatures passed back unchanged, ``budget_tokens`` of at least 1,024 and below
 ``max_tokens``; context editing: behind its beta header), the Chat Completions docs
@@ -107,6 +108,35 @@ def _cache_markers(body: dict[str, Any]) -> int:
     return count
 
 
+def _cache_ttl_order(body: dict[str, Any]) -> Iterator[Problem]:
+    """A one-hour breakpoint after a five-minute one (tools, then system, then messages)."""
+    seen_short: list[str] = []
+
+    def walk(node: Any, path: str) -> Iterator[Problem]:
+        if isinstance(node, dict):
+            control = node.get("cache_control")
+            if isinstance(control, dict):
+                if control.get("ttl") == "1h" and seen_short:
+                    yield (f"{path}.cache_control",
+                           f"{path}.cache_control: a ttl='1h' cache_control block must not come "
+                           "after a ttl='5m' cache_control block. Note that blocks are processed "
+                           "in the following order: `tools`, `system`, `messages`.")
+                    return
+                if control.get("ttl", "5m") == "5m":
+                    seen_short.append(path)
+            for key, value in node.items():
+                if key != "cache_control":
+                    yield from walk(value, f"{path}.{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                yield from walk(value, f"{path}.{i}")
+
+    for part in ("tools", "system", "messages"):
+        for problem in walk(body.get(part), part):
+            yield problem
+            return
+
+
 def _model(body: dict[str, Any]) -> Iterator[Problem]:
     model = body.get("model")
     if isinstance(model, str) and not _MODEL_ID.match(model):
@@ -139,6 +169,7 @@ def anthropic_problems(body: dict[str, Any], headers: dict[str, str], *,
     if markers > MAX_BREAKPOINTS:
         yield "cache_control", (f"A maximum of {MAX_BREAKPOINTS} blocks with cache_control may "
                                 f"be provided. Found {markers}.")
+    yield from _cache_ttl_order(body)
     tools = _list(body.get("tools"))
     names: set[str] = set()
     for i, tool in enumerate(tools):

@@ -90,6 +90,23 @@ def test_at_most_four_cache_breakpoints() -> None:
     accepted(body([user(text("hi", cache_control=cc))], system=system[:3]))
 
 
+def test_one_hour_breakpoints_come_before_five_minute_ones() -> None:
+    """The API processes tools, system, then messages; a one-hour breakpoint after a
+    five-minute one is refused, a one-hour prefix before a five-minute tail is taken."""
+    hour, five = {"type": "ephemeral", "ttl": "1h"}, {"type": "ephemeral"}
+    tools = [{"name": "Read", "description": "r", "input_schema": {"type": "object"},
+              "cache_control": five}]
+    message = refused(body([user(text("hi", cache_control=hour))], tools=tools))
+    assert message.startswith("messages.0.content.0.cache_control: a ttl='1h' cache_control")
+    assert "must not come after a ttl='5m'" in refused(
+        body([user(text("a", cache_control={"type": "ephemeral", "ttl": "5m"}),
+                   text("b", cache_control=hour))]))
+    accepted(body([user(text("a", cache_control=hour)), assistant(text("b")),
+                   user(text("c", cache_control=five))],
+                  system=[text("s", cache_control=hour)],
+                  tools=[tools[0] | {"cache_control": hour}]))
+
+
 def test_context_management_needs_its_beta_header() -> None:
     edits = {"edits": [{"type": "clear_tool_uses_20250919"}]}
     assert "context_management" in refused(body([user(text("hi"))], context_management=edits))

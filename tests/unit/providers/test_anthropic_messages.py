@@ -95,6 +95,32 @@ def test_three_breakpoints_on_last_tool_system_block_and_latest_message() -> Non
     }
 
 
+def test_an_anchor_is_a_fourth_breakpoint_with_the_hour_and_the_api_takes_it() -> None:
+    """The anchor's message and the prefix before it carry the one-hour TTL, the latest
+    message five minutes: one-hour breakpoints only before five-minute ones."""
+    from sidecar.fake_llm.validation import judge_anthropic
+
+    hour = {"type": "ephemeral", "ttl": "1h"}
+    messages = conversation()
+    messages[1].content.pop(0)  # a thinking block the fake would check the signature of
+    body = build_messages_body(request(cache_anchor=0, messages=messages))
+    assert markers(body) == ["tools[1]", "system[1]", "messages[0][0]", "messages[2][1]"]
+    assert body["tools"][1]["cache_control"] == hour
+    assert body["system"][1]["cache_control"] == hour
+    assert body["messages"][0]["content"][0]["cache_control"] == hour
+    assert body["messages"][2]["content"][1]["cache_control"] == EPHEMERAL
+    headers = {"anthropic-version": "2023-06-01"}
+    assert judge_anthropic("/v1/messages", body | {"stream": True}, headers) is None
+    # Anchored on the latest message itself: one breakpoint there, with the hour.
+    body = build_messages_body(request(cache_anchor=2, messages=messages))
+    assert markers(body) == ["tools[1]", "system[1]", "messages[2][1]"]
+    assert body["messages"][2]["content"][1]["cache_control"] == hour
+    assert judge_anthropic("/v1/messages", body | {"stream": True}, headers) is None
+    # An anchor the messages no longer reach is no anchor.
+    assert markers(build_messages_body(request(cache_anchor=7))) == \
+        ["tools[1]", "system[1]", "messages[2][1]"]
+
+
 def test_latest_message_breakpoint_is_optional() -> None:
     body = build_messages_body(request(cache_latest_message=False))
     assert markers(body) == ["tools[1]", "system[1]"]
