@@ -30,10 +30,9 @@ class ExitPlanModeTool(BaseTool):
     kind = "switch_mode"
     compactable = False
     description = (
-        "Call this in plan mode once the plan in your plan file is complete and ready for "
-        "the user to review. It shows the user the plan and asks whether to leave plan mode; "
-        "on approval you may make the changes. Only for plans of work that changes files or "
-        "runs commands, not for research questions, and only in plan mode."
+        "In plan mode, once the plan in your plan file is complete: shows the user the plan "
+        "and asks to leave plan mode; on approval you may make the changes. Only for plans "
+        "of changes to files or commands, not for research questions."
     )
     input_schema: ClassVar[dict[str, Any]] = {"type": "object", "properties": {}}
 

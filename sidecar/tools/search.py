@@ -131,12 +131,11 @@ class GrepTool(BaseTool):
     kind = "search"
     compactable = True
     description = (
-        "Searches file contents with a regular expression (Python `re` syntax). output_mode "
-        '"files_with_matches" (default) lists matching files, most recently modified first; '
-        '"content" shows matching lines (with line numbers unless -n is false, and -A/-B/-C '
-        'context lines); "count" shows matching lines per file. Filter files with glob (e.g. '
-        '"*.py" or "src/**/*.ts"). Binary files, .git, node_modules and virtual environments '
-        "are skipped. head_limit caps the number of results."
+        # What the parameters' own descriptions say is not repeated here: every word of a
+        # tool definition is paid for on every request.
+        "Searches file contents with a regular expression (Python `re` syntax): matching "
+        "files (most recently modified first), lines or counts per file, as output_mode "
+        "says. Binary files, .git, node_modules and virtual environments are skipped."
     )
     input_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
