@@ -314,15 +314,13 @@ def discover_memory_files(cwd: Path, home: Path, roots: tuple[Path, ...]) -> lis
 # ----- the memo ---------------------------------------------------------------------------
 
 
-def base_prompt(cwd: Path, settings: Settings) -> str:
-    tools = ["Read", "Write", "Edit", "Glob", "Grep", "LS"]
-    if settings.tools.shell:
-        tools.append("Bash")
+def base_prompt(cwd: Path) -> str:
+    # The tools are not listed here: their definitions are in every request already.
     return (
         "You are a coding assistant working inside the user's code editor. You help with "
         "software engineering in the workspace at "
         f"{cwd}: reading and explaining code, fixing bugs, writing, refactoring and testing.\n\n"
-        f"Your tools are {', '.join(tools)}. Look before you change: read a file before editing "
+        "Look before you change: read a file before editing "
         "it, and find code with Glob and Grep rather than guessing paths. Prefer Edit for "
         "changes to existing files and Write for new ones.\n\n"
         "Write file paths relative to the workspace root unless the user gives absolute ones.\n\n"
@@ -464,7 +462,7 @@ class PrefixStore:
         repo = find_repo(self.cwd, self._git_timeout)
         git = git_snapshot(self.cwd, self._git_timeout) if repo is not None else None
         files = self._discover(repo)
-        system: list[Block] = [{"type": "text", "text": base_prompt(self.cwd, self.settings)}]
+        system: list[Block] = [{"type": "text", "text": base_prompt(self.cwd)}]
         if git is not None and not env_flag("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS"):
             system.append({"type": "text", "text": f"gitStatus: {git.render()}"})
         skills = {s.name: s for s in discover_skills(self.cwd, self.home)}

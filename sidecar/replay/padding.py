@@ -140,7 +140,7 @@ class ReplayPrefix(PrefixStore):
 
     def __init__(self, cwd: Path, settings: Settings, filler_tokens: int = 0) -> None:
         super().__init__(cwd, settings)
-        self._system: list[Block] = [{"type": "text", "text": base_prompt(cwd, settings)}]
+        self._system: list[Block] = [{"type": "text", "text": base_prompt(cwd)}]
         text = filler_text(filler_tokens)
         if text:
             self._system.append({"type": "text", "text": text})

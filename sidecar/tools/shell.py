@@ -198,7 +198,7 @@ class BashTool(BaseTool):
     compactable = True
     description = (
         "Runs a shell command (bash) in the workspace root and returns its combined stdout "
-        "and stderr and its exit code. The user is asked for permission unless the command "
+        "and stderr, and its exit code when not 0. The user is asked for permission unless the command "
         "is allow-listed. timeout is in milliseconds (default 120000, at most 600000). Long "
         "output is shortened in the middle. Prefer Read, Edit, Glob and Grep over cat, sed, "
         "find and grep."
@@ -267,7 +267,10 @@ def _outcome(result: RunResult, timeout_ms: float) -> ToolOutcome:
     if result.lingering_stopped:
         parts.append("Processes the command left running with its output open were stopped.")
     code = result.exit_code
-    parts.append(f"Exit code: {code}" if code is not None else "Exit code: none (killed)")
+    # Success is the result's own is_error flag; a 0 would be paid for in every request
+    # that carries the result.
+    if code != 0:
+        parts.append(f"Exit code: {code}" if code is not None else "Exit code: none (killed)")
     failed = result.timed_out or result.cancelled or code != 0
     raw = {
         "exitCode": code,

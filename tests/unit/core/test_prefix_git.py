@@ -29,8 +29,8 @@ def test_system_blocks_hold_prompt_then_git_snapshot(repo: Path, git: Git, tmp_p
     blocks = s.system_blocks()
     assert len(blocks) == 2 and all(b["type"] == "text" for b in blocks)
     prompt, context = blocks[0]["text"], blocks[1]["text"]
-    for tool in ("Read", "Write", "Edit", "Glob", "Grep", "LS", "Bash"):
-        assert tool in prompt
+    # The tools are in the request's tool definitions, not listed again in the prompt.
+    assert "Your tools are" not in prompt and "Look before you change" in prompt
     assert str(repo) in prompt and "relative to the workspace" in prompt
     assert context.startswith("gitStatus: " + SNAPSHOT_NOTE)
     assert "Current branch: feature/x" in context
