@@ -62,8 +62,8 @@ class GlobTool(BaseTool):
     description = (
         'Finds files by name pattern, such as "**/*.py" or "src/**/*.{ts,tsx}". `*` matches '
         "within one path component, `**` across directories. Returns absolute paths, most "
-        f"recently modified first, at most {GLOB_MAX_RESULTS}. Searches the workspace root "
-        "unless path names a directory. Version-control and dependency directories "
+        f"recently modified first, at most {GLOB_MAX_RESULTS}. Version-control and dependency "
+        "directories "
         "(.git, node_modules, virtual environments) are skipped unless the pattern names them."
     )
     input_schema: ClassVar[dict[str, Any]] = {
@@ -314,7 +314,7 @@ class LSTool(BaseTool):
     description = (
         "Lists a directory as a tree, recursing into subdirectories (at most "
         f"{LS_MAX_ENTRIES} entries). Hidden entries, .git, node_modules and virtual "
-        "environments are left out; ignore takes extra glob patterns to leave out. Prefer "
+        "environments are left out. Prefer "
         "Glob and Grep when you know what you are looking for."
     )
     input_schema: ClassVar[dict[str, Any]] = {

@@ -198,10 +198,9 @@ class BashTool(BaseTool):
     compactable = True
     description = (
         "Runs a shell command (bash) in the workspace root and returns its combined stdout "
-        "and stderr, and its exit code when not 0. The user is asked for permission unless the command "
-        "is allow-listed. timeout is in milliseconds (default 120000, at most 600000). Long "
-        "output is shortened in the middle. Prefer Read, Edit, Glob and Grep over cat, sed, "
-        "find and grep."
+        "and stderr, and its exit code when not 0. The user is asked for permission unless "
+        "the command is allow-listed. Long output is shortened in the middle. Prefer Read, "
+        "Edit, Glob and Grep over cat, sed, find and grep."
     )
     input_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
