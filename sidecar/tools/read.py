@@ -57,8 +57,7 @@ class ReadTool(BaseTool):
     kind = "read"
     compactable = True
     description = (
-        "Reads a file from the workspace. file_path may be absolute or relative to the "
-        "workspace root. By default up to 2000 lines are returned from the start of the file; "
+        "Reads a file from the workspace. By default up to 2000 lines are returned from the start of the file; "
         "pass offset (1-based line number) and limit to read part of a longer file. Lines "
         "longer than 2000 characters are truncated. Output is numbered like `cat -n`: each "
         "line starts with its line number and a tab; the text after the tab is the "
