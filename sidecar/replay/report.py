@@ -2,9 +2,9 @@
 
 Per session: peak context (ours against the recording's), when each tier fired (turn,
 request and context), tokens before and after each compaction, and billed-token
-equivalents (input 1, cache write 1.25, cache read 0.1, output at the model's output/input
-price ratio, 5 for Claude) for the replay against what the recording's own usage says it
-spent (main conversation, deduplicated by message id). ``--json`` prints the same as JSON.
+equivalents (input 1, cache write 1.25 or 2 with the one-hour TTL, cache read 0.1, output
+at the model's output/input price ratio, 5 for Claude) for the replay against what the
+recording's own usage says it spent (main conversation, deduplicated by message id). ``--json`` prints the same as JSON.
 """
 
 from __future__ import annotations
@@ -217,7 +217,8 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
         lines.append("")
         lines.append(
             f"calls = main requests + summary/memory requests; billed = input-token "
-            f"equivalents (input 1, cache write 1.25, cache read 0.1, output {w:g}); "
+            f"equivalents (input 1, cache write 1.25, one-hour cache write 2, cache read 0.1, "
+            f"output {w:g}); "
             f"{RECORDED_NOTE}. microcompact: tb = time-based, step = step clearing, acm = API context management."
         )
         t = _totals(results)["checks"]

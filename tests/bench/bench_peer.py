@@ -24,8 +24,8 @@ Fairness rules.
   answered with a summary of 5 % of the request's input tokens, at least 200 and at most
   4,000 tokens.
 - Whole bill: every request the fake served the client counts (main turns, compactions,
-  session-notes updates, side calls), weighted input 1, cache write 1.25, cache read 0.1,
-  output 5.
+  session-notes updates, side calls), weighted input 1, cache write 1.25 (2 with the
+  one-hour TTL), cache read 0.1, output 5.
 - Same breaks: the cache-break workload moves the fake's cache clock 10 minutes forward
   before the same turns for both; neither client's own clock moves, so each sees only its
   cache expire, as after a real coffee break with no client-side idle logic involved.

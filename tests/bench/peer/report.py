@@ -93,9 +93,10 @@ def verdict(run: RunOutcome) -> str:
 
 LEGEND = (
     "billed: input-token equivalents over every request the fake served the client (input 1,\n"
-    "cache write 1.25, cache read 0.1, output 5); requests: Messages requests recorded;\n"
-    "compactions: compaction summary requests answered (+ refused ones; for the sidecar its\n"
-    "completed compactions by tier in brackets: a session_memory one makes no request);\n"
+    "cache write 1.25 or 2 with the one-hour TTL, cache read 0.1, output 5); requests:\n"
+    "Messages requests recorded; compactions: compaction summary requests answered (+\n"
+    "refused ones; for the sidecar its completed compactions by tier in brackets: a\n"
+    "session_memory one makes no request);\n"
     "peak ctx: largest input + cache write + cache read of one answered request; too long:\n"
     "requests the fake refused as past the window; side: one-shot calls without tools;\n"
     "notes: the sidecar's session-notes updates (forked calls, billed).\n"
