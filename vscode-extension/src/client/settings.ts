@@ -50,6 +50,7 @@ export const SIDECAR_KEYS = [
   "microcompact.stepClearing.triggerTokens",
   "microcompact.stepClearing.triggerPercent",
   "microcompact.stepClearing.keepTokens",
+  "promptCache.hourAnchors",
   "thinking.mode",
   "thinking.budgetTokens",
   "thinking.effort",
