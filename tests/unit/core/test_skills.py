@@ -4,6 +4,7 @@ changes on disk as delta records of the workspace's prefix store."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sidecar.core.messages import Message
 from sidecar.core.prefix import PrefixStore
@@ -111,3 +112,25 @@ def test_skill_changes_are_delta_records_and_the_prefix_stays(tmp_path: Path) ->
         ("deploy", "removed"), ("lint", "added")]
     # The session's prefix is what it was: the listing is no part of it.
     assert store.view().system == view.system
+
+
+async def test_the_skill_tool_is_offered_once_there_are_skills(tmp_path: Path,
+                                                               monkeypatch: Any) -> None:
+    """Without a skill the Skill tool's definition would be paid for on every request for
+    nothing; the first skill brings it, as a named change of the tools."""
+    from sidecar.tools.skill import SkillTool
+    from tests.unit.core.engine_builders import build_engine, epoch_of
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    engine = build_engine(tmp_path)
+    engine.session.tools.append(SkillTool())
+    await engine.prompt("hello")
+    first = engine.provider.requests[-1]
+    assert "Skill" not in [t.name for t in first.tools]
+    skill(engine.workspace, "deploy", "---\nname: deploy\ndescription: Deploy\n---\nmake deploy")
+    await engine.prompt("again")
+    second = engine.provider.requests[-1]
+    assert [t.name for t in second.tools][-1] == "Skill"
+    assert epoch_of(second)[1] == "tools" and epoch_of(second)[0] > epoch_of(first)[0]
+    await engine.prompt("and again")
+    assert "Skill" in [t.name for t in engine.provider.requests[-1].tools]
