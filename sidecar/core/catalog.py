@@ -155,9 +155,11 @@ def cost_usd(usage: Usage, model: str, provider: str) -> float | None:
         return None
     write_price = info.cache_write_price if info.cache_write_price is not None else info.input_price
     read_price = info.cache_read_price if info.cache_read_price is not None else info.input_price
+    hour = usage.cache_creation_1h_tokens  # one-hour writes: twice the input price
     total = (
         usage.input_tokens * info.input_price
-        + usage.cache_creation_input_tokens * write_price
+        + (usage.cache_creation_input_tokens - hour) * write_price
+        + hour * 2 * info.input_price
         + usage.cache_read_input_tokens * read_price
         + usage.output_tokens * info.output_price
     )

@@ -233,9 +233,14 @@ class _Assembly:
             value = _count(sdk_field(usage, key))
             if value is not None:
                 self.usage[key] = value
+        # The writes with the one-hour TTL (an anchor's), priced higher than the others.
+        hour = _count(sdk_field(sdk_field(usage, "cache_creation"), "ephemeral_1h_input_tokens"))
+        if hour is not None:
+            self.usage["cache_creation_1h"] = hour
 
     def completed(self) -> Completed:
         usage = Usage(
+            cache_creation_1h_tokens=self.usage.get("cache_creation_1h", 0),
             input_tokens=self.usage.get("input_tokens", 0),
             cache_creation_input_tokens=self.usage.get("cache_creation_input_tokens", 0),
             cache_read_input_tokens=self.usage.get("cache_read_input_tokens", 0),

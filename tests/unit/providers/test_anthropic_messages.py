@@ -246,6 +246,8 @@ def stream_events(tool_json: list[str]) -> list[dict[str, Any]]:
                     "cache_creation_input_tokens": 100,
                     "cache_read_input_tokens": 1000,
                     "output_tokens": 1,
+                    "cache_creation": {"ephemeral_5m_input_tokens": 70,
+                                       "ephemeral_1h_input_tokens": 30},
                 },
             },
         },
@@ -320,7 +322,8 @@ def test_stream_events_assemble_blocks_usage_and_edits() -> None:
         {"type": "text", "text": "Hello"},
         {"type": "tool_use", "id": "toolu_9", "name": "Read", "input": {"path": "a.py"}},
     ]
-    assert done.usage == Usage(10, 100, 1000, 42)
+    # The one-hour writes are kept apart: they cost more (the dollars the gauge shows).
+    assert done.usage == Usage(10, 100, 1000, 42, cache_creation_1h_tokens=30)
     assert done.stop_reason == "tool_use"
     assert (done.message_id, done.model) == ("msg_1", "claude-x")
     assert done.applied_edits == [{"type": "clear_thinking_20251015", "cleared_thinking_turns": 1}]

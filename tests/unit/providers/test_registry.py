@@ -162,6 +162,9 @@ def test_cost_usd_uses_catalog_prices() -> None:
     assert cost_usd(usage, "llama3.3", "openai-compatible") is None
     assert cost_usd(usage, "no-such-model", "openai-compatible") is None
     assert cost_usd(Usage(), "claude-sonnet-4-6", "anthropic") == 0.0
+    # One-hour writes (an anchor's) cost twice the input price: $6 per million on Sonnet.
+    hour = Usage(cache_creation_input_tokens=1_000_000, cache_creation_1h_tokens=400_000)
+    assert cost_usd(hour, "claude-sonnet-4-6", "anthropic") == pytest.approx(0.6 * 3.75 + 0.4 * 6)
 
 
 def test_importing_the_registry_does_not_import_an_sdk() -> None:
