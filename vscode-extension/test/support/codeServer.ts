@@ -44,7 +44,8 @@ export class CodeServerSession {
   private browser: Browser | undefined;
   page!: Page;
   private baseUrl = "";
-  private serverLog = "";
+  /** What code-server printed, for failure messages. */
+  serverLog = "";
   private settings: Record<string, unknown> = {};
 
   private env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -70,7 +71,11 @@ export class CodeServerSession {
    * rewrite (a theme change does), and a sidecar restarting meanwhile must still find its
    * own settings.
    */
-  async start(settings: Record<string, unknown>, env: Record<string, string>): Promise<void> {
+  async start(
+    settings: Record<string, unknown>,
+    env: Record<string, string>,
+    options: { viewport?: { width: number; height: number }; onPage?: (page: Page) => void } = {},
+  ): Promise<void> {
     mkdirSync(path.join(this.userData, "User"), { recursive: true });
     mkdirSync(path.join(this.dirs.workspace, ".vscode"), { recursive: true });
     writeFileSync(
@@ -96,6 +101,8 @@ export class CodeServerSession {
       { env: this.env(), timeout: 60_000, encoding: "utf8" },
     );
     assert.equal(install.status, 0, `install failed: ${install.stdout}\n${install.stderr}`);
+    assert.ok(readdirSync(this.extensionsDir).some((d) => d.startsWith("context-sidecar.context-sidecar-")),
+      readdirSync(this.extensionsDir).join(","));
 
     const port = await freePort();
     this.baseUrl = `http://127.0.0.1:${port}`;
@@ -129,7 +136,8 @@ export class CodeServerSession {
       throw new Error(`${e.message}\n${this.serverLog}`);
     });
     this.browser = await launchChromium();
-    this.page = await this.browser.newPage({ viewport: { width: 1280, height: 760 } });
+    this.page = await this.browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 760 } });
+    options.onPage?.(this.page);
     this.page.setDefaultTimeout(30_000);
     await this.open();
   }
