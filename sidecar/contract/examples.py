@@ -58,6 +58,7 @@ from sidecar.contract.results import (
     Compacted,
     ContextView,
     McpServer,
+    PERMISSION_MODES,
     Empty,
     Gauge,
     HistoryEntry,
@@ -148,14 +149,7 @@ class ErrorExample:
 
 def _opened() -> SessionOpened:
     return {"sessionId": SESSION, "model": MODEL, "provider": "anthropic", "gauge": GAUGE,
-            "modes": {"currentModeId": "default", "availableModes": [
-                {"id": "default", "name": "Default", "description": "Ask before edits and shell commands"},
-                {"id": "acceptEdits", "name": "Accept edits",
-                 "description": "Edits go through; shell commands still ask"},
-                {"id": "plan", "name": "Plan",
-                 "description": "Read-only: explore and write a plan, then ask to leave plan mode"},
-                {"id": "bypassPermissions", "name": "Bypass permissions", "description": "Nothing asks"},
-            ]}}
+            "modes": {"currentModeId": "default", "availableModes": list(PERMISSION_MODES)}}
 
 
 MCP_SERVERS: list[McpServer] = [

@@ -82,6 +82,17 @@ class SessionMode(TypedDict):
     description: str
 
 
+# The permission modes every session offers (sidecar.core.permissions says what each allows).
+PERMISSION_MODES: tuple[SessionMode, ...] = (
+    {"id": "default", "name": "Default", "description": "Ask before edits and shell commands"},
+    {"id": "acceptEdits", "name": "Accept edits",
+     "description": "Edits go through; shell commands still ask"},
+    {"id": "plan", "name": "Plan",
+     "description": "Read-only: explore and write a plan, then ask to leave plan mode"},
+    {"id": "bypassPermissions", "name": "Bypass permissions", "description": "Nothing asks"},
+)
+
+
 class SessionModes(TypedDict):
     """ACP's session mode state: the permission modes and the one in force."""
 

@@ -15,25 +15,11 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal
+
+from sidecar.contract.results import PERMISSION_MODES as MODES
 
 Mode = Literal["default", "acceptEdits", "plan", "bypassPermissions"]
-
-
-class ModeInfo(TypedDict):
-    id: str
-    name: str
-    description: str
-
-
-MODES: list[ModeInfo] = [
-    {"id": "default", "name": "Default", "description": "Ask before edits and shell commands"},
-    {"id": "acceptEdits", "name": "Accept edits",
-     "description": "Edits go through; shell commands still ask"},
-    {"id": "plan", "name": "Plan",
-     "description": "Read-only: explore and write a plan, then ask to leave plan mode"},
-    {"id": "bypassPermissions", "name": "Bypass permissions", "description": "Nothing asks"},
-]
 MODE_IDS: tuple[str, ...] = tuple(m["id"] for m in MODES)
 # Tool kinds that only look (ACP's ToolKind names).
 _LOOKING = frozenset({"read", "search", "think", "fetch"})

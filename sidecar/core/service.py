@@ -875,8 +875,7 @@ def _gauge(session: Session) -> Gauge:
 
 
 def _modes(session: Session) -> SessionModes:
-    return {"currentModeId": session.mode, "availableModes": [
-        {"id": m["id"], "name": m["name"], "description": m["description"]} for m in MODES]}
+    return {"currentModeId": session.mode, "availableModes": list(MODES)}
 
 
 def _mode_sentence(session: Session) -> str:
