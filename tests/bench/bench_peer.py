@@ -14,6 +14,8 @@ Fairness rules.
 
 - Same fake: each run gets a new server with the same settings; neither client can see
   the other's cache.
+- Same files at the same paths: both clients of a pair work in one scratch folder,
+  emptied and rebuilt before each run, so the paths in their prompts count the same.
 - Same agent: one scripted responder (``peer/agent.py``) plays the model for both. It
   never looks at which client calls; it decides from the running turn (set by the driver)
   and from client-agnostic facts of the request: whether the latest user message carries
@@ -41,6 +43,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,7 +62,9 @@ from tests.bench.peer.drivers import RunOutcome, run_claude_code, run_sidecar  #
 from tests.bench.peer.report import (  # noqa: E402
     BREAKDOWN_COLUMNS,
     LEGEND,
+    PROMPT_COLUMNS,
     breakdown_row,
+    prompt_row,
     ratio_row,
     row,
     table,
@@ -85,10 +91,20 @@ def checkout() -> str:
     return head + (" (with uncommitted changes)" if dirty else "")
 
 
+def scratch_dir(name: str, window: int) -> Path:
+    """The same path for both clients of a pair, emptied before each run. Paths are in the
+    prompts (the workspace in the system prompt, absolute paths in tool inputs), so random
+    folder names made the two clients' token counts differ by chance, not by behaviour."""
+    path = Path(tempfile.gettempdir()) / f"peer-{os.getpid()}-{name}-{window}"
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir()
+    return path
+
+
 def one_run(client: str, name: str, window: int, binary: Path | None) -> RunOutcome:
     """A fresh workspace, a fresh fake and a fresh agent for one client's run."""
-    with tempfile.TemporaryDirectory(prefix=f"peer-{name}-") as scratch:
-        tmp = Path(scratch)
+    tmp = scratch_dir(name, window)
+    try:
         ws = tmp / "ws"
         ws.mkdir()
         workload = WORKLOADS[name](ws)
@@ -102,6 +118,8 @@ def one_run(client: str, name: str, window: int, binary: Path | None) -> RunOutc
             return run_sidecar(workload, window, ws, tmp, srv, agent)
         finally:
             srv.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -141,6 +159,7 @@ def main(argv: list[str]) -> int:
     started = time.perf_counter()
     runs: list[RunOutcome] = []
     rows: list[list[str]] = []
+    prompt_rows: list[list[str]] = []
     for name in args.workloads:
         for window in args.windows:
             pair: dict[str, RunOutcome] = {}
@@ -155,12 +174,16 @@ def main(argv: list[str]) -> int:
                 print(f"   done: {verdict(run).splitlines()[0]} ({run.wall_s:.0f} s)", flush=True)
             if len(pair) == 2:
                 rows.append(ratio_row(pair["sidecar"], pair["claude-code"]))
+                prompt_rows.append(prompt_row(pair["sidecar"], pair["claude-code"]))
     wall = time.perf_counter() - started
     print()
     print(table(rows))
     print()
     print(table([breakdown_row(r) for r in runs], BREAKDOWN_COLUMNS))
     print()
+    if prompt_rows:
+        print(table(prompt_rows, PROMPT_COLUMNS))
+        print()
     print(LEGEND)
     print()
     print("Validator verdicts (the fake's checker over every request of each run):")

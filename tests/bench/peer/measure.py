@@ -14,8 +14,15 @@ from typing import Any
 
 from sidecar.core.request_labels import CALL_HEADER
 from sidecar.fake_llm import FakeLLMServer, RecordedRequest
+from sidecar.fake_llm.counting import anthropic_units
 from sidecar.core.messages import Usage
-from sidecar.replay.billing import Billed, CLAUDE_OUTPUT_WEIGHT
+from sidecar.replay.billing import (
+    Billed,
+    CACHE_READ_WEIGHT,
+    CACHE_WRITE_1H_WEIGHT,
+    CACHE_WRITE_WEIGHT,
+    CLAUDE_OUTPUT_WEIGHT,
+)
 from tests.bench.peer.agent import is_side_call, is_summary_request
 
 MESSAGES_PATH = "/v1/messages"
@@ -70,13 +77,22 @@ class Figures:
     refused: int = 0
     violations: list[str] = field(default_factory=list)
     blocking: int = 0  # violations of rule "blocking": a sidecar request past its limit
+    # Of the bill, what the client's own system prompt and tool definitions cost.
+    prompt_overhead: float = 0.0
 
     @property
     def billed(self) -> float:
         return self.total.billed
 
+    @property
+    def conversation_only(self) -> float:
+        """The bill without the system prompt and the tool definitions: what a client
+        sending the same messages with no prompt of its own would have paid."""
+        return self.billed - self.prompt_overhead
+
     def to_json(self) -> dict[str, Any]:
         data = {k: v for k, v in self.__dict__.items() if k not in ("total", "by_kind")}
+        data["prompt_overhead"] = round(self.prompt_overhead)
         return {**data, "billed": round(self.billed), "tokens": self.total.to_json(),
                 "byKind": {k: v.to_json() for k, v in self.by_kind.items()}}
 
@@ -97,6 +113,27 @@ def kind_of(request: RecordedRequest) -> str:
     if is_side_call(request.body):
         return "side"
     return "main"
+
+
+def prompt_overhead(body: dict[str, Any], usage: dict[str, Any]) -> float:
+    """What one request's system prompt and tool definitions were billed.
+
+    They lead the prompt, in the fake's cache order tools, system, messages, so the cache
+    read covers them first; what the read leaves was written (with the one-hour TTL when
+    their breakpoint had it), and the rest was uncached input. Counted with the fake's
+    own units, so the figure is the one the fake billed."""
+    lead = len(body.get("tools") or [])
+    system = body.get("system")
+    lead += len(system) if isinstance(system, list) else 1 if system else 0
+    units = anthropic_units(body)[:lead]
+    tokens = sum(u.total for u in units)
+    parsed = Usage.from_json(usage) or Usage()
+    read = min(parsed.cache_read_input_tokens, tokens)
+    written = min(parsed.cache_creation_input_tokens, tokens - read)
+    hour = any(u.breakpoint_ttl == 3600.0 for u in units)
+    write_weight = CACHE_WRITE_1H_WEIGHT if hour else CACHE_WRITE_WEIGHT
+    return (CACHE_READ_WEIGHT * read + write_weight * written
+            + (tokens - read - written))
 
 
 def figures_of(srv: FakeLLMServer) -> Figures:
@@ -127,6 +164,7 @@ def figures_of(srv: FakeLLMServer) -> Figures:
         out.answered += 1
         out.total.add(usage)
         out.by_kind[kind].add(usage)
+        out.prompt_overhead += prompt_overhead(request.body, usage)
         context = sum(int(usage.get(k) or 0) for k in (
             "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
         out.peak_context = max(out.peak_context, context)

@@ -35,8 +35,8 @@ def row(run: RunOutcome) -> list[str]:
             str(f.memory_calls), f"{run.wall_s:.0f}"]
 
 
-def _ratio(ours: float, theirs: float) -> str:
-    return f"{ours / theirs:.2f}" if theirs else "n/a"
+def _ratio(ours: float, theirs: float, digits: int = 2) -> str:
+    return f"{ours / theirs:.{digits}f}" if theirs else "n/a"
 
 
 def ratio_row(ours: RunOutcome, theirs: RunOutcome) -> list[str]:
@@ -58,11 +58,25 @@ def breakdown_row(run: RunOutcome) -> list[str]:
             f"{t.cache_write:,}", f"{t.cache_read:,}", f"{t.output:,}"]
 
 
+PROMPT_COLUMNS = ("workload", "window", "CC billed", "CC sys+tools", "ours billed",
+                  "ours sys+tools", "ours w/o", "ours / CC", "ours w/o / CC")
+
+
+def prompt_row(ours: RunOutcome, theirs: RunOutcome) -> list[str]:
+    """How much of each bill the clients' own system prompts and tool definitions make,
+    and the ratio without ours: how low the same messages alone could go against Claude
+    Code's whole bill."""
+    a, b = ours.figures, theirs.figures
+    return [ours.workload, _window(ours.window), f"{b.billed:,.0f}", f"{b.prompt_overhead:,.0f}",
+            f"{a.billed:,.0f}", f"{a.prompt_overhead:,.0f}", f"{a.conversation_only:,.0f}",
+            _ratio(a.billed, b.billed, 3), _ratio(a.conversation_only, b.billed, 3)]
+
+
 def table(rows: Sequence[Sequence[str]], columns: Sequence[str] = COLUMNS) -> str:
-    """Left-aligned labels (the first three columns and the compactions text), right-aligned
+    """Left-aligned labels (workload, window, client and the compactions text), right-aligned
     numbers."""
     widths = [max(len(r[i]) for r in [columns, *rows]) for i in range(len(columns))]
-    left = {0, 1, 2} | ({columns.index("compactions")} if "compactions" in columns else set())
+    left = {i for i, c in enumerate(columns) if c in ("workload", "window", "client", "compactions")}
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(c.ljust(w) if i in left else c.rjust(w)
@@ -101,5 +115,10 @@ LEGEND = (
     "requests the fake refused as past the window; side: one-shot calls without tools;\n"
     "notes: the sidecar's session-notes updates (forked calls, billed).\n"
     "Breakdown: billed per kind of request (main turns, compaction summaries, session-notes\n"
-    "updates, side calls), then the raw token totals behind the bill."
+    "updates, side calls), then the raw token totals behind the bill.\n"
+    "Prompts: sys+tools is what the client's own system prompt and tool definitions were\n"
+    "billed over all its requests (read, written or uncached, as the fake billed the prefix\n"
+    "they lead); ours w/o is our bill without them, the same messages sent with no prompt\n"
+    "of our own. Where ours w/o / CC is above a target, no client sending these messages\n"
+    "whole could reach it by trimming its prompt."
 )
