@@ -92,7 +92,10 @@ class CacheAnchors:
         gap = None if self.last_sent is None else now - self.last_sent
         self.last_sent = now
         self.requests += 1
-        paused = gap is not None and FIVE_MINUTES < gap < ONE_HOUR
+        # Any gap past five minutes expires the five-minute entries; only one shorter than
+        # the hour is a pause the anchor could have bridged, and counts toward the rate.
+        expired = gap is not None and gap > FIVE_MINUTES
+        paused = expired and gap is not None and gap < ONE_HOUR
         if paused:
             self.pauses += 1
         anchor = self.anchor
@@ -105,7 +108,7 @@ class CacheAnchors:
         rewritten = epoch != self.epoch
         self.epoch = epoch
         written = prompt_tokens - (previous_prompt or 0)
-        if paused or rewritten or previous_prompt is None:
+        if expired or rewritten or previous_prompt is None:
             written = prompt_tokens - base
         # Move the anchor when the premium on this write is less than the rewrite a pause
         # after this request would cost, weighed by how likely such a pause is.

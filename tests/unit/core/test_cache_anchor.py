@@ -54,7 +54,8 @@ def test_an_anchor_is_dropped_when_what_precedes_it_changes_or_its_hour_passes()
     anchors.plan(request(1), 20_000, None, now=0.0)
     anchors.plan(request(2), 40_000, 39_900, now=10.0)
     late = anchors.plan(request(3), 40_100, 40_000, now=10.0 + ANCHOR_LIFETIME + 1)
-    assert late.cache_anchor is None or late.cache_anchor == 6  # a new one, never the old
+    # Neither the old one nor a new one: after the hour the request writes everything.
+    assert late.cache_anchor is None
 
 
 def test_pauses_the_session_takes_raise_the_rate() -> None:
@@ -69,3 +70,23 @@ def test_pauses_the_session_takes_raise_the_rate() -> None:
     # Long pauses past the hour are no pause the hour could bridge.
     anchors.plan(request(5), 50_000, 40_000, now=now + 7_200)
     assert anchors.pauses == 2
+
+
+def test_after_a_gap_longer_than_the_hour_the_whole_write_is_weighed() -> None:
+    """Past an hour every entry has expired, the anchor's too, so the request writes its
+    whole prompt: the hour's premium on all of it is not worth a pause that may not come
+    (a replayed session after a night away wrote 60,000 tokens at the hour's price)."""
+    anchors = CacheAnchors()
+    anchors.plan(request(1), 20_000, None, now=0.0)
+    assert anchors.plan(request(2), 60_000, 59_900, now=10.0).cache_anchor == 4
+    after_the_night = anchors.plan(request(3), 60_100, 60_000, now=10.0 + 8 * 3600)
+    assert after_the_night.cache_anchor is None
+    # The next request writes little again and is anchored as before.
+    assert anchors.plan(request(4), 60_300, 60_100, now=20.0 + 8 * 3600).cache_anchor == 8
+
+
+def test_a_clock_that_goes_back_is_no_pause() -> None:
+    anchors = CacheAnchors()
+    anchors.plan(request(1), 20_000, None, now=1_000.0)
+    assert anchors.plan(request(2), 60_000, 59_900, now=400.0).cache_anchor == 4
+    assert anchors.pauses == 0
