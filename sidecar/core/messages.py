@@ -26,8 +26,14 @@ def new_uuid() -> str:
     return str(uuidlib.uuid4())
 
 
+def iso_at(seconds: float) -> str:
+    """A record's timestamp for a moment given as seconds since the epoch."""
+    moment = datetime.fromtimestamp(seconds, timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return iso_at(datetime.now(timezone.utc).timestamp())
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from sidecar.contract.updates import SessionUpdate, current_mode_update, usage_u
 from sidecar.core.cache_anchor import CacheAnchors
 from sidecar.core.catalog import api_model_id, cost_usd
 from sidecar.core.gauge import BreakerState, build_gauge
-from sidecar.core.messages import Block, Message, Usage
+from sidecar.core.messages import Block, Message, Usage, iso_at
 from sidecar.core.permissions_plan import PLAN_FILE_NAME, plan_entered_note, plan_left_note
 from sidecar.core.normalize import clear_results, model_slice, normalize_for_api, with_leading_context
 from sidecar.core.ports import ModelRequest, Tool, tool_specs
@@ -201,6 +201,8 @@ class Session:
             return None
 
     def append(self, message: Message) -> Message:
+        # Stamped by the session's clock, the one its idle gaps are measured by.
+        message.timestamp = iso_at(self.clock())
         self.tool_notes.on_append(message)
         self.transcript.add(message)
         self.ledger.append(message)

@@ -104,7 +104,11 @@ async def replay_script(
             if sessions and sessions[0].tiers is not None:
                 await sessions[0].tiers.memory.wait(timeout=60)
 
-        tools = replay_tools(script.tool_names, script.tool_results, settle)
+        async def before_tool() -> None:
+            await settle()
+            player.elapse()
+
+        tools = replay_tools(script.tool_names, script.tool_results, before_tool)
         base = ReplayPrefix(Path(work), settings)
         recorded_first = script.calls[0].usage.prompt_tokens if script.calls else 0
         hidden = plan_padding(

@@ -54,27 +54,34 @@ class ScriptPlayer:
         self.main_served = 0
         self.fallbacks = 0
         self.played = 0
-        # Seconds to add to the session's clock before the turn's first call: the recorded
-        # pause before it, so time-based microcompact sees the gaps the user left.
-        self.pending_gap = 0.0
-        self._last_time: float | None = None
+        # The recorded pauses played so far, in seconds: the session's clock and the fake's
+        # cache clock both run that far ahead of the wall's, so the session measures the
+        # gaps the fake's cache expires by (time-based clearing, the one-hour anchor).
+        self.offset = 0.0
+        self._last_time: float | None = None  # the recorded time the clocks have reached
         self._lock = threading.Lock()
 
     def clock(self) -> float:
-        return time.time() + self.pending_gap
+        return time.time() + self.offset
 
     def start_turn(self, index: int) -> None:
+        """The turn's prompt goes out after the pause the recording shows before its first
+        answer."""
         with self._lock:
             self.turn = index
             self.position = 0
-            turn = self.script.turns[index]
-            first = turn.responses[0].timestamp if turn.responses else None
-            gap = (
-                first - self._last_time
-                if first is not None and self._last_time is not None
-                else 0.0
-            )
-            self.pending_gap = max(gap, 0.0)
+            self._elapse_to_next()
+
+    def elapse(self) -> None:
+        """The pause before the turn's next recorded answer passes while the last answer's
+        tools run (a long build, a permission answered late), before its results go out."""
+        with self._lock:
+            self._elapse_to_next()
+
+    def _elapse_to_next(self) -> None:
+        turn = self.script.turns[self.turn] if self.turn >= 0 else None
+        if turn is not None and self.position < len(turn.responses):
+            self._advance_clocks(turn.responses[self.position].timestamp)
 
     def leftover(self) -> int:
         """Recorded answers of the current turn the engine did not ask for."""
@@ -94,7 +101,6 @@ class ScriptPlayer:
             self.kinds[id(request)] = ("main", self.turn)
             request.body = {}
             self.main_served += 1
-            self.pending_gap = 0.0
             turn = self.script.turns[self.turn] if self.turn >= 0 else None
             if turn is None or self.position >= len(turn.responses):
                 self.fallbacks += 1
@@ -103,17 +109,20 @@ class ScriptPlayer:
             response = turn.responses[index]
             self.position += 1
             self.played += 1
-            self._advance_cache_clock(response.timestamp)
+            self._advance_clocks(response.timestamp)  # when no tool run has already
             stop = turn.stop_reason(index)
             if stop == "tool_use" and response.after_meta:
                 self.prefix.release(response.after_meta)
             content = copy.deepcopy(response.content) or [{"type": "text", "text": NO_CONTENT}]
             return Reply(content=content, stop_reason=stop, chunk_size=WHOLE_BLOCK_CHUNK)
 
-    def _advance_cache_clock(self, recorded: float | None) -> None:
-        """Let the fake's prompt cache see the recorded pauses (5-minute TTL expiries)."""
+    def _advance_clocks(self, recorded: float | None) -> None:
+        """Move both clocks to a recorded answer's time (they never go back)."""
         if recorded is None:
             return
         if self._last_time is not None and recorded > self._last_time:
-            self.server.advance_clock(recorded - self._last_time)
-        self._last_time = recorded
+            gap = recorded - self._last_time
+            self.offset += gap
+            self.server.advance_clock(gap)
+        if self._last_time is None or recorded > self._last_time:
+            self._last_time = recorded

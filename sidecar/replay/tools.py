@@ -27,7 +27,7 @@ class ReplayTool(BaseTool):
         self,
         name: str,
         results: dict[str, RecordedResult],
-        settle: Callable[[], Awaitable[None]] | None = None,
+        before_run: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         # Instance attributes shadow the class-level declarations of the tool port.
         self.name = name  # type: ignore[misc]
@@ -35,17 +35,18 @@ class ReplayTool(BaseTool):
         # Claude Code's own rule for these tools, as its microcompact applies it.
         self.compactable = name in CLAUDE_CODE_COMPACTABLE  # type: ignore[misc]
         self._results = results
-        self._settle = settle
+        self._before_run = before_run
         self.missing = 0
 
     async def run(self, input: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         # The session names the running call on its tool context; inputs are the recorded
         # ones, so they are not validated against a schema.
-        if self._settle is not None:
+        if self._before_run is not None:
             # Replayed answers arrive instantly, so background work the engine started after
             # the last answer (a session-memory update) would otherwise race a whole run of
-            # calls; letting it finish here makes a replay deterministic.
-            await self._settle()
+            # calls; the driver lets it finish here, which makes a replay deterministic, and
+            # lets the recorded pause before the next answer pass.
+            await self._before_run()
         call = getattr(ctx, "current_tool_call", {}) or {}
         found = self._results.get(str(call.get("toolCallId", "")))
         if found is None:
@@ -57,6 +58,6 @@ class ReplayTool(BaseTool):
 def replay_tools(
     names: list[str],
     results: dict[str, RecordedResult],
-    settle: Callable[[], Awaitable[None]] | None = None,
+    before_run: Callable[[], Awaitable[None]] | None = None,
 ) -> list[Tool]:
-    return [ReplayTool(name, results, settle) for name in names]
+    return [ReplayTool(name, results, before_run) for name in names]

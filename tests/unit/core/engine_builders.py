@@ -478,9 +478,9 @@ def pairing_problems(request: ModelRequest) -> list[str]:
 
 
 class FakeClock:
-    """The session's clock: the wall clock plus a jump. Records are stamped with the wall
-    clock, so after a jump every later call sees the gap too (the sweep ages the records
-    instead when turns go on after an idle spell)."""
+    """The session's clock: the wall clock plus a jump. The session stamps its records with
+    this clock, so a jump is a gap between the records before it and the calls after it,
+    as an idle spell is (the sweep ages the records instead)."""
 
     def __init__(self) -> None:
         self.offset = 0.0

@@ -148,16 +148,27 @@ def test_player_serves_the_turns_answers_in_order_then_says_the_script_ended() -
     assert kinds == ["main", "main", "main", "summary"]
 
 
-def test_player_shifts_the_session_clock_by_the_recorded_pause_until_the_first_answer() -> None:
-    player, _, _ = make_player()
+def test_the_session_clock_and_the_cache_clock_move_together_and_never_back() -> None:
+    """Both clocks play the recorded pauses: before a turn's prompt, and while an answer's
+    tools run. Measured against each other they agree, so the session sees the gaps its
+    prompt cache expires by; the session's clock was once ahead only until the turn's
+    first answer, then fell back, which read as a negative gap to the next request."""
+    player, clock, _ = make_player()
     player.start_turn(0)
-    player(request([user({"type": "text", "text": "go"})]))
-    player(request([user({"type": "text", "text": "go"})]))
+    start = player.clock()
+    player(request([user({"type": "text", "text": "go"})]))  # m1 answers with a tool call
+    player.elapse()  # its tool runs: the ten minutes to m2 pass
+    assert clock.advanced == [600.0]
+    assert player.clock() - start == pytest.approx(600.0, abs=1)
+    player(request([user({"type": "text", "text": "go"})]))  # m2: no second advance
+    assert clock.advanced == [600.0]
     player.start_turn(1)
     # From m2 (00:10:10) to m3 (02:00:05): the gap time-based microcompact must see.
-    assert player.pending_gap == pytest.approx(6_595.0)
+    assert clock.advanced == [600.0, 6_595.0]
+    before = player.clock()
     player(request([user({"type": "text", "text": "again"})]))
-    assert player.pending_gap == 0.0
+    assert player.clock() >= before  # no way back once the answer is served
+    assert player.offset == pytest.approx(7_195.0)
     assert player.leftover() == 0
 
 
