@@ -198,6 +198,12 @@ def _collect(
     # recording read, so the ratio compares the sessions, not the caches before them.
     warm = script.calls[0].usage.cache_read_input_tokens if script.calls else 0
     result.recorded_warm_tokens = warm
+    # Both sides get the same answers, so their output is billed alike: the larger of the
+    # recording's count and the fake's count of the answer's content. The recording counts
+    # thinking its transcript does not show; some recordings logged only the first count
+    # of a stream (a handful of tokens for a long answer).
+    recorded_output = {c.message_id: c.usage.output_tokens for c in script.calls}
+    alike: dict[str, int] = {}
     for request in list(server.requests):
         kind = player.kinds.get(id(request))
         usage = Usage.from_json(request.usage) if request.usage else None
@@ -213,11 +219,20 @@ def _collect(
                 usage, cache_creation_input_tokens=usage.cache_creation_input_tokens - moved,
                 cache_read_input_tokens=usage.cache_read_input_tokens + moved)
             result.warm_start_tokens = moved
+        answered = player.answered.get(id(request))
+        if answered is not None and answered in recorded_output:
+            if answered not in alike:
+                alike[answered] = max(recorded_output[answered], usage.output_tokens)
+                result.output_raised_recorded += alike[answered] - recorded_output[answered]
+            result.output_raised_ours += alike[answered] - usage.output_tokens
+            usage = dataclasses.replace(usage, output_tokens=alike[answered])
         result.ours_main.add(usage)
         result.ours_series.append(usage.prompt_tokens)
         if usage.prompt_tokens >= th.blocking_at:
             result.past_blocking += 1
-    result.recorded = billed_of([c.usage for c in script.calls])
+    result.recorded = billed_of([
+        dataclasses.replace(c.usage, output_tokens=alike.get(c.message_id, c.usage.output_tokens))
+        for c in script.calls])
     result.recorded_series = [c.usage.prompt_tokens for c in script.calls]
     events = session.tiers.events if session.tiers is not None else []
     for event in events:

@@ -51,6 +51,8 @@ class ScriptPlayer:
         self.kinds: dict[int, tuple[RequestKind, int]] = {}  # id(request) -> kind, turn
         # The requests themselves stay referenced so an id is never reused for another one.
         self._served: list[RecordedRequest] = []
+        # id(request) -> message id of the recorded answer it was served.
+        self.answered: dict[int, str] = {}
         self.main_served = 0
         self.fallbacks = 0
         self.played = 0
@@ -107,6 +109,7 @@ class ScriptPlayer:
                 return Reply.text(END_OF_SCRIPT, chunk_size=WHOLE_BLOCK_CHUNK)
             index = self.position
             response = turn.responses[index]
+            self.answered[id(request)] = response.message_id
             self.position += 1
             self.played += 1
             self._advance_clocks(response.timestamp)  # when no tool run has already

@@ -21,7 +21,9 @@ from sidecar.replay.runner import replay_paths, say
 
 RECORDED_NOTE = (
     "recorded = the recording's main-conversation API calls; its subagent and "
-    "compaction calls are not in the main file"
+    "compaction calls are not in the main file. A replayed answer's output is billed "
+    "alike on both sides, the larger of the recording's count (which includes thinking "
+    "the transcript does not show) and the fake's count of its text"
 )
 
 

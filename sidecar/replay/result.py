@@ -65,6 +65,10 @@ class SessionResult:
     # ours is given the same warm start, these many tokens counted as read, not written.
     warm_start_tokens: int = 0
     recorded_warm_tokens: int = 0
+    # The replayed answers' output is billed alike on both sides (see driver._collect):
+    # tokens added to the recording's count, and to ours, to make them so.
+    output_raised_recorded: int = 0
+    output_raised_ours: int = 0
     # The fake's verdict on every request: checked, refused as the real API would, and
     # each broken invariant (see sidecar.fake_llm.invariants).
     checked: int = 0
@@ -115,6 +119,8 @@ class SessionResult:
             "pastBlocking": self.past_blocking,
             "warmStart": {"recordedRead": self.recorded_warm_tokens,
                           "oursCountedRead": self.warm_start_tokens},
+            "outputAlike": {"recordedRaised": self.output_raised_recorded,
+                            "oursRaised": self.output_raised_ours},
             "checks": {"requests": self.checked, "refused": self.refused,
                        "violations": self.violations},
             "tiers": [e.to_json() for e in self.events],

@@ -218,3 +218,25 @@ def test_folder_replays_main_sessions_and_skips_subagent_files(tmp_path: Path) -
     assert "main.jsonl" in text
     assert "skipped agent-a1b2c3d.jsonl: subagent transcript" in text
     assert "1 session(s) replayed" in text
+
+
+def test_the_replayed_answers_output_is_billed_alike_on_both_sides(tmp_path: Path) -> None:
+    """The same answers are replayed, so their output costs the same on both sides: the
+    larger of the recording's count and the fake's count of the answer. A recording counts
+    thinking the transcript does not show (ours, counted from the shown text, had paid
+    less), and some recordings logged only the first streamed count (ours had paid more)."""
+    rec = Recording()
+    rec.prompt("Summarise the design notes.")
+    shown = page(1, 600)
+    rec.answer([{"type": "text", "text": shown}], 20_000, output=2)  # the first streamed count
+    rec.prompt("And the risks?")
+    rec.answer([{"type": "text", "text": "Two risks."}], 21_000, output=4_000)  # hidden thinking
+    report = replay_json(rec.write(tmp_path / "output.jsonl"))
+    (session,) = report["sessions"]
+    ours, recorded = session["billed"]["ours"]["main"], session["billed"]["recorded"]
+    assert session["script"]["played"] == 2 and session["billed"]["ours"]["summaries"]["calls"] == 0
+    assert ours["outputTokens"] == recorded["outputTokens"]
+    # The first answer at the fake's count of its text (far above 2), the second at 4,000.
+    assert recorded["outputTokens"] > 4_000 + 400
+    alike = session["outputAlike"]
+    assert alike["recordedRaised"] > 400 and alike["oursRaised"] > 3_900
