@@ -14,7 +14,9 @@ for itself: moving it costs the hour's premium (0.75 of an input token) on the t
 this request writes anyway, and it saves, should the pause come, the rewrite
 (1.25 written instead of 0.1 read) of everything between the old anchor and the end. The
 chance of such a pause after a request is the session's own rate of them, started from a
-prior of one pause in ``PRIOR_REQUESTS`` requests.
+prior of one pause in ``PRIOR_REQUESTS`` requests. After any gap past five minutes the
+request writes everything past a live anchor, and after one past the hour everything, so
+the premium is then weighed on all of that.
 
 The anchor is a breakpoint of its own (the fourth: tools, system, anchor, newest message),
 on a message that no longer changes, so a lookup finds it however many blocks follow. The
