@@ -32,6 +32,10 @@ Fairness rules.
   before the same turns for both; neither client's own clock moves, so each sees only its
   cache expire, as after a real coffee break with no client-side idle logic involved.
 
+Beside the bill, the report prints what each client's own system prompt and tool
+definitions cost, and our ratio without ours: how low a client sending the same messages
+could go against Claude Code's whole bill.
+
 The benchmark prints figures and the fake's verdict on every request; it never judges a
 ratio. It exits non-zero only when a run crashed or did not finish its workload.
 
