@@ -33,6 +33,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
+from sidecar.core.catalog import CACHE_READ, CACHE_WRITE_1H, CACHE_WRITE_5M
 from sidecar.core.messages import ApiMessage
 from sidecar.core.ports import ModelRequest
 
@@ -40,8 +41,8 @@ FIVE_MINUTES = 300.0
 ONE_HOUR = 3600.0
 # Prices relative to an uncached input token: the hour's write premium over five minutes',
 # and what a rewrite costs over the read it replaces.
-HOUR_PREMIUM = 2.0 - 1.25
-REWRITE_COST = 1.25 - 0.1
+HOUR_PREMIUM = CACHE_WRITE_1H - CACHE_WRITE_5M
+REWRITE_COST = CACHE_WRITE_5M - CACHE_READ
 # Pauses of five minutes to an hour between requests, before the session has shown its
 # own rate: one in 80 requests (the recorded sessions this project replays had 11 in 914).
 PRIOR_PAUSES = 1

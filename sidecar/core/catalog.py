@@ -23,8 +23,15 @@ class ModelInfo:
     supports_1m: bool = False
 
 
+# Anthropic's prompt-cache prices relative to an uncached input token: a write with the
+# five-minute TTL, a write with the one-hour TTL, a read.
+CACHE_WRITE_5M = 1.25
+CACHE_WRITE_1H = 2.0
+CACHE_READ = 0.1
+
+
 def _anthropic(window: int, out: int, inp: float, outp: float, one_m: bool = False) -> ModelInfo:
-    return ModelInfo(window, out, inp, outp, inp * 1.25, inp * 0.1, one_m)
+    return ModelInfo(window, out, inp, outp, inp * CACHE_WRITE_5M, inp * CACHE_READ, one_m)
 
 
 def _openai(window: int, out: int, inp: float | None = None, outp: float | None = None,
@@ -155,11 +162,11 @@ def cost_usd(usage: Usage, model: str, provider: str) -> float | None:
         return None
     write_price = info.cache_write_price if info.cache_write_price is not None else info.input_price
     read_price = info.cache_read_price if info.cache_read_price is not None else info.input_price
-    hour = usage.cache_creation_1h_tokens  # one-hour writes: twice the input price
+    hour = usage.cache_creation_1h_tokens  # one-hour writes, priced apart
     total = (
         usage.input_tokens * info.input_price
         + (usage.cache_creation_input_tokens - hour) * write_price
-        + hour * 2 * info.input_price
+        + hour * CACHE_WRITE_1H * info.input_price
         + usage.cache_read_input_tokens * read_price
         + usage.output_tokens * info.output_price
     )

@@ -15,9 +15,9 @@ from typing import Any
 from sidecar.core import catalog
 from sidecar.core.messages import Usage
 
-CACHE_WRITE_WEIGHT = 1.25
-CACHE_WRITE_1H_WEIGHT = 2.0
-CACHE_READ_WEIGHT = 0.1
+CACHE_WRITE_WEIGHT = catalog.CACHE_WRITE_5M
+CACHE_WRITE_1H_WEIGHT = catalog.CACHE_WRITE_1H
+CACHE_READ_WEIGHT = catalog.CACHE_READ
 CLAUDE_OUTPUT_WEIGHT = 5.0
 
 
@@ -56,11 +56,15 @@ class Billed:
         self.cache_read_tokens += other.cache_read_tokens
         self.output_tokens += other.output_tokens
 
+    def writes(self) -> float:
+        """The cache writes in input-token equivalents, each at its TTL's weight."""
+        return (CACHE_WRITE_WEIGHT * (self.cache_write_tokens - self.cache_write_1h_tokens)
+                + CACHE_WRITE_1H_WEIGHT * self.cache_write_1h_tokens)
+
     def total(self, out_weight: float) -> float:
         return (
             self.input_tokens
-            + CACHE_WRITE_WEIGHT * (self.cache_write_tokens - self.cache_write_1h_tokens)
-            + CACHE_WRITE_1H_WEIGHT * self.cache_write_1h_tokens
+            + self.writes()
             + CACHE_READ_WEIGHT * self.cache_read_tokens
             + out_weight * self.output_tokens
         )
@@ -80,13 +84,9 @@ class Billed:
 def excess(ours: Billed, recorded: Billed, out_weight: float) -> str:
     """Where ``ours`` bills more than ``recorded``, kind by kind, largest first: the
     explanation a session above its recording owes."""
-    def writes(b: Billed) -> float:
-        return (CACHE_WRITE_WEIGHT * (b.cache_write_tokens - b.cache_write_1h_tokens)
-                + CACHE_WRITE_1H_WEIGHT * b.cache_write_1h_tokens)
-
     kinds = (  # (name, tokens more, billed more)
         ("cache writes", ours.cache_write_tokens - recorded.cache_write_tokens,
-         writes(ours) - writes(recorded)),
+         ours.writes() - recorded.writes()),
         ("cache reads", ours.cache_read_tokens - recorded.cache_read_tokens,
          CACHE_READ_WEIGHT * (ours.cache_read_tokens - recorded.cache_read_tokens)),
         ("uncached input", ours.input_tokens - recorded.input_tokens,

@@ -15,6 +15,7 @@ import copy
 from datetime import datetime
 from typing import Iterable
 
+from sidecar.core.catalog import CACHE_READ, CACHE_WRITE_5M
 from sidecar.core.messages import CLEARED_TOOL_RESULT, ApiMessage, Block, Message
 from sidecar.core.settings import Settings
 from sidecar.core.skills import SKILL_TOOL
@@ -66,10 +67,8 @@ def time_based_candidates(records: list[Message], settings: Settings, now: float
     return [i for i in ids if i not in keep and i not in already]
 
 
-# Prompt-cache prices relative to an uncached input token (Anthropic's): what a cleared
-# block saves on each later request, and what rewriting the rest of the context costs once.
-CACHE_READ_PRICE = 0.1
-CACHE_WRITE_PRICE = 1.25
+# How far back from a breakpoint Anthropic looks for a cached prefix, in blocks. (What a
+# cleared block saves and what a rewrite costs are the catalog's cache prices.)
 CACHE_LOOKBACK_BLOCKS = 20
 # The coming turn's length is a guess from the finished ones: a step must pay its rewrite
 # back half again within it. (A recorded session whose last turns were a third as long as
@@ -156,8 +155,8 @@ def step_clearing_candidates(records: list[Message], settings: Settings, used: i
     start = first if blocks_after <= CACHE_LOOKBACK_BLOCKS else 0
     rewritten = sum(sizes[start:]) - removed
     turn_requests = len(responses) / max(finished_turns, 1)
-    saved_reads = turn_requests * CACHE_READ_PRICE * removed
-    if saved_reads <= STEP_MARGIN * rewritten * (CACHE_WRITE_PRICE - CACHE_READ_PRICE):
+    saved_reads = turn_requests * CACHE_READ * removed
+    if saved_reads <= STEP_MARGIN * rewritten * (CACHE_WRITE_5M - CACHE_READ):
         return []
     return [r[1] for r in results]
 
