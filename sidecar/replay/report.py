@@ -15,7 +15,14 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from sidecar.replay.billing import Billed, excess, weights_json
+from sidecar.replay.billing import (
+    CACHE_READ_WEIGHT,
+    CACHE_WRITE_1H_WEIGHT,
+    CACHE_WRITE_WEIGHT,
+    Billed,
+    excess,
+    weights_json,
+)
 from sidecar.replay.result import SessionResult, TierEvent
 from sidecar.replay.runner import replay_paths, say
 
@@ -219,8 +226,8 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
         lines.append("")
         lines.append(
             f"calls = main requests + summary/memory requests; billed = input-token "
-            f"equivalents (input 1, cache write 1.25, one-hour cache write 2, cache read 0.1, "
-            f"output {w:g}); "
+            f"equivalents (input 1, cache write {CACHE_WRITE_WEIGHT:g}, one-hour cache write "
+            f"{CACHE_WRITE_1H_WEIGHT:g}, cache read {CACHE_READ_WEIGHT:g}, output {w:g}); "
             f"{RECORDED_NOTE}. microcompact: tb = time-based, step = step clearing, acm = API context management."
         )
         t = _totals(results)["checks"]
