@@ -101,6 +101,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
         else if (message.type === "insertCode") void insertCode(message.text);
         else if (message.type === "applyCode") void applyCode(message.text, proposedCode);
         else if (message.type === "openFile") void openFile(message.path, message.line, workspaceRoot());
+        else if (message.type === "manageTrust") void vscode.commands.executeCommand("workbench.trust.manage");
       },
       confirmDeleteCurrent: async (title) => {
         const choice = await vscode.window.showWarningMessage(
@@ -115,6 +116,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     { resumeLastSession: () => getSetting<boolean>("resumeLastSession") !== false },
   );
   chatView.attach(controller);
+  controller.setWorkspaceTrust(vscode.workspace.isTrusted);
   const editReview = new EditReview({ answer: (id, option) => controller.answer(id, option), log: (line) => log.info(line) });
 
   // A prompt that failed for want of a key: say how to fix it, keep "no API key" in the
@@ -270,6 +272,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
         if (instructions !== undefined) await controller.compact(instructions.trim() || undefined);
       }),
     ),
+    // Trust only ever grows in a window (taking it back reloads the window).
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      log.info("The workspace is trusted now; telling the sidecar.");
+      void controller.trustWorkspace();
+    }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.gaugeClickAction`)) statusBar.setClickAction(getSetting("gaugeClickAction"));
       if (needsRestart(event)) sidecar.scheduleRestart("settings changed");

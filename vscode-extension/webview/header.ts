@@ -14,6 +14,8 @@ const DEFAULT_MODES: SessionMode[] = [
 const picker = $("mode") as HTMLSelectElement;
 const planButton = $("plan") as HTMLButtonElement;
 const mcpLine = $("mcp");
+const trustBanner = $("trust-banner");
+const BANNER_TITLE = "Trust this folder (Manage Trust) to apply them to new sessions.";
 let modes: SessionMode[] = DEFAULT_MODES;
 let current = "default";
 
@@ -83,3 +85,12 @@ export function showMcp(servers: McpServerStatus[]): void {
 }
 
 renderModes();
+
+/** The Restricted Mode banner: shown while the editor does not trust the folder. */
+export function showTrust(trusted: boolean, withheld: string[] = []): void {
+  trustBanner.hidden = trusted;
+  document.body.dataset.trusted = String(trusted);
+  trustBanner.title = withheld.length ? `Not applied:\n${withheld.map((w) => `• ${w}`).join("\n")}\n${BANNER_TITLE}` : BANNER_TITLE;
+}
+
+$("trust-manage").addEventListener("click", () => send({ type: "manageTrust" }));

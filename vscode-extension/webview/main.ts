@@ -8,7 +8,7 @@ import { formatTokens, gaugeText } from "../src/status/gaugeFormat";
 import * as composer from "./composer";
 import * as offers from "./offers";
 import { $, send } from "./dom";
-import { setCurrentMode, setModes, showMcp } from "./header";
+import { setCurrentMode, setModes, showMcp, showTrust } from "./header";
 import { clearTools, permission, reviewInEditor, settlePermission, toolCall, toolCallUpdate } from "./tools";
 import {
   clearTranscript, compaction, endRetries, errorRow, hookResult, jumpOnNextPrompt, notice, promptSettled, rememberPrompt, retry, setRetryHook,
@@ -168,6 +168,9 @@ function handle(m: HostToWebview): void {
       break;
     case "reviewInEditor":
       reviewInEditor(m.requestId, m.path);
+      break;
+    case "trust":
+      showTrust(m.trusted, m.withheld);
       break;
   }
 }

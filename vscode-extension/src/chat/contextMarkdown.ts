@@ -36,8 +36,14 @@ export function contextMarkdown(view: ContextView): string {
     }
     out.push(fence(value));
   }
+  const trust = view.workspaceTrust;
+  if (trust && !trust.trusted) {
+    out.push("", "## Restricted: this folder is not trusted", "",
+      "Trust it (Workspace Trust, or `/trust`) to apply these to sessions started afterwards.", "");
+    for (const item of trust.withheld ?? []) out.push(`- ${item}`);
+  }
   const skipped = view.skippedHookFiles ?? [];
-  if (skipped.length > 0) {
+  if (skipped.length > 0 && !(trust && !trust.trusted)) {
     out.push("", "## Hooks not run", "",
       "This folder is not trusted: accept Claude Code's trust dialog for it, or set " +
       "`contextSidecar.hooks.trustWorkspace`.", "");

@@ -24,6 +24,7 @@ import {
   type SessionUpdate,
   type SessionUpdateParams,
   type StatusParams,
+  type TrustWorkspaceResult,
 } from "../shared/protocol";
 import { GaugeTracker, gaugeStage, offersCompact } from "../status/gaugeFormat";
 import { promptBlocks } from "./promptBlocks";
@@ -70,7 +71,8 @@ export interface ChatHooks {
 }
 
 /** Panel messages the host serves itself, with VS Code's editor and windows. */
-export type HostRequestType = "fileQuery" | "pickMode" | "setApiKey" | "copyCode" | "insertCode" | "applyCode" | "openFile";
+export type HostRequestType =
+  | "fileQuery" | "pickMode" | "setApiKey" | "copyCode" | "insertCode" | "applyCode" | "openFile" | "manageTrust";
 
 export interface ControllerOptions {
   /** Reopen the workspace's newest session when the sidecar first comes up. */
@@ -118,6 +120,10 @@ export class ChatController {
   private resumeTried = false;
   /** The stage the panel's compact offer was last posted for ("normal": no offer). */
   private offeredStage = "normal";
+  /** The editor's verdict on the workspace (undefined: the editor has none). */
+  private trusted: boolean | undefined;
+  /** What the sidecar says it withholds from the untrusted workspace (`sidecar/context`). */
+  private withheld: string[] = [];
 
   constructor(
     private readonly hooks: ChatHooks,
@@ -203,6 +209,7 @@ export class ChatController {
       }
       if (this.attachments.length) this.postAttachments();
       if (this.failedPrompt && this.port) this.hooks.post({ type: "resendOffer", text: this.failedPrompt.text });
+      if (this.trusted !== undefined) this.postTrust();
       return;
     }
     if (!this.gate.accept(message)) {
@@ -263,6 +270,7 @@ export class ChatController {
       case "insertCode":
       case "applyCode":
       case "openFile":
+      case "manageTrust":
         // Answered by the host (workspace files, a quick pick, the secret prompt, the editor).
         this.hooks.hostRequest?.(message);
         return;
@@ -334,6 +342,61 @@ export class ChatController {
     return true;
   }
 
+  // ---- workspace trust -----------------------------------------------------------------
+
+  get workspaceTrusted(): boolean | undefined {
+    return this.trusted;
+  }
+
+  /** The editor's verdict on the workspace folder; false shows the Restricted Mode banner. */
+  setWorkspaceTrust(trusted: boolean): void {
+    if (trusted) this.withheld = [];
+    this.trusted = trusted;
+    this.postTrust();
+  }
+
+  /**
+   * The user has just trusted the folder: `sidecar/trustWorkspace`, so sessions opened from
+   * now on get the folder's hooks, settings and MCP servers. A sidecar not running then
+   * learns it from `workspaceTrusted` when it next starts.
+   */
+  async trustWorkspace(): Promise<TrustWorkspaceResult | undefined> {
+    this.setWorkspaceTrust(true);
+    const port = this.port;
+    if (!port) return undefined;
+    try {
+      const result = await port.request<TrustWorkspaceResult>(Methods.trustWorkspace, { cwd: this.cwd() });
+      this.hooks.post({
+        type: "notice",
+        text: "This folder is trusted now: sessions started from here on apply its hooks, MCP servers and settings (New starts one).",
+      });
+      return result;
+    } catch (error) {
+      this.postError(describeError(error));
+      return undefined;
+    }
+  }
+
+  private postTrust(): void {
+    const trusted = this.trusted !== false;
+    this.hooks.post(trusted || !this.withheld.length ? { type: "trust", trusted } : { type: "trust", trusted, withheld: this.withheld });
+  }
+
+  private async refreshTrust(sessionId: string): Promise<void> {
+    try {
+      this.noteTrust(await this.port?.request<ContextView>(Methods.context, { sessionId }));
+    } catch (error) {
+      this.hooks.log(`sidecar/context failed: ${describeError(error).message}`);
+    }
+  }
+
+  private noteTrust(view: ContextView | undefined): void {
+    const trust = view?.workspaceTrust;
+    if (!trust || this.trusted !== false || !Array.isArray(trust.withheld)) return;
+    this.withheld = trust.withheld.filter((w): w is string => typeof w === "string");
+    this.postTrust();
+  }
+
   // ---- modes, attachments, resend ------------------------------------------------------
 
   /** Asks the sidecar to switch the focused session's permission mode. */
@@ -392,6 +455,8 @@ export class ChatController {
       this.setModes(started.modes);
       this.offerGauge(started.gauge);
       this.postState();
+      // The banner names what the sidecar withholds from the restricted folder.
+      if (this.trusted === false) void this.refreshTrust(started.sessionId);
       return true;
     } catch (error) {
       this.postError(describeError(error));
@@ -425,6 +490,7 @@ export class ChatController {
     try {
       const view = await port.request<ContextView>(Methods.context, { sessionId });
       if (sessionId === this.sessionId) this.hooks.post({ type: "context", view });
+      this.noteTrust(view);
       return view;
     } catch (error) {
       if (sessionId === this.sessionId) this.postError(describeError(error));

@@ -56,6 +56,10 @@ export function chatHtml(p: ChatHtmlParts): string {
     <span id="mcp" class="mcp" hidden></span>
   </div>
 </header>
+<div id="trust-banner" class="trust-banner" role="status" hidden>
+  <span class="trust-text">Restricted Mode: this folder's hooks, MCP servers and settings are not applied.</span>
+  <button id="trust-manage" type="button" title="Open Workspace Trust to trust this folder">Manage Trust</button>
+</div>
 <div id="gauge" class="gauge" hidden>
   <div class="gauge-bar"><div class="gauge-fill"></div><div class="gauge-mark" hidden></div></div>
   <span class="gauge-text"></span>

@@ -15,8 +15,13 @@ export interface EditorInfo {
   version: string;
 }
 
-export function initializationOptions(settings: SidecarSettings, editorInfo: EditorInfo) {
-  return { settings, editorInfo };
+/**
+ * `workspaceTrusted` is the editor's own verdict on the workspace folder (VS Code's
+ * Workspace Trust): false keeps the sidecar from applying anything the repository ships.
+ * Left out, the sidecar decides itself.
+ */
+export function initializationOptions(settings: SidecarSettings, editorInfo: EditorInfo, workspaceTrusted?: boolean) {
+  return typeof workspaceTrusted === "boolean" ? { settings, editorInfo, workspaceTrusted } : { settings, editorInfo };
 }
 
 /** Adds our block under capabilities.experimental without dropping anyone else's. */

@@ -165,10 +165,13 @@ export class SidecarClient implements vscode.Disposable {
       documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
       outputChannel: this.log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      initializationOptions: initializationOptions(readSidecarSettings(folder?.uri), {
-        name: vscode.env.appName,
-        version: vscode.version,
-      }),
+      // Workspace Trust is the one trust model: a restricted window keeps the sidecar from
+      // applying the folder's hooks, settings and MCP servers.
+      initializationOptions: initializationOptions(
+        readSidecarSettings(folder?.uri),
+        { name: vscode.env.appName, version: vscode.version },
+        vscode.workspace.isTrusted,
+      ),
       middleware: {
         workspace: {
           // Edits the sidecar applies are saved at once, so the shell and other tools see them.

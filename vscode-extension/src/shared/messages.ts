@@ -52,7 +52,9 @@ export type WebviewToHostBody =
   /** `session/delete {sessionId}`, then a fresh `sessions` list. */
   | { type: "deleteSession"; sessionId: string }
   /** `session/set_title {sessionId, title}`, then a fresh `sessions` list. */
-  | { type: "renameSession"; sessionId: string; title: string };
+  | { type: "renameSession"; sessionId: string; title: string }
+  /** Open VS Code's Workspace Trust editor (the Restricted Mode banner's button). */
+  | { type: "manageTrust" };
 
 /** A file or selection attached to the next prompt, shown as a chip. */
 export interface Attachment {
@@ -105,7 +107,9 @@ export type HostToWebviewBody =
   /** The gauge's stage calls for /compact (stage "normal" withdraws the offer). */
   | { type: "compactOffer"; stage: string; next?: string }
   /** Permission request `requestId` (an edit) is also open as a diff in the editor. */
-  | { type: "reviewInEditor"; requestId: number; path: string };
+  | { type: "reviewInEditor"; requestId: number; path: string }
+  /** The workspace's trust: false shows the Restricted Mode banner; `withheld` names what is not applied. */
+  | { type: "trust"; trusted: boolean; withheld?: string[] };
 
 export type WebviewToHost = WebviewToHostBody & { seq: number };
 export type HostToWebview = HostToWebviewBody & { seq: number };
@@ -137,7 +141,7 @@ const webviewTypes = new Set<WebviewToHostBody["type"]>([
   "ready", "newSession", "listSessions", "loadSession", "prompt", "cancel", "compact",
   "showContext", "permissionAnswer", "setMode", "pickMode", "removeAttachment", "fileQuery",
   "resend", "dismissResend", "setApiKey", "copyCode", "insertCode", "applyCode", "openFile",
-  "requestContext", "deleteSession", "renameSession",
+  "requestContext", "deleteSession", "renameSession", "manageTrust",
 ]);
 
 const optionalString = (v: unknown) => v === undefined || typeof v === "string";
@@ -155,6 +159,7 @@ function wellFormed(m: Record<string, unknown>, type: WebviewToHostBody["type"])
     case "dismissResend":
     case "setApiKey":
     case "requestContext":
+    case "manageTrust":
       return true;
     case "loadSession":
     case "deleteSession":

@@ -1,9 +1,9 @@
-// Wire types of the context-sidecar protocol, version 3 (docs/protocol.md), as far as this
+// Wire types of the context-sidecar protocol, version 4 (docs/protocol.md), as far as this
 // extension reads them. Fields the extension never looks at are typed loosely so a newer
 // sidecar adding fields does not break the build or the UI. The unit tests hold the names,
 // codes, update kinds and result fields below to the golden fixtures in docs/contract/.
 
-export const PROTOCOL_MAJOR = 3;
+export const PROTOCOL_MAJOR = 4;
 
 export const Methods = {
   sessionNew: "session/new",
@@ -21,6 +21,8 @@ export const Methods = {
   context: "sidecar/context",
   didChangeStatus: "sidecar/didChangeStatus",
   setMode: "session/set_mode",
+  /** The user has just trusted the workspace folder (the editor's own trust). */
+  trustWorkspace: "sidecar/trustWorkspace",
 } as const;
 
 export const ErrorCodes = {
@@ -276,6 +278,25 @@ export interface ContextView {
   lastCompaction?: { tier?: string; trigger?: string | null; tokensBefore?: number | null } | null;
   /** The workspace's hook files that did not run: the folder is not trusted. */
   skippedHookFiles?: string[];
+  /** Whether the workspace is trusted, who said so, and what is withheld while it is not. */
+  workspaceTrust?: WorkspaceTrust;
+}
+
+/** Who decided the workspace's trust: the editor's verdict in initialize, Claude Code's trust
+ *  record, the sidecar's own remembered answer, the user's settings, or nobody (untrusted). */
+export type TrustSource = "editor" | "claude-code" | "sidecar" | "user-settings" | "none";
+
+export interface WorkspaceTrust {
+  trusted: boolean;
+  source: TrustSource;
+  /** What the workspace ships that is not applied, in plain words. */
+  withheld: string[];
+}
+
+/** `sidecar/trustWorkspace {cwd?}`: the folder that is trusted from now on. */
+export interface TrustWorkspaceResult {
+  trusted: true;
+  cwd: string;
 }
 
 /** The fields of T at run time, for the tests; the compiler holds the list to T's keys. */
@@ -299,8 +320,9 @@ export const ResultFields: Record<string, string[]> = {
     source: true, anchor: true, breakdown: true, lastTurn: true, cost: true, compactions: true, autoCompact: true,
   }),
   [Methods.context]: fieldsOf<Omit<ContextView, "mcpServers" | "skills" | "skippedHookFiles">>({
-    gauge: true, prefix: true, fileReadState: true, messages: true, lastCompaction: true,
+    gauge: true, prefix: true, fileReadState: true, messages: true, lastCompaction: true, workspaceTrust: true,
   }),
+  [Methods.trustWorkspace]: fieldsOf<TrustWorkspaceResult>({ trusted: true, cwd: true }),
 };
 
 /** What it reads of each entry of a session/list answer. */

@@ -7,10 +7,10 @@ test("capabilities keep other experimental entries and add ours", () => {
   const caps = withSidecarCapabilities({ experimental: { other: 1 } } as { experimental?: unknown });
   assert.deepEqual(caps.experimental, {
     other: 1,
-    contextSidecar: { protocolVersion: 3, permissionRequests: true, compactionUpdates: true },
+    contextSidecar: { protocolVersion: 4, permissionRequests: true, compactionUpdates: true },
   });
   assert.deepEqual(withSidecarCapabilities({} as { experimental?: unknown }).experimental, {
-    contextSidecar: { protocolVersion: 3, permissionRequests: true, compactionUpdates: true },
+    contextSidecar: { protocolVersion: 4, permissionRequests: true, compactionUpdates: true },
   });
 });
 
@@ -19,6 +19,13 @@ test("initializationOptions carry settings and editor info, nothing else", () =>
     settings: { model: "m" },
     editorInfo: { name: "VS Code", version: "1.100.3" },
   });
+});
+
+test("initializationOptions carry the editor's trust verdict, false as well as true", () => {
+  const editor = { name: "VS Code", version: "1.100.3" };
+  assert.deepEqual(initializationOptions({}, editor, false), { settings: {}, editorInfo: editor, workspaceTrusted: false });
+  assert.deepEqual(initializationOptions({}, editor, true), { settings: {}, editorInfo: editor, workspaceTrusted: true });
+  assert.ok(!("workspaceTrusted" in initializationOptions({}, editor, undefined)), "no verdict: the sidecar decides");
 });
 
 test("protocol major versions", () => {
@@ -33,9 +40,9 @@ test("protocol major versions", () => {
 test("a sidecar of another major version is refused with a reason", () => {
   const ok = checkServerProtocol({
     serverInfo: { name: "context-sidecar", version: "0.1.0" },
-    capabilities: { experimental: { contextSidecar: { protocolVersion: 3, providers: ["anthropic", "openai"] } } },
+    capabilities: { experimental: { contextSidecar: { protocolVersion: 4, providers: ["anthropic", "openai"] } } },
   });
-  assert.deepEqual(ok, { ok: true, version: 3, providers: ["anthropic", "openai"] });
+  assert.deepEqual(ok, { ok: true, version: 4, providers: ["anthropic", "openai"] });
 
   // Version 1 numbered the sidecar's errors -32001..-32006; its codes would be misread.
   const older = checkServerProtocol({
@@ -43,14 +50,18 @@ test("a sidecar of another major version is refused with a reason", () => {
     capabilities: { experimental: { contextSidecar: { protocolVersion: 1 } } },
   });
   assert.equal(older.ok, false);
-  assert.match((older as { message: string }).message, /context-sidecar 0\.0\.9 speaks context-sidecar protocol version 1, but this extension speaks version 3/);
+  assert.match((older as { message: string }).message, /context-sidecar 0\.0\.9 speaks context-sidecar protocol version 1, but this extension speaks version 4/);
 
   const newer = checkServerProtocol({
-    serverInfo: { name: "context-sidecar", version: "4.0.0" },
-    capabilities: { experimental: { contextSidecar: { protocolVersion: 4 } } },
+    serverInfo: { name: "context-sidecar", version: "5.0.0" },
+    capabilities: { experimental: { contextSidecar: { protocolVersion: 5 } } },
   });
   assert.equal(newer.ok, false);
-  assert.match((newer as { message: string }).message, /context-sidecar 4\.0\.0 speaks context-sidecar protocol version 4, but this extension speaks version 3/);
+  assert.match((newer as { message: string }).message, /context-sidecar 5\.0\.0 speaks context-sidecar protocol version 5, but this extension speaks version 4/);
+
+  // Version 3 knew no workspace trust: a restricted window's verdict would go unheeded.
+  const v3 = checkServerProtocol({ serverInfo: { name: "context-sidecar", version: "0.1.0" }, capabilities: { experimental: { contextSidecar: { protocolVersion: 3 } } } });
+  assert.equal(v3.ok, false);
 
   const foreign = checkServerProtocol({ serverInfo: { name: "pylsp" }, capabilities: {} });
   assert.equal(foreign.ok, false);
