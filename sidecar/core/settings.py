@@ -131,6 +131,13 @@ class Mcp:
     # Start the servers a workspace configures itself (.mcp.json) without asking. Read from
     # the user's settings only: a workspace's own settings file cannot set it.
     trustWorkspaceServers: bool = False
+    # The MCP tools' definitions may take at most this share (percent) of the context
+    # window in a request; the tools past it are left out (whole servers kept first) and
+    # /mcp and the servers' status say which and why.
+    maxToolDefinitionPercent: int = 10
+    # A message from a server (one line over stdio, one response over HTTP) larger than
+    # this many bytes is refused: the call fails and a stdio server is restarted.
+    maxMessageBytes: int = 16_000_000
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,13 @@ sends every tool in the array and keeps the changes rare and named:
 - a server that crashes and restarts keeps its tools in the set (a call meanwhile is an error
   the model reads): a crash costs no rewrite;
 - an ``mcp_tools_delta`` attachment says what was added and removed, appended at the end of
-  the conversation, so it changes nothing that was sent before.
+  the conversation, so it changes nothing that was sent before;
+- the MCP tools' definitions take at most ``mcp.maxToolDefinitionPercent`` of the context
+  window (Claude Code's threshold for deferring them is 10%): a server declaring thousands of
+  tools would otherwise fill every request, the compaction's too, and leave the session
+  unusable. Whole servers are kept first, in their configured order; the tools of a server
+  that does not fit whole are then taken in its order while they fit; the rest are left out,
+  said once to the user (a warning, and the server's status) and to the model.
 
 The cost of a change is one cache write of the prefix instead of a cache read
 (``tests/bench/bench_mcp.py`` measures it on the fake), paid once per batch of changes.
@@ -30,6 +36,7 @@ The cost of a change is one cache write of the prefix instead of a cache read
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sidecar.core.messages import Message
@@ -55,6 +62,9 @@ DELTA_MARK = "The MCP tools changed."
 class LinkedSession(Protocol):
     tools: list[Tool]
     ledger: TokenLedger
+    thresholds: Any  # .size: the context window
+    editor: Any  # .show_message(level, text)
+    info: Any  # .model
 
     def append(self, message: Message) -> Message: ...
 
@@ -63,6 +73,53 @@ class LinkedSession(Protocol):
 
 def _signature(tool: McpTool) -> str:
     return json.dumps([tool.name, tool.description, tool.input_schema], sort_keys=True)
+
+
+def definition_text(tool: McpTool) -> str:
+    """A tool's definition as a request carries it (what its tokens are counted of)."""
+    return json.dumps({"name": tool.name, "description": tool.description,
+                       "input_schema": tool.input_schema}, ensure_ascii=False,
+                      separators=(",", ":"))
+
+
+def fit_tools(tools: Sequence[McpTool], budget: float,
+              cost: Callable[[McpTool], float]) -> tuple[list[McpTool], list[McpTool]]:
+    """(offered, left out): the tools whose definitions fit ``budget`` tokens, whole
+    servers first in their order, then the tools of the others in their order while they
+    fit. The offered keep the order of ``tools``."""
+    servers: dict[str, list[McpTool]] = {}
+    for tool in tools:
+        servers.setdefault(tool.server.config.name, []).append(tool)
+    room = budget
+    kept: set[int] = set()
+    partial: list[list[McpTool]] = []
+    for group in servers.values():
+        total = sum(cost(t) for t in group)
+        if total <= room:
+            room -= total
+            kept.update(id(t) for t in group)
+        else:
+            partial.append(group)
+    for group in partial:
+        for tool in group:
+            if cost(tool) <= room:
+                room -= cost(tool)
+                kept.add(id(tool))
+    return ([t for t in tools if id(t) in kept], [t for t in tools if id(t) not in kept])
+
+
+def left_out_notes(tools: Sequence[McpTool], left_out: Sequence[McpTool], total_tokens: float,
+                   budget: int, window: int, percent: int) -> dict[str, str]:
+    """Per server with tools left out: what the user reads."""
+    out: dict[str, str] = {}
+    for server in dict.fromkeys(t.server.config.name for t in left_out):
+        count = sum(1 for t in left_out if t.server.config.name == server)
+        of = sum(1 for t in tools if t.server.config.name == server)
+        out[server] = (f"{count} of its {of} tools are left out of the requests: the MCP tools' "
+                       f"definitions ({round(total_tokens):,} tokens) would take more than "
+                       f"{percent}% of the {window:,}-token context window ({budget:,} tokens; "
+                       "setting mcp.maxToolDefinitionPercent); the model cannot call them")
+    return out
 
 
 def _first_line(text: str) -> str:
@@ -81,6 +138,38 @@ class McpLink:
         self.manager = manager
         self.sent: dict[str, str] = {}  # tool name -> signature, as the tools array has them
         self.instructions: dict[str, str] = {}  # server -> the text announced
+        # The servers' tool set and the budget last fitted: nothing to do while both hold.
+        self._fitted: tuple[dict[str, str], int] | None = None
+        self._costs: dict[str, float] = {}  # signature -> tokens of the definition
+        self.left_out: dict[str, str] = {}  # server -> why some of its tools are not sent
+
+    def _budget(self, session: LinkedSession) -> tuple[int, int, int]:
+        """(budget in tokens, window, percent)."""
+        window = int(getattr(getattr(session, "thresholds", None), "size", 0) or 0)
+        percent = self.manager.limits.max_tool_definition_percent
+        return (window * percent // 100 if window > 0 else 1 << 62), window, percent
+
+    def _fit(self, session: LinkedSession, current: list[McpTool],
+             wanted: dict[str, str], budget: int, window: int,
+             percent: int) -> list[McpTool]:
+        from sidecar.core.tokens import prefix_counter
+
+        model = getattr(getattr(session, "info", None), "model", None)
+        counter = prefix_counter(session.ledger.counter, model)
+        costs: dict[str, float] = {}
+        for tool in current:
+            signature = wanted[tool.name]
+            cost = self._costs.get(signature)
+            if cost is None:
+                cost = counter.text(definition_text(tool))
+            costs[signature] = cost
+        self._costs = costs
+        offered, left_out = fit_tools(current, budget, lambda t: costs[wanted[t.name]])
+        notes = left_out_notes(current, left_out, sum(costs.values()), budget, window, percent)
+        if notes != self.left_out:
+            self.left_out = notes
+            self.manager.set_left_out(notes, getattr(session, "editor", None))
+        return offered
 
     def sync(self, session: LinkedSession) -> None:
         """Take the changes since the last call (see the module's rule)."""
@@ -91,8 +180,14 @@ class McpLink:
                     kind="attachment", attachment={"type": "mcp_instructions", "server": server},
                     content=[{"type": "text", "text": _instructions_text(server, text)}],
                     is_meta=True))
-        current = self.manager.tools()
-        wanted = {t.name: _signature(t) for t in current}
+        listed = self.manager.tools()
+        every = {t.name: _signature(t) for t in listed}
+        budget, window, percent = self._budget(session)
+        if self._fitted == (every, budget):
+            return
+        self._fitted = (every, budget)
+        current = self._fit(session, listed, every, budget, window, percent)
+        wanted = {t.name: every[t.name] for t in current}
         if wanted == self.sent:
             return
         added = [t for t in current if self.sent.get(t.name) != wanted[t.name]]
@@ -107,6 +202,8 @@ class McpLink:
             lines += [f"- {t.name}: {_first_line(t.description)}" for t in added]
         if removed:
             lines.append("No longer available: " + ", ".join(removed))
+        for server, note in self.left_out.items():
+            lines.append(f"Of the MCP server {server!r}, {note}.")
         session.append(Message(
             kind="attachment",
             attachment={"type": "mcp_tools_delta", "added": [t.name for t in added],

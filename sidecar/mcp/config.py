@@ -42,6 +42,11 @@ class ServerConfig:
     error: str | None = None
     # Configured by the workspace itself (not by the user): starts only once approved.
     workspace: bool = False
+    # Where ``${VAR}`` was expanded: (place, its text as configured, the variables whose
+    # values went into it). Places: "command", "argument N", "environment variable NAME",
+    # "url", "header NAME".
+    # The approval question shows these texts instead of the values, and names the variables.
+    expansions: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
 
 @dataclass
@@ -69,6 +74,23 @@ def expand(text: str, environ: Mapping[str, str]) -> str:
     return _VAR.sub(one, text)
 
 
+class _Expander:
+    """``expand`` that remembers which variables went where."""
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self.environ = environ
+        self.seen: list[tuple[str, str, tuple[str, ...]]] = []
+
+    def __call__(self, place: str, text: str) -> str:
+        value = expand(text, self.environ)
+        # The variables whose (non-empty) values went in; a default carries nothing of them.
+        names = tuple(dict.fromkeys(m.group(1) for m in _VAR.finditer(text)
+                                    if self.environ.get(m.group(1))))
+        if names:
+            self.seen.append((place, text, names))
+        return value
+
+
 def _strings(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
@@ -83,6 +105,7 @@ def parse_server(name: str, entry: Any, environ: Mapping[str, str], source: str)
     if not isinstance(entry, dict):
         return ServerConfig(name, "stdio", source=source, error=f"{source}: server {name!r} must be an object")
     kind = entry.get("type", "stdio" if "command" in entry else "http" if "url" in entry else None)
+    exp = _Expander(environ)
     try:
         if kind == "stdio":
             command, args, env = entry.get("command"), entry.get("args", []), entry.get("env", {})
@@ -91,9 +114,10 @@ def parse_server(name: str, entry: Any, environ: Mapping[str, str], source: str)
             if not _strings(args) or not _string_map(env):
                 raise ValueError("args must be a list of strings and env an object of strings")
             return ServerConfig(
-                name, "stdio", command=expand(command, environ),
-                args=tuple(expand(a, environ) for a in args),
-                env=tuple((k, expand(v, environ)) for k, v in env.items()), source=source)
+                name, "stdio", command=exp("command", command),
+                args=tuple(exp(f"argument {i + 1}", a) for i, a in enumerate(args)),
+                env=tuple((k, exp(f"environment variable {k}", v)) for k, v in env.items()),
+                source=source, expansions=tuple(exp.seen))
         if kind in ("http", "streamable-http"):
             url, headers = entry.get("url"), entry.get("headers", {})
             if not isinstance(url, str) or not url.strip():
@@ -101,8 +125,9 @@ def parse_server(name: str, entry: Any, environ: Mapping[str, str], source: str)
             if not _string_map(headers):
                 raise ValueError("headers must be an object of strings")
             return ServerConfig(
-                name, "http", url=expand(url, environ),
-                headers=tuple((k, expand(v, environ)) for k, v in headers.items()), source=source)
+                name, "http", url=exp("url", url),
+                headers=tuple((k, exp(f"header {k}", v)) for k, v in headers.items()),
+                source=source, expansions=tuple(exp.seen))
         if kind == "sse":
             raise ValueError("uses the SSE transport, which is not supported; use \"type\": \"http\"")
         raise ValueError(f"has an unknown type {kind!r} (stdio or http)")

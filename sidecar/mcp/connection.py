@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal, TextIO
 
 from sidecar.mcp.config import ServerConfig
+from sidecar.mcp.stdio import StdioEnd
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,10 @@ class McpLimits:
     startup_timeout_s: float
     tool_timeout_s: float
     max_restarts: int
+    # One message (a stdio line, an HTTP response or event) past this many bytes is refused.
+    max_message_bytes: int = 16_000_000
+    # The MCP tools' definitions may take this share (percent) of the context window.
+    max_tool_definition_percent: int = 10
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,9 @@ class ServerConnection:
         self._task: asyncio.Task[None] | None = None
         # Not to be started until approved (a workspace's own server): why, for its status.
         self.held: str | None = None
+        # Why the current connection's messages ended, when the transport knows better than
+        # "the server exited" (a message over the size limit).
+        self._end = StdioEnd()
 
     # ----- life ---------------------------------------------------------------------
 
@@ -150,6 +158,7 @@ class ServerConnection:
 
         self.connected_at = None
         self._closed = asyncio.Event()
+        self._end = StdioEnd()
         async with contextlib.AsyncExitStack() as stack:
             read, write = await stack.enter_async_context(self._transport(stderr))
             watched = _WatchedStream(read, self._closed)
@@ -168,6 +177,8 @@ class ServerConnection:
                 listed = await asyncio.wait_for(_list_tools(session),
                                                 self.limits.startup_timeout_s)
             except asyncio.TimeoutError:
+                if self._end.reason:
+                    return self._end.reason
                 return (f"no answer to initialize within {self.limits.startup_timeout_s:g}s"
                         if not self._closed.is_set() else "the server exited while starting")
             self.instructions = (init.instructions or "").strip() or None
@@ -183,6 +194,8 @@ class ServerConnection:
                 refresh.cancel()
                 closed.cancel()
                 if self._closed.is_set():
+                    if self._end.reason:
+                        return self._end.reason
                     return "the server exited" if self.config.transport == "stdio" else \
                         "the connection closed"
                 self._refresh.clear()
@@ -197,16 +210,18 @@ class ServerConnection:
     def _transport(self, stderr: StderrTail) -> Any:
         if self.config.transport == "http":
             from mcp.client.streamable_http import streamable_http_client
-            from mcp.shared._httpx_utils import create_mcp_http_client
 
-            client = create_mcp_http_client(headers=dict(self.config.headers))
-            return streamable_http_client(self.config.url, http_client=client)
-        from mcp.client.stdio import StdioServerParameters, stdio_client
+            from sidecar.mcp.http import bounded_http_client
+
+            limit = self.limits.max_message_bytes
+            client = bounded_http_client(dict(self.config.headers), limit)
+            return streamable_http_client(self.config.url, http_client=client,
+                                          max_sse_event_size=limit)
+        from sidecar.mcp.stdio import bounded_stdio_client
 
         env = {**self._environ(), **dict(self.config.env)}
-        params = StdioServerParameters(command=self.config.command, args=list(self.config.args),
-                                       env=env, cwd=self.cwd)
-        return stdio_client(params, errlog=stderr.writer)
+        return bounded_stdio_client(self.config.command, list(self.config.args), env, self.cwd,
+                                    stderr.writer, self.limits.max_message_bytes, self._end)
 
     # ----- calls ----------------------------------------------------------------------
 
@@ -244,6 +259,9 @@ class ServerConnection:
                          "the call was cancelled.")
 
     def _lost_message(self) -> str:
+        if self._end.reason:
+            return (f"The MCP server {self.config.name!r} failed the call: {self._end.reason} "
+                    "and is being restarted. The call may or may not have taken effect.")
         return (f"The MCP server {self.config.name!r} exited during the call; it is being "
                 "restarted. The call may or may not have taken effect.")
 

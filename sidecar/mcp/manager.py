@@ -46,6 +46,10 @@ class McpManager:
         self._tools: dict[tuple[str, str], McpTool] = {}
         # It replaces a manager whose servers were announced: say so even with none.
         self._replaces = replaces
+        # Server -> why some of its tools are not sent (the last session's fitting), and
+        # the notes already shown as a warning.
+        self.left_out: dict[str, str] = {}
+        self._warned: set[str] = set()
 
     def start(self) -> None:
         """Connect in the background (idempotent)."""
@@ -109,10 +113,29 @@ class McpManager:
             entry: dict[str, Any] = {"name": conn.config.name, "status": conn.status,
                                      "transport": conn.config.transport,
                                      "tools": [t.name for t in self.tools() if t.server is conn]}
-            if conn.error:
-                entry["error"] = conn.error
+            error = "; ".join(e for e in (conn.error, self.left_out.get(conn.config.name)) if e)
+            if error:
+                entry["error"] = error
             out.append(entry)
         return out
+
+    def set_left_out(self, notes: dict[str, str], editor: Any = None) -> None:
+        """The tools a session leaves out of its requests, per server: in the statuses, and
+        each note once as a warning."""
+        if notes == self.left_out:
+            return
+        self.left_out = dict(notes)
+        for server, note in notes.items():
+            if note in self._warned:
+                continue
+            self._warned.add(note)
+            log.warning("MCP server %s: %s", server, note)
+            if editor is not None:
+                try:
+                    editor.show_message("warning", f"MCP server {server!r}: {note}.")
+                except Exception:
+                    log.exception("the warning about MCP tools left out was not shown")
+        self._changed()
 
     def tools(self) -> list[McpTool]:
         """Every server's tools as last listed. A server restarting keeps its tools (a call

@@ -59,15 +59,30 @@ def fingerprint(config: ServerConfig) -> str:
 
 
 def command_line(config: ServerConfig) -> str:
-    """The server as the user is shown it before approving."""
+    """The server as the user is shown it before approving: what it runs or where it
+    connects, as configured; the values of ``${VAR}`` never shown, but which variables of the
+    environment go where, and to whom."""
+    shown = {place: text for place, text, _ in config.expansions}
     if config.transport == "http":
-        text = f"HTTP server at {config.url}"
+        url = shown.get("url", config.url)
+        text = f"HTTP server at {url}"
         if config.headers:
             text += "\nheaders: " + ", ".join(k for k, _ in config.headers)
-        return text
-    text = shlex.join([config.command, *config.args])
-    if config.env:
-        text += "\nenvironment: " + ", ".join(f"{k}={shlex.quote(v)}" for k, v in config.env)
+        receiver = f"sent to {url}"
+    else:
+        command = shown.get("command", config.command)
+        text = shlex.join([command, *(shown.get(f"argument {i + 1}", a)
+                                      for i, a in enumerate(config.args))])
+        if config.env:
+            text += "\nenvironment: " + ", ".join(
+                f"{k}={shlex.quote(shown.get(f'environment variable {k}', v))}" for k, v in config.env)
+        receiver = f"given to the command {command}"
+    if config.expansions:
+        into = "; ".join(", ".join(f"${{{n}}}" for n in names) + f" into the {place}"
+                         for place, _, names in config.expansions)
+        names = sorted({n for _, _, ns in config.expansions for n in ns})
+        text += (f"\nfrom your environment: {into}. The value{'s' if len(names) > 1 else ''} "
+                 f"of {', '.join(names)} will be {receiver}.")
     return text
 
 

@@ -26,7 +26,9 @@ log = logging.getLogger(__name__)
 def limits_of(settings: Settings) -> McpLimits:
     cfg = settings.mcp
     return McpLimits(startup_timeout_s=float(cfg.startupTimeoutSeconds),
-                     tool_timeout_s=float(cfg.toolTimeoutSeconds), max_restarts=cfg.maxRestarts)
+                     tool_timeout_s=float(cfg.toolTimeoutSeconds), max_restarts=cfg.maxRestarts,
+                     max_message_bytes=cfg.maxMessageBytes,
+                     max_tool_definition_percent=cfg.maxToolDefinitionPercent)
 
 
 class McpWorkspaces:
