@@ -31,8 +31,11 @@ from sidecar.contract.params import (
     SetModelParams,
     SetModeParams,
     SetTitleParams,
+    TrustWorkspaceParams,
 )
+from sidecar.contract.results import WorkspaceTrusted
 from sidecar.core.service import SessionService
+from sidecar.core.workspace_trust import trust_folder
 
 P = TypeVar("P")
 
@@ -64,6 +67,11 @@ async def settle(value: Any) -> Any:
     return value
 
 
+async def trust_workspace(service: SessionService, p: TrustWorkspaceParams) -> WorkspaceTrusted:
+    """``sidecar/trustWorkspace``: the trust itself is kept apart from the sessions."""
+    return await trust_folder(service.trust, p.cwd)
+
+
 REQUESTS: tuple[Route[Any], ...] = (
     Route(m.SESSION_NEW, NewSessionParams, SessionService.new_session),
     Route(m.SESSION_LOAD, LoadSessionParams, SessionService.load_session),
@@ -79,6 +87,7 @@ REQUESTS: tuple[Route[Any], ...] = (
     Route(m.CONTEXT, SessionParams, SessionService.context_view),
     Route(m.HISTORY_LIST, HistoryListParams, SessionService.history_list),
     Route(m.HISTORY_UNDO, NoParams, SessionService.history_undo),
+    Route(m.TRUST_WORKSPACE, TrustWorkspaceParams, trust_workspace),
 )
 
 NOTIFICATIONS: tuple[Route[Any], ...] = (

@@ -53,6 +53,7 @@ from sidecar.contract.params import (
     SetModelParams,
     SetModeParams,
     SetTitleParams,
+    TrustWorkspaceParams,
 )
 from sidecar.contract.results import (
     Compacted,
@@ -68,6 +69,7 @@ from sidecar.contract.results import (
     PromptResult,
     SessionList,
     SessionOpened,
+    WorkspaceTrusted,
 )
 
 SESSION = "7f3c2a9e-4b1d-4c8e-9a2f-1d5e6b7c8a90"
@@ -189,6 +191,9 @@ def _context() -> ContextView:
                     "source": "workspace", "invoked": True}],
         "mcpServers": MCP_SERVERS,
         "skippedHookFiles": [],
+        "workspaceTrust": {"trusted": False, "source": "none",
+                           "withheld": ["settings permissions.defaultMode from "
+                                        ".context-sidecar/settings.json"]},
     }
 
 
@@ -198,6 +203,7 @@ def requests() -> list[RequestExample]:
         "provider": "anthropic", "createdAt": "2026-01-01T00:00:00.000Z",
         "updatedAt": "2026-01-01T00:42:00.000Z", "used": 142300, "size": 200000}]}
     empty: Empty = {}
+    trusted: WorkspaceTrusted = {"trusted": True, "cwd": CWD}
     prompted: PromptResult = {"stopReason": "end_turn", "gauge": GAUGE}
     model_set: ModelSet = {"gauge": GAUGE}
     compacted: Compacted = {"compactionId": "cmp_3f9a1c2b7d4e", "status": "completed",
@@ -231,6 +237,7 @@ def requests() -> list[RequestExample]:
         RequestExample(m.CONTEXT, SessionParams(session_id=SESSION), _context()),
         RequestExample(m.HISTORY_LIST, HistoryListParams(limit=20, project=CWD), history),
         RequestExample(m.HISTORY_UNDO, NoParams(), undone),
+        RequestExample(m.TRUST_WORKSPACE, TrustWorkspaceParams(cwd=CWD), trusted),
     ]
 
 

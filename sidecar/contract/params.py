@@ -35,6 +35,12 @@ class NewSessionParams:
 
 
 @dataclass(frozen=True, kw_only=True)
+class TrustWorkspaceParams:
+    # The folder the user trusts (over LSP, the workspace root when not given).
+    cwd: str = wire(ABSOLUTE_PATH, required=True)
+
+
+@dataclass(frozen=True, kw_only=True)
 class LoadSessionParams:
     # A stored session's id, or the absolute path of a transcript file.
     session_id: str = wire(NONEMPTY_TEXT, required=True)

@@ -248,6 +248,23 @@ class ContextView(TypedDict):
     skills: list[SkillInfo]
     mcpServers: list[McpServer]
     skippedHookFiles: list[str]  # the workspace's hook files not run: the folder is not trusted
+    workspaceTrust: WorkspaceTrust
+
+
+class WorkspaceTrusted(TypedDict):
+    """``sidecar/trustWorkspace``: the folder is trusted from now on."""
+
+    trusted: bool
+    cwd: str
+
+
+class WorkspaceTrust(TypedDict):
+    """Whether the session's folder is trusted, who says so, and what of the workspace's
+    own is not applied (in words)."""
+
+    trusted: bool
+    source: Literal["editor", "sidecar", "claude-code", "none"]
+    withheld: list[str]
 
 
 class HistoryEntry(TypedDict):

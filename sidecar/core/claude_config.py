@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
+from sidecar.core.own_files import read_own_bytes
+
 
 # ``~/.claude.json`` keeps per-folder state and grows past a settings file's size; a file
 # cut short would not parse, and its folders would count as untrusted.
@@ -18,11 +20,10 @@ STATE_MAX_BYTES = 64 << 20
 
 
 def read_json(path: Path, limit: int = 1 << 20) -> dict[str, Any]:
-    """A JSON object file, at most ``limit`` bytes read; {} when missing, unreadable, longer
-    or not an object."""
+    """A JSON object file of at most ``limit`` bytes; {} when missing, unreadable, longer,
+    special (a FIFO would block the reader) or not an object."""
     try:
-        with open(path, "rb") as handle:
-            data = json.loads(handle.read(limit).decode("utf-8", errors="replace"))
+        data = json.loads(read_own_bytes(path, limit=limit).decode("utf-8", errors="replace"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sidecar.core.settings import Settings
+    from sidecar.core.workspace_trust import Trust, TrustBook
 
 
 def render_context(view: dict[str, Any]) -> str:
@@ -41,11 +46,13 @@ def render_context(view: dict[str, Any]) -> str:
             f"- {r.get('path')}{' (stale)' if r.get('stale') else ''}" for r in reads]
     lines += ["", f"{len(view['messages'])} messages in the model's view."]
     lines += _storage_lines(view.get("storage"))
-    skipped = view.get("skippedHookFiles") or []
-    if skipped:
-        lines += ["", "**Hooks not run**"] + [
-            f"- {f}: this folder is not trusted (accept Claude Code's trust dialog for it, "
-            "or set hooks.trustWorkspace in your user settings)" for f in skipped]
+    trust = view.get("workspaceTrust") or {}
+    if trust.get("withheld"):
+        state = "trusted" if trust.get("trusted") else (
+            "in the editor's Restricted Mode" if trust.get("source") == "editor"
+            else "not trusted (type /trust to trust it)")
+        lines += ["", f"**Not applied** (this folder is {state})"] + [
+            f"- {item}" for item in trust["withheld"]]
     return "\n".join(lines)
 
 
@@ -66,3 +73,20 @@ def _storage_lines(storage: dict[str, Any] | None) -> list[str]:
     if storage.get("lastWriteError"):
         notes.append(f"- last write error: {storage['lastWriteError']}")
     return ["", "**Storage**", *notes] if notes else []
+
+
+def withheld_view(book: TrustBook, settings: Settings, cwd: str) -> tuple[Trust, list[str], list[str]]:
+    """The folder's verdict, its hook files that do not run, and in words everything of the
+    workspace's that is not applied (blocking: reads files)."""
+    from sidecar.core.hooks import skipped_hook_files
+    from sidecar.core.settings import WORKSPACE_SETTINGS_FILE, workspace_layer
+
+    trust = book.of(cwd)
+    skipped = skipped_hook_files(settings, Path(cwd), trust)
+    withheld = [f"hooks in {Path(f).relative_to(cwd) if Path(f).is_relative_to(cwd) else f}"
+                for f in skipped]
+    refused = workspace_layer(cwd, [])[1]
+    if refused:
+        withheld.append(f"settings {', '.join(refused)} from {WORKSPACE_SETTINGS_FILE}")
+    return trust, skipped, withheld
+

@@ -11,10 +11,10 @@ Each command gets Claude Code's JSON on stdin (``session_id``, ``transcript_path
 process group, killed at its timeout. A failing hook is reported, never fatal.
 
 A workspace's own files (``.claude/settings.json``, ``.claude/settings.local.json``) name
-commands of the repository author's choosing: as in Claude Code, they run only once the
-user accepted Claude Code's trust dialog for the folder or a parent of it
-(``hasTrustDialogAccepted`` in ``~/.claude.json``), or when the user's own setting
-``hooks.trustWorkspace`` says so. Otherwise they are skipped: logged once, and listed in
+commands of the repository author's choosing: they run only in a trusted folder
+(sidecar.core.workspace_trust: the editor's word, the user's ``/trust``, or Claude Code's
+trust dialog accepted for the folder or a parent of it), or when the user's own setting
+``hooks.trustWorkspace`` says so and the editor has not put the folder in Restricted Mode. Otherwise they are skipped: logged once, and listed in
 the ``/context`` view (``skippedHookFiles``).
 
 What a hook printed is kept as a ``hook_result`` attachment record and shown to the user as
@@ -32,12 +32,14 @@ import logging
 import os
 import re
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Mapping, Protocol
 
 from sidecar.contract.updates import hook_result_update
 from sidecar.core.messages import Message
+from sidecar.core.workspace_trust import Trust
 
 if TYPE_CHECKING:
     from sidecar.contract.updates import SessionUpdate
@@ -100,28 +102,31 @@ def _workspace_settings_files(cwd: Path) -> list[Path]:
     return [cwd / ".claude" / "settings.json", cwd / ".claude" / "settings.local.json"]
 
 
-def workspace_hooks_trusted(settings: Settings, cwd: Path, home: Path) -> bool:
-    """Whether the workspace's own hooks may run (blocking: reads ``~/.claude.json``)."""
-    from sidecar.core.claude_config import workspace_trusted
+def workspace_hooks_trusted(settings: Settings, trust: Trust) -> bool:
+    """Whether the workspace's own hooks may run: the folder is trusted, or the user's own
+    setting says so where the editor has not put the folder in Restricted Mode."""
+    return trust.trusted or (settings.hooks.trustWorkspace and trust.source != "editor")
 
-    return settings.hooks.trustWorkspace or workspace_trusted(cwd, home)
 
-
-def skipped_hook_files(settings: Settings, cwd: Path, home: Path) -> list[str]:
+def skipped_hook_files(settings: Settings, cwd: Path, trust: Trust) -> list[str]:
     """The workspace's files whose hooks do not run, for want of trust (blocking)."""
     files = [p for p in _workspace_settings_files(cwd) if p.is_file()]
-    if not files or workspace_hooks_trusted(settings, cwd, home):
+    if not files or workspace_hooks_trusted(settings, trust):
         return []
-    return [str(p) for p in files if _read_hooks_file(p)]
+    return [str(p) for p in files if _read_hooks_file(p, cwd)]
 
 
 # The files already logged as skipped: one warning each in the log.
 _logged_skips: set[str] = set()
 
 
-def _read_hooks_file(path: Path) -> Mapping[str, Any]:
+def _read_hooks_file(path: Path, within: Path | None = None) -> Mapping[str, Any]:
+    """The ``hooks`` of a Claude Code settings file; a workspace's own (``within`` its
+    folder) must not lead outside it."""
+    from sidecar.core.own_files import read_own_text
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_own_text(path, None if within is None else [within]))
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as exc:
@@ -139,21 +144,21 @@ def may_have_hooks(settings: Settings, cwd: Path, home: Path, event: HookEvent) 
     return any(p.is_file() for p in (_user_settings_file(home), *_workspace_settings_files(cwd)))
 
 
-def configured_hooks(settings: Settings, cwd: Path, home: Path, event: HookEvent) -> list[HookCommand]:
+def configured_hooks(settings: Settings, cwd: Path, home: Path, event: HookEvent,
+                     trust: Trust) -> list[HookCommand]:
     """Every command of ``event``: the sidecar's settings first, then Claude Code's files
     (user, then project and local when the workspace is trusted). Blocking (reads files): call it off the event loop."""
     timeout = float(settings.hookTimeoutSeconds)
     out = [HookCommand(event, c, timeout) for c in getattr(settings, SETTINGS_KEY[event])]
-    paths = [_user_settings_file(home)]
-    skipped = skipped_hook_files(settings, cwd, home)
-    paths += [p for p in _workspace_settings_files(cwd) if str(p) not in skipped]
+    paths: list[tuple[Path, Path | None]] = [(_user_settings_file(home), None)]
+    skipped = skipped_hook_files(settings, cwd, trust)
+    paths += [(p, cwd) for p in _workspace_settings_files(cwd) if str(p) not in skipped]
     for name in skipped:
         if name not in _logged_skips:
             _logged_skips.add(name)
-            log.warning("the hooks in %s do not run: Claude Code's trust dialog was not "
-                        "accepted for this folder and hooks.trustWorkspace is off", name)
-    for path in paths:
-        groups = _read_hooks_file(path).get(event)
+            log.warning("the hooks in %s do not run: the folder is %s", name, trust.why())
+    for path, within in paths:
+        groups = _read_hooks_file(path, within).get(event)
         for group in groups if isinstance(groups, list) else []:
             if not isinstance(group, dict):
                 continue
@@ -231,6 +236,8 @@ def run_hook(hook: HookCommand, payload: dict[str, Any], cwd: Path, match: str) 
 class HookHost(Protocol):
     settings: Settings
     transcript: Transcript
+    # Whether the session's folder is trusted (blocking: reads the records).
+    workspace_trust: Callable[[], Trust]
 
     @property
     def id(self) -> str: ...
@@ -254,7 +261,8 @@ async def run_hooks(host: HookHost, event: HookEvent, match: str,
     cwd = Path(host.transcript.cwd)
     if not may_have_hooks(host.settings, cwd, Path.home(), event):
         return []
-    hooks = await asyncio.to_thread(configured_hooks, host.settings, cwd, Path.home(), event)
+    hooks = await asyncio.to_thread(
+        lambda: configured_hooks(host.settings, cwd, Path.home(), event, host.workspace_trust()))
     hooks = [h for h in hooks if matches(h.matcher, match)]
     if not hooks:
         return []

@@ -86,6 +86,7 @@ from sidecar.core.settings import Settings, storage_dir
 from sidecar.core.storage_health import StorageHealth
 from sidecar.core.redaction import RedactingEditor, redact_exception, redact_value
 from sidecar.core.session_ids import is_valid_session_id
+from sidecar.core.workspace_trust import TrustBook
 from sidecar.mcp.workspaces import McpWorkspaces
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,7 @@ SLASH_COMMANDS: list[Command] = [
     {"name": "mode", "description": "Set the permission mode: /mode default|acceptEdits|plan|bypassPermissions"},
     {"name": "skills", "description": "List the skills the model can load"},
     {"name": "mcp", "description": "Show the MCP servers, their status and tools"},
+    {"name": "trust", "description": "Trust this folder: its hooks, MCP servers and settings may apply"},
 ]
 
 
@@ -171,6 +173,8 @@ class SessionService:
         # request, so a prompt waits for them).
         self._starting: dict[str, asyncio.Task[None]] = {}
         self.mcp = McpWorkspaces()
+        # Whether a folder is trusted: until it is, what it ships runs nothing.
+        self.trust = TrustBook(lambda: self.storage_dir)
         hold_configured(settings, self.environ)
 
     # ----- configuration ------------------------------------------------------------
@@ -279,7 +283,7 @@ class SessionService:
             info, settings, editor=self.editor, writer=self.writer(),
             prefix=self.adapters.prefix(Path(info.cwd), settings), file_state=FileReadState(),
             tools=self.adapters.tools(settings), provider_factory=self.provider_factory(),
-            describe=self.described,
+            describe=self.described, workspace_trust=lambda: self.trust.of(info.cwd),
         )
         session.tiers = ContextTiers(session)
         session.tiers.observers.extend(self.tier_observers)
@@ -669,6 +673,14 @@ class SessionService:
             self._set_model(session, arg, None)
             session.update(agent_message_chunk(f"Model set to {arg}.", new_uuid()))
             return "end_turn"
+        if name == "trust":
+            from sidecar.core.workspace_trust import trust_folder
+
+            await trust_folder(self.trust, session.info.cwd)
+            session.update(agent_message_chunk(
+                f"{session.info.cwd} is trusted from now on: its hooks run and its MCP servers "
+                "may be approved; sessions opened from now on start with them.", new_uuid()))
+            return "end_turn"
         if name == "skills":
             from sidecar.core.skills import render_skills
 
@@ -761,8 +773,10 @@ class SessionService:
         return await self._context_view(self.get(p.session_id))
 
     async def _context_view(self, session: Session) -> ContextView:
-        from sidecar.core.hooks import skipped_hook_files
+        from sidecar.core.context_view import withheld_view
 
+        trust, skipped, withheld = await asyncio.to_thread(
+            withheld_view, self.trust, session.settings, session.info.cwd)
         prefix: dict[str, Any] = {"parts": session.prefix_parts(), "memoryFiles": []}
         if session.prefix_view is not None:
             prefix["memoryFiles"] = session.prefix_view.memory_files()
@@ -780,8 +794,9 @@ class SessionService:
             "modelStatus": self.model_status(session).to_json(self.today()),
             "skills": await self._skills_view(session),
             "mcpServers": self.mcp.statuses(session),
-            "skippedHookFiles": await asyncio.to_thread(
-                skipped_hook_files, session.settings, Path(session.info.cwd), Path.home()),
+            "skippedHookFiles": skipped,
+            "workspaceTrust": {"trusted": trust.trusted, "source": trust.source,
+                               "withheld": withheld},
         })
 
     async def _skills_view(self, session: Session) -> list[SkillInfo]:

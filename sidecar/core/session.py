@@ -34,6 +34,7 @@ from sidecar.core.tool_record import ToolNotes
 from sidecar.core.transcript import Transcript
 from sidecar.core.turn import TurnRunner
 from sidecar.core.window import Thresholds, Window, compute_thresholds, resolve_window
+from sidecar.core.workspace_trust import UNTRUSTED, Trust
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.pipeline import ContextTiers
@@ -68,8 +69,11 @@ class Session:
         tools: list[Tool],
         provider_factory: Callable[[Settings], Provider],
         describe: Callable[[Settings], ModelDescription | None] = lambda settings: None,
+        workspace_trust: Callable[[], Trust] = lambda: UNTRUSTED,
     ) -> None:
         self.info = info
+        # Whether the folder is trusted (blocking): its own hooks run only then.
+        self.workspace_trust = workspace_trust
         self.settings = settings
         self.editor = editor
         self.transcript = Transcript(info.session_id, info.cwd, writer)

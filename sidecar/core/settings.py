@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping, get_type_hints
 
 from sidecar.core.environment import env_flag, env_positive_int
+from sidecar.core.own_files import read_own_text
 from sidecar.core.permissions import MODE_IDS
 
 SECTION = "contextSidecar"
@@ -173,6 +174,10 @@ class Settings:
     apiKeyEnv: str | None = None
     contextWindow: int | None = None
     maxOutputTokens: int | None = None
+    # The most one streamed answer may hold (its text, thinking and tool input, in UTF-8
+    # bytes); a request allowing N output tokens gets at most 16 × N of it (four times the
+    # answer at 4 bytes a token). Past it the stream is stopped and the answer kept, cut.
+    maxAnswerBytes: int = 1_048_576
     compactModel: str | None = None
     storageDir: str | None = None
     maxTurnRequests: int = 50
@@ -351,11 +356,11 @@ def user_settings_path() -> Path:
 
 def _read_json_file(path: Path, warnings: list[str]) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_own_text(path, limit=SETTINGS_FILE_MAX_BYTES)
     except FileNotFoundError:
         return {}
     except OSError as exc:
-        warnings.append(f"cannot read {path}: {exc}")
+        warnings.append(f"cannot read {path}: {getattr(exc, 'why', None) or exc}; ignored")
         return {}
     try:
         data = json.loads(text)
@@ -368,41 +373,68 @@ def _read_json_file(path: Path, warnings: list[str]) -> dict[str, Any]:
     return data.get(SECTION, data) if isinstance(data.get(SECTION), dict) else data
 
 
-# What a workspace's own settings file cannot set: where the API key goes and which
-# variable it is read from, where the sidecar writes, the commands it runs, and whether the
-# workspace's own servers and hooks are trusted. They come from the user's settings, the
-# environment or the editor only.
-USER_ONLY = ("baseUrl", "apiKeyEnv", "storageDir", "preCompactHooks", "postCompactHooks",
-             "sessionStartHooks", "mcp.trustWorkspaceServers", "hooks.trustWorkspace")
+SETTINGS_FILE_MAX_BYTES = 1 << 20
+# What a workspace's own settings file (which a cloned repository can carry) may set: how
+# the context is managed and which model answers. Nothing that picks where the API key goes
+# or which variable holds it, where the sidecar writes, a command it runs, a permission, a
+# tool's reach, a server or the transport's limits: those come from the user's file, the
+# environment or the editor. A dotted name allows one setting, a plain one its whole group.
+WORKSPACE_SETTINGS = (
+    "model", "compactModel", "contextWindow", "maxOutputTokens", "maxTurnRequests",
+    "summaryReserveTokens", "warningBufferTokens", "errorBufferTokens", "blockingBufferTokens",
+    "autoCompact", "microcompact", "apiContextManagement", "promptCache", "sessionMemory",
+    "postCompact", "tokens", "thinking", "compactionBackend",
+    "tools.shellOutputChars", "tools.readMaxLines", "tools.resultBudgetPercent",
+)
+WORKSPACE_SETTINGS_FILE = Path(".context-sidecar") / "settings.json"
+# The workspace files' refusals already shown: each once per process, not at every
+# settings change.
+_shown_refusals: set[str] = set()
 
 
-def _workspace_layer(workspace: str, warnings: list[str]) -> dict[str, Any]:
-    """The workspace's settings file, less what only the user may decide (``USER_ONLY``):
-    its ``mcpServers`` are the workspace's own servers (sidecar.mcp.config reads them, to
-    be approved before they start)."""
-    path = Path(workspace) / ".context-sidecar" / "settings.json"
+def _allowed(dotted: str) -> bool:
+    return any(dotted == a or dotted.startswith(a + ".") for a in WORKSPACE_SETTINGS)
+
+
+def _keep_allowed(layer: Mapping[str, Any], prefix: str, refused: list[str]) -> dict[str, Any]:
+    """The part of ``layer`` on the allow-list; what is not is named in ``refused``."""
+    kept: dict[str, Any] = {}
+    for key, value in layer.items():
+        dotted = prefix + str(key)
+        if _allowed(dotted):
+            kept[key] = value
+        elif isinstance(value, Mapping) and value:
+            inner = _keep_allowed(value, dotted + ".", refused)
+            if inner:
+                kept[key] = inner
+        else:
+            refused.append(dotted)
+    return kept
+
+
+def workspace_layer(workspace: str, warnings: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """The workspace's settings file, as far as ``WORKSPACE_SETTINGS`` allows, and the
+    settings it tried to set beyond that. Its ``mcpServers`` are the workspace's own
+    servers, which sidecar.mcp.config reads (to be approved before they start)."""
+    path = Path(workspace) / WORKSPACE_SETTINGS_FILE
     layer = _read_json_file(path, warnings)
     layer.pop("mcpServers", None)
-    ignored = []
-    for dotted in USER_ONLY:
-        *parents, key = dotted.split(".")
-        holder: Any = layer
-        for name in parents:
-            holder = holder.get(name) if isinstance(holder, dict) else None
-        if isinstance(holder, dict) and key in holder:
-            del holder[key]
-            ignored.append(dotted)
-    if ignored:
-        warnings.append(f"{path}: {', '.join(ignored)} ignored: a workspace's own settings "
-                        "cannot set them; set them in your user or editor settings")
-    return layer
+    refused: list[str] = []
+    kept = _keep_allowed(layer, "", refused)
+    if refused:
+        text = (f"{path}: {', '.join(refused)} ignored: a workspace's own settings "
+                "cannot set them; set them in your user or editor settings")
+        if text not in _shown_refusals:
+            _shown_refusals.add(text)
+            warnings.append(text)
+    return kept, refused
 
 
 def file_and_env_layers(workspace: str | None, warnings: list[str]) -> dict[str, Any]:
     """The first three sources, merged: user file, workspace file, environment."""
     merged: dict[str, Any] = _read_json_file(user_settings_path(), warnings)
     if workspace:
-        merged = merge_dicts(merged, _workspace_layer(workspace, warnings))
+        merged = merge_dicts(merged, workspace_layer(workspace, warnings)[0])
     raw = os.environ.get("CONTEXT_SIDECAR_SETTINGS")
     if raw:
         try:

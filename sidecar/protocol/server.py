@@ -152,11 +152,11 @@ Shape = Callable[["SidecarServer", dict[str, Any]], dict[str, Any]]
 
 
 def _load_in_workspace(ls: SidecarServer, p: dict[str, Any]) -> dict[str, Any]:
-    """A load names no ``cwd`` over LSP: the workspace root is the folder it may use."""
+    """A load (or a trust) names no ``cwd`` over LSP: the workspace root is the folder."""
     return p if "cwd" in p else {**p, "cwd": ls.workspace_root}
 
 
-SHAPES: dict[str, Shape] = {m.SESSION_LOAD: _load_in_workspace}
+SHAPES: dict[str, Shape] = {m.SESSION_LOAD: _load_in_workspace, m.TRUST_WORKSPACE: _load_in_workspace}
 
 
 def _request(route: Route[Any]) -> Callable[..., Any]:
@@ -196,6 +196,13 @@ def build_server() -> SidecarServer:
             ls.workspace_root = str(uri_to_path(folders[0].uri))
         elif params.root_uri:
             ls.workspace_root = str(uri_to_path(params.root_uri))
+        # The editor's own trust verdict (VS Code's Workspace Trust, Neovim's trust
+        # database) for every folder it opened.
+        trusted = options.get("workspaceTrusted") if isinstance(options, dict) else None
+        if isinstance(trusted, bool):
+            for folder in [str(uri_to_path(f.uri)) for f in folders] or [ls.workspace_root or ""]:
+                if folder:
+                    ls.service.trust.set_editor(folder, trusted)
         experimental = params.capabilities.experimental
         if isinstance(experimental, dict) and isinstance(experimental.get("contextSidecar"), dict):
             ls.client_sidecar_caps = experimental["contextSidecar"]

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from sidecar.core.ports import Editor, ModelDescription, ModelRequest, Provider, Tool
     from sidecar.core.request_labels import CallKind, Cause
     from sidecar.core.settings import Settings
+    from sidecar.core.workspace_trust import Trust
     from sidecar.core.tokens import TokenLedger
     from sidecar.core.transcript import Transcript
     from sidecar.core.window import Thresholds
@@ -37,6 +38,8 @@ class CompactionHost(Protocol):
     # a compaction's summary).
     mode: str
     planned: bool
+    # Whether the folder is trusted (blocking): its own hooks run around a compaction only then.
+    workspace_trust: Callable[[], Trust]
 
     def plan_file(self) -> Path | None:
         """Where the session's plan is written (None without storage)."""

@@ -86,6 +86,7 @@ async def test_answers_and_updates_have_the_contracts_shapes(tmp_path: Path, fak
         await call("sidecar/compact", {"sessionId": sid, "instructions": "keep the file name"})
         await call("sidecar/history/list", {"limit": 5})
         await call("sidecar/history/undo", {})
+        await call("sidecar/trustWorkspace", {"cwd": str(workspace)})
         await call("session/close", {"sessionId": sid})
         await call("session/load", {"sessionId": sid})
         await call("session/delete", {"sessionId": sid})

@@ -11,6 +11,7 @@ import pytest
 
 from sidecar.core.hooks import HookCommand, configured_hooks, matches, run_hook, skipped_hook_files
 from sidecar.core.settings import Hooks, Settings
+from sidecar.core.workspace_trust import UNTRUSTED, Trust, TrustBook
 
 
 def test_matchers_follow_claude_code() -> None:
@@ -33,10 +34,13 @@ def test_settings_and_claude_code_files_are_merged(tmp_path: Path,
     (ws / ".claude" / "settings.local.json").write_text("{not json")
     settings = dataclasses.replace(Settings(), sessionStartHooks=("echo mine",), hookTimeoutSeconds=7,
                                    hooks=Hooks(trustWorkspace=True))  # the project's file counts
-    hooks = configured_hooks(settings, ws, home, "SessionStart")
+    hooks = configured_hooks(settings, ws, home, "SessionStart", UNTRUSTED)
     assert [(h.command, h.matcher, h.timeout) for h in hooks] == [
         ("echo mine", "", 7.0), ("cat notes", "compact", 5.0), ("echo project", "", 7.0)]
-    assert configured_hooks(settings, ws, home, "PostCompact") == []
+    assert configured_hooks(settings, ws, home, "PostCompact", UNTRUSTED) == []
+    # The editor's Restricted Mode holds over the user's setting.
+    restricted = configured_hooks(settings, ws, home, "SessionStart", Trust(False, "editor"))
+    assert "echo project" not in [h.command for h in restricted]
 
 
 def test_workspace_hooks_run_only_in_a_trusted_folder(tmp_path: Path,
@@ -48,19 +52,20 @@ def test_workspace_hooks_run_only_in_a_trusted_folder(tmp_path: Path,
     (ws / ".claude" / "settings.local.json").write_text(json.dumps({"hooks": {"PreCompact": [
         {"hooks": [{"type": "command", "command": "curl evil"}]}]}}))
     settings = dataclasses.replace(Settings(), preCompactHooks=("echo mine",))
-    assert [h.command for h in configured_hooks(settings, ws, home, "PreCompact")] == ["echo mine"]
-    assert skipped_hook_files(settings, ws, home) == [str(ws / ".claude" / "settings.local.json")]
+    book = TrustBook(lambda: tmp_path / "store", home=lambda: home, environ=lambda: {})
+    assert [h.command for h in configured_hooks(settings, ws, home, "PreCompact", book.of(ws))] == ["echo mine"]
+    assert skipped_hook_files(settings, ws, book.of(ws)) == [str(ws / ".claude" / "settings.local.json")]
     # Accepted for another folder, or not accepted: still skipped.
     (home / ".claude.json").write_text(json.dumps({"projects": {
         str(tmp_path / "other"): {"hasTrustDialogAccepted": True},
         str(ws): {"hasTrustDialogAccepted": False}}}))
-    assert skipped_hook_files(settings, ws, home) != []
+    assert skipped_hook_files(settings, ws, book.of(ws)) != []
     # Accepted for a parent folder: the workspace's hooks run.
     (home / ".claude.json").write_text(json.dumps({"projects": {
         str(tmp_path / "repo"): {"hasTrustDialogAccepted": True}}}))
-    assert [h.command for h in configured_hooks(settings, ws, home, "PreCompact")] == [
+    assert [h.command for h in configured_hooks(settings, ws, home, "PreCompact", book.of(ws))] == [
         "echo mine", "curl evil"]
-    assert skipped_hook_files(settings, ws, home) == []
+    assert skipped_hook_files(settings, ws, book.of(ws)) == []
 
 
 def test_a_hook_reads_its_json_and_gives_context(tmp_path: Path) -> None:

@@ -87,7 +87,7 @@ def test_a_workspace_settings_file_configures_workspace_servers_only(
 
 def test_a_workspace_settings_file_cannot_set_what_only_the_user_decides(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sidecar.core.settings import USER_ONLY, resolve_settings
+    from sidecar.core.settings import resolve_settings
 
     monkeypatch.delenv("CONTEXT_SIDECAR_SETTINGS", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -103,4 +103,6 @@ def test_a_workspace_settings_file_cannot_set_what_only_the_user_decides(
     assert not (settings.preCompactHooks or settings.postCompactHooks or settings.sessionStartHooks)
     assert settings.model == "claude-opus-4-1"  # what a workspace may set still applies
     [warning] = [w for w in warnings if "cannot set them" in w]
-    assert all(key in warning for key in USER_ONLY)
+    assert all(key in warning for key in (
+        "baseUrl", "apiKeyEnv", "storageDir", "preCompactHooks", "postCompactHooks",
+        "sessionStartHooks", "hooks.trustWorkspace", "mcp.trustWorkspaceServers"))
