@@ -13,7 +13,17 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sidecar.core.ports import ModelRequest, Provider, ProviderError, StreamEvent
+from sidecar.core.answer_cap import AnswerBudget, AnswerCut, answer_limit
+from sidecar.core.ports import (
+    Completed,
+    ModelRequest,
+    Provider,
+    ProviderError,
+    StreamEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolInputDelta,
+)
 
 # Error types (ProviderError.type) worth another attempt.
 RETRYABLE_TYPES = frozenset(
@@ -64,7 +74,7 @@ def plain_reason(error: ProviderError) -> str:
 
 class RetryReporter:
     """Tells the user of a call's retries: ``retry_update`` before each wait, and a last one
-    (``done``) when a retried call goes through."""
+    (``done``) when a retried call went through: its whole answer arrived."""
 
     def __init__(self, send: Callable[[Any], Any], max_retries: int) -> None:
         self._send = send
@@ -117,25 +127,40 @@ async def stream_with_retry(
     on_through: OnThrough | None = None,
     sleep: Sleep = asyncio.sleep,
     rng: Callable[[], float] = random.random,
-) -> AsyncIterator[StreamEvent | Restarted]:
+    max_answer_bytes: int | None = None,
+) -> AsyncIterator[StreamEvent | Restarted | AnswerCut]:
     """Re-yield ``provider.stream(request)``, retrying retryable failures up to ``max_retries``.
 
     Before waiting, ``on_retry(attempt, error, delay)`` is called (it may be a coroutine
     function). When a failed attempt had already yielded events, ``Restarted`` is yielded
-    first. A retried attempt that yields its first event has gone through: ``on_through``
-    (attempt) is called then. Non-retryable errors, prompt-too-long errors and the last
-    failure are raised.
+    first. A retried attempt has gone through only when its answer is complete: then, just
+    before its ``Completed``, ``on_through(attempt)`` is called; an attempt that starts to
+    stream can still fail. Non-retryable errors, prompt-too-long errors and the last failure
+    are raised.
+
+    With ``max_answer_bytes``, the answer is bounded (``sidecar.core.answer_cap``): the
+    delta that reaches ``answer_limit(request.max_tokens, max_answer_bytes)`` is cut to fit,
+    the attempt's stream is closed, and ``AnswerCut`` is the last event.
     """
+    budget = (AnswerBudget(answer_limit(request.max_tokens, max_answer_bytes))
+              if max_answer_bytes is not None else None)
     attempt = 0
     while True:
         produced = False
+        if budget is not None:
+            budget.reset()
         stream = provider.stream(request)
         try:
             async for event in stream:
-                if not produced and attempt and on_through is not None:
+                if budget is not None and not isinstance(event, Completed):
+                    event = _bounded(event, budget)
+                elif isinstance(event, Completed) and attempt and on_through is not None:
                     on_through(attempt)
                 produced = True
                 yield event
+                if budget is not None and budget.cut:
+                    yield AnswerCut(budget.limit, budget.used)
+                    return
             return
         except ProviderError as error:
             if not should_retry(error) or attempt >= max_retries:
@@ -152,11 +177,26 @@ async def stream_with_retry(
                     await outcome
             await sleep(delay)
         finally:
-            # Close the attempt's stream now (also when our consumer stops early), so its
-            # HTTP response is released at once rather than whenever it is collected.
+            # Close the attempt's stream now (also when our consumer stops early, or the
+            # answer was cut), so its HTTP response is released at once rather than
+            # whenever it is collected.
             close = getattr(stream, "aclose", None)
             if close is not None:
                 await close()
+
+
+def _bounded(event: StreamEvent, budget: AnswerBudget) -> StreamEvent:
+    """The delta as far as the answer's budget takes it."""
+    if isinstance(event, TextDelta):
+        text = budget.take(event.text)
+        return event if text is event.text else TextDelta(event.index, text)
+    if isinstance(event, ThinkingDelta):
+        text = budget.take(event.text)
+        return event if text is event.text else ThinkingDelta(event.index, text)
+    if isinstance(event, ToolInputDelta):
+        text = budget.take(event.partial_json)
+        return event if text is event.partial_json else ToolInputDelta(event.index, text)
+    return event
 
 
 T = TypeVar("T")

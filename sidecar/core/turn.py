@@ -15,6 +15,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sidecar.core.answer_cap import AnswerCut
 from sidecar.core.catalog import cost_usd
 from sidecar.core.coalesce import ChunkCoalescer
 from sidecar.contract.errors import ContextWindowExceeded
@@ -163,12 +164,18 @@ class TurnRunner:
             s.editor.status("warning", True, f"{plain_reason(error)}; retry {attempt} of "
                             f"{retry.maxRetries} in {delay:.1f}s")
 
+        def on_through(attempt: int) -> None:
+            # Said once the retried call's whole answer is in, after its text.
+            coalescer.flush()
+            reporter.on_through(attempt)
+
         async def consume() -> Completed | None:
             result = None
             async for event in stream_with_retry(
                 s.provider(), request, max_retries=retry.maxRetries,
                 base_delay=retry.baseDelayMs / 1000, max_delay=retry.maxDelayMs / 1000,
-                on_retry=on_retry, on_through=reporter.on_through,
+                on_retry=on_retry, on_through=on_through,
+                max_answer_bytes=s.settings.maxAnswerBytes,
             ):
                 if isinstance(event, TextDelta):
                     partial["text"].append(event.text)
@@ -185,7 +192,11 @@ class TurnRunner:
                     coalescer.flush()
                 elif isinstance(event, Completed):
                     result = event
+                elif isinstance(event, AnswerCut):
+                    cut["at"] = event
             return result
+
+        cut: dict[str, AnswerCut] = {}
 
         task = asyncio.ensure_future(consume())
         cancel_wait = asyncio.ensure_future(s.cancel_event.wait())
@@ -210,6 +221,8 @@ class TurnRunner:
         except Exception:
             self._keep_partial(partial, request.model, message_id)
             raise
+        if completed is None and "at" in cut:
+            return self._keep_cut(partial, request.model, message_id, cut["at"], emit)
         if completed is None:
             self._keep_partial(partial, request.model, message_id)
             return None
@@ -248,6 +261,30 @@ class TurnRunner:
         text = f"API Error: {getattr(err, 'message', None) or err}"
         self.session.append(Message(kind="assistant", content=[{"type": "text", "text": text}],
                                     is_api_error=True, stop_reason="error"))
+
+    def _keep_cut(self, partial: dict[str, list[str]], model: str, message_id: str,
+                  cut: AnswerCut, emit: Any) -> Completed:
+        """The answer reached its bound and its stream was stopped: what arrived is kept,
+        ending with a note that says so (to the user and in the transcript), and the turn
+        ends as at the output limit (``max_tokens``). A tool call it was writing is dropped."""
+        s = self.session
+        note = (f"[Answer cut: it reached {cut.limit:,} bytes, the most one answer may hold "
+                "(the maxAnswerBytes setting, or 16 bytes per output token allowed); the "
+                "model's stream was stopped]")
+        emit("text", f"\n\n{note}")
+        s.editor.show_message("warning", f"The model's answer was cut at {cut.limit:,} bytes "
+                              "and its stream stopped: it passed the most one answer may hold.")
+        text = "".join(partial["text"])
+        content: list[Block] = [{"type": "text", "text": f"{text}\n\n{note}" if text else note}]
+        completed = Completed(content=content, usage=Usage(), stop_reason="max_tokens",
+                              message_id=message_id, model=model)
+        s.append(Message(kind="assistant", content=content, message_id=message_id, model=model,
+                         stop_reason="max_tokens",
+                         extra={"answerCut": {"limit": cut.limit, "kept": cut.kept}}))
+        if s.tiers is not None:
+            s.tiers.after_response(completed)
+        s.send_usage_update()
+        return completed
 
     def _keep_partial(self, partial: dict[str, list[str]], model: str, message_id: str) -> None:
         """The partial answer stays in the transcript, marked as interrupted."""

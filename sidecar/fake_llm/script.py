@@ -28,6 +28,10 @@ FAULT_KINDS = frozenset(
         "cut_stream",
         "malformed_event",
         "hang",
+        # A stream that never ends: its opening, then one text delta over and over until the
+        # client goes away (or ``seconds`` pass); ``text`` is the delta, ``chunk_delay_ms``
+        # the pause between two.
+        "endless",
     }
 )
 STOP_REASONS = frozenset(
@@ -154,6 +158,10 @@ class RecordedRequest:
     # Why the fake refused the body as the real API would (None when it was accepted).
     refusal: str | None = None
     index: int = -1
+    # An endless stream: the bytes written, and when it ended (the client went away, or
+    # its time ran out).
+    streamed_bytes: int = 0
+    stream_ended: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -169,6 +177,8 @@ class RecordedRequest:
             "applied_edits": self.applied_edits,
             "refusal": self.refusal,
             "index": self.index,
+            "streamed_bytes": self.streamed_bytes,
+            "stream_ended": self.stream_ended,
         }
 
     @property

@@ -35,7 +35,8 @@ from .validation import RESPONSES_ENDPOINTS, judge_anthropic, judge_openai, judg
 
 DEFAULT_CONTEXT_WINDOW = 200_000
 DEFAULT_HANG_SECONDS = 30.0
-_STREAM_FAULTS = ("cut_stream", "malformed_event", "hang")
+_STREAM_FAULTS = ("cut_stream", "malformed_event", "hang", "endless")
+DEFAULT_ENDLESS_TEXT = "and so on, "
 
 
 class FakeLLMServer:
@@ -583,7 +584,7 @@ class FakeLLMServer:
             broken = (
                 b'event: content_block_delta\ndata: {"type": "content_block_delta", "index": 0,\n\n'
             )
-            self._stream(ex, reply, fault, payloads, broken, end=None, headers=headers)
+            self._stream(ex, reply, fault, payloads, broken, end=None, headers=headers, request=request)
             return
         message = anthropic_wire.message_json(
             reply, model=model, usage=usage, context_management=management
@@ -644,7 +645,7 @@ class FakeLLMServer:
             )
             payloads = [openai_wire.encode_chunk(c) for c in chunks]
             broken = b'data: {"id": "chatcmpl-broken", "choices": [\n\n'
-            self._stream(ex, reply, fault, payloads, broken, end=openai_wire.DONE, headers=headers)
+            self._stream(ex, reply, fault, payloads, broken, end=openai_wire.DONE, headers=headers, request=request)
             return
         self._single(
             ex, fault, openai_wire.completion_json(reply, model=model, usage=usage), headers
@@ -731,7 +732,7 @@ class FakeLLMServer:
             events = responses_wire.stream_events(reply, body, model=model, usage=usage)
             payloads = [responses_wire.encode_event(name, data) for name, data in events]
             broken = b'event: response.output_text.delta\ndata: {"type": "response.output_text.delta",\n\n'
-            self._stream(ex, reply, fault, payloads, broken, end=None, headers=headers)
+            self._stream(ex, reply, fault, payloads, broken, end=None, headers=headers, request=request)
             return
         shape = responses_wire.Shape.of(body)
         status, reason = responses_wire.finished_status(reply)
@@ -788,6 +789,11 @@ class FakeLLMServer:
     def _content_for_fault(self, reply: Reply, request: RecordedRequest) -> Reply:
         """Stream faults still need something to stream: the fault's content, else the default."""
         fault = reply.fault or {}
+        if fault.get("fault") == "endless":
+            piece = str(fault.get("text") or DEFAULT_ENDLESS_TEXT)
+            return Reply.text(piece, chunk_size=len(piece),
+                              chunk_delay_ms=float(fault.get("chunk_delay_ms", 0)),
+                              usage=reply.usage)
         content = fault.get("content")
         base = Reply(content=list(content)) if isinstance(content, list) else default_reply(request)
         return Reply(
@@ -808,8 +814,12 @@ class FakeLLMServer:
         *,
         end: bytes | None,
         headers: dict[str, str],
+        request: RecordedRequest | None = None,
     ) -> None:
         kind = fault.get("fault")
+        if kind == "endless":
+            self._endless(ex, reply, fault, payloads, headers, request)
+            return
         half = max(len(payloads) // 2, 1)
         stop_after = int(fault.get("after_events", half)) if kind in _STREAM_FAULTS else None
         if kind == "hang" and "after_events" not in fault:
@@ -850,6 +860,31 @@ class FakeLLMServer:
             ex.send_bytes(200, b'{"id": "msg_broken", "content": [', "application/json", headers)
             return
         ex.send_json(200, body, headers)
+
+    def _endless(self, ex: Exchange, reply: Reply, fault: dict[str, Any], payloads: list[bytes],
+                 headers: dict[str, str], request: RecordedRequest | None) -> None:
+        """The stream's opening up to its first text delta, then that delta again and again:
+        an answer that never finishes, until the client closes the connection."""
+        piece = "".join(str(b.get("text", "")) for b in reply.content).encode()
+        repeat = next(i for i, p in enumerate(payloads) if piece in p and b"delta" in p)
+        deadline = time.monotonic() + float(fault.get("seconds", 120))
+        delay = reply.chunk_delay_ms / 1000.0
+        sent = 0
+        try:
+            ex.start_stream(headers)
+            for payload in payloads[:repeat]:
+                ex.write_chunk(payload)
+                sent += len(payload)
+            while time.monotonic() < deadline and not self._stopping.is_set():
+                ex.write_chunk(payloads[repeat])
+                sent += len(payloads[repeat])
+                if delay:
+                    self._sleep(delay)
+        finally:
+            if request is not None:
+                request.streamed_bytes = sent
+                request.stream_ended = time.time()
+        ex.drop()
 
     def _hang(self, ex: Exchange, fault: dict[str, Any]) -> None:
         self._sleep(float(fault.get("seconds", DEFAULT_HANG_SECONDS)))

@@ -196,12 +196,16 @@ async def test_retries_are_shown_as_retry_updates(client: LanguageClient, llm: A
     # The statuses the provider answered (Anthropic's overloaded is a 529, OpenAI's a 503).
     overloaded, limited = [r.status for r in llm.requests[-3:-1]]
     assert limited == 429
-    # One before each wait, in order, then one when the call went through; all before the answer.
+    # One before each wait, in order, before the answer; then one when the call went through:
+    # once its answer is complete, after its text.
     assert [(u["attempt"], u["maxRetries"], u["status"], u.get("done", False)) for u in retries] == [
         (1, 2, overloaded, False), (2, 2, 429, False), (2, 2, None, True)]
     assert retries[0]["reason"].endswith(f"({overloaded})") and "rate limit" in retries[1]["reason"]
     assert retries[0]["delayMs"] > 0 and retries[1]["delayMs"] == 0 and retries[2]["delayMs"] == 0
-    assert max(i for i, k in enumerate(kinds) if k == "retry_update") < kinds.index("agent_message_chunk")
+    waits = [i for i, u in enumerate(rec.updates) if u["sessionUpdate"] == "retry_update" and not u.get("done")]
+    [through] = [i for i, u in enumerate(rec.updates) if u["sessionUpdate"] == "retry_update" and u.get("done")]
+    assert max(waits) < kinds.index("agent_message_chunk")
+    assert through > max(i for i, k in enumerate(kinds) if k == "agent_message_chunk")
     # A call that goes through at once says nothing of retries.
     rec.reset()
     llm.queue(Reply.text("first time"))

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 from sidecar.core.catalog import api_model_id
 from sidecar.core.compaction.microcompact import anthropic_context_management
-from sidecar.core.ports import Completed
-from sidecar.core.retry import stream_with_retry
+from sidecar.core.answer_cap import AnswerCut
+from sidecar.core.ports import Completed, TextDelta
+from sidecar.core.retry import Restarted, stream_with_retry
 from sidecar.core.messages import Message, user_text
 from sidecar.core.request_labels import CallKind
 
@@ -49,9 +50,18 @@ async def forked_text_call(session: CompactionHost, records: list[Message], prom
             request, context_management=anthropic_context_management(session.settings))
     retry = session.settings.retry
     text = ""
+    streamed: list[str] = []
     async for event in stream_with_retry(provider, request, max_retries=retry.maxRetries,
                                          base_delay=retry.baseDelayMs / 1000,
-                                         max_delay=retry.maxDelayMs / 1000):
-        if isinstance(event, Completed):
+                                         max_delay=retry.maxDelayMs / 1000,
+                                         max_answer_bytes=session.settings.maxAnswerBytes):
+        if isinstance(event, TextDelta):
+            streamed.append(event.text)
+        elif isinstance(event, Restarted):
+            streamed.clear()
+        elif isinstance(event, AnswerCut):
+            # A runaway answer: what arrived within the bound is the answer.
+            text = "".join(streamed)
+        elif isinstance(event, Completed):
             text = "".join(b.get("text", "") for b in event.content if b.get("type") == "text")
     return text
