@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from sidecar.core.own_files import read_own_bytes
 from sidecar.core.tokens import SeedBytes, TextCounter
 
 # Claude Code keeps at most 100 files in its read state; older entries fall out first.
@@ -75,6 +76,10 @@ def _disk_mtime(path: Path) -> float | None:
         return path.stat().st_mtime
     except OSError:
         return None
+
+
+# Past this a read file is only compared by its size and time.
+STALE_CHECK_MAX_BYTES = 64 << 20
 
 
 class FileReadState:
@@ -212,8 +217,9 @@ class FileReadState:
         if entry.mtime is not None and st.st_mtime == entry.mtime and st.st_size == entry.size:
             return
         try:
-            # Decoded the way the Read tool decodes, so an undecodable byte hashes alike.
-            current = entry.path.read_bytes().decode("utf-8", "replace")
+            # Decoded the way the Read tool decodes, so an undecodable byte hashes alike; a
+            # file swapped for a FIFO since must not block the check.
+            current = read_own_bytes(entry.path, limit=STALE_CHECK_MAX_BYTES).decode("utf-8", "replace")
         except OSError:
             entry.stale = True
             return

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sidecar.core.messages import Block, Message
+from sidecar.core.own_files import RefusedFile, is_own_file, read_own_text
 from sidecar.core.settings import Settings
 from sidecar.core.skills import Skill, change_text, discover_skills, skill_roots
 from sidecar.core.tokens import SeedBytes, TextCounter
@@ -194,6 +195,8 @@ def git_snapshot(cwd: Path, timeout: float = GIT_TIMEOUT_SECONDS) -> GitSnapshot
 # ----- CLAUDE.md files ----------------------------------------------------------------------
 
 MAX_INCLUDE_DEPTH = 5
+# A memory file larger than this is not read (it would fill any window).
+MEMORY_FILE_MAX_BYTES = 4 << 20
 LARGE_MEMORY_FILE_CHARS = 40_000
 KIND_TEXT = {
     "user": "the user's private instructions for all projects",
@@ -276,22 +279,34 @@ def include_targets(text: str, base: Path, home: Path) -> list[Path]:
     return found
 
 
+def _slot_folder(path: Path) -> Path:
+    """The folder a memory file belongs to (``d`` for ``d/CLAUDE.md`` and ``d/.claude/CLAUDE.md``)."""
+    folder = path.parent
+    return folder.parent if folder.name == ".claude" else folder
+
+
 def discover_memory_files(cwd: Path, home: Path, roots: tuple[Path, ...]) -> list[MemoryFile]:
     """Every memory file in load order, each followed by what it includes.
 
-    Includes leaving the workspace (``roots``) are only followed from the user's own file,
-    as there is no way to ask the user to approve them.
+    A project file is read only where it resolves (symlinks followed) inside the workspace
+    (``roots``), or, for one in a folder above the workspace, inside that folder; its
+    includes only inside the workspace. The user's own file, and what it includes, may lie
+    anywhere: the user chose it.
     """
     seen: set[str] = set()
     out: list[MemoryFile] = []
 
-    def load(path: Path, kind: str, depth: int, parent: Path | None) -> None:
+    def load(path: Path, kind: str, depth: int, parent: Path | None,
+             within: tuple[Path, ...] | None) -> None:
         key, real = os.path.normpath(path), os.path.realpath(path)
         if depth >= MAX_INCLUDE_DEPTH or key in seen or real in seen:
             return
         seen.update((key, real))
         try:
-            text = clean_memory_text(path.read_text(encoding="utf-8", errors="replace"))
+            text = clean_memory_text(read_own_text(path, within, limit=MEMORY_FILE_MAX_BYTES))
+        except RefusedFile as exc:
+            log.warning("memory file %s not read: %s", path, exc.why)
+            return
         except (OSError, ValueError):
             return
         if len(text) > LARGE_MEMORY_FILE_CHARS:
@@ -300,14 +315,22 @@ def discover_memory_files(cwd: Path, home: Path, roots: tuple[Path, ...]) -> lis
         if text:
             out.append(MemoryFile(path, kind, text, parent))
         for target in include_targets(text, path.parent, home):
-            inside = any(r == target or r in target.parents for r in roots)
-            if (inside or kind == "user") and target.is_file():
-                load(target, kind, depth + 1, path)
+            allowed = None if kind == "user" else roots
+            if is_own_file(target, allowed):
+                load(target, kind, depth + 1, path, allowed)
+            elif os.path.lexists(target):
+                log.warning("%s not included from %s: it resolves outside the workspace "
+                            "or is not a regular file", target, path)
 
     for candidates, kind in memory_slots(cwd, home):
         chosen = next((p for p in candidates if p.is_file()), None)
-        if chosen is not None:
-            load(chosen, kind, 0, None)
+        if chosen is None:
+            continue
+        if kind == "user":
+            load(chosen, kind, 0, None, None)
+        else:
+            inside_roots = any(r == chosen or r in chosen.parents for r in roots)
+            load(chosen, kind, 0, None, roots if inside_roots else (_slot_folder(chosen),))
     return out
 
 

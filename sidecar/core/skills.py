@@ -117,12 +117,13 @@ def skill_roots(cwd: Path, home: Path) -> list[tuple[Path, SkillSource]]:
     return [(cwd / ".claude" / "skills", "workspace"), (home / ".claude" / "skills", "user")]
 
 
-def read_skill(path: Path, source: SkillSource) -> Skill | None:
-    """One SKILL.md, or None when it is unreadable, too large or not a file."""
+def read_skill(path: Path, source: SkillSource, within: Path | None = None) -> Skill | None:
+    """One SKILL.md, or None when it is unreadable, too large, not a regular file, or
+    resolves (symlinks followed) outside ``within``."""
+    from sidecar.core.own_files import read_own_bytes
+
     try:
-        if not path.is_file() or path.stat().st_size > MAX_SKILL_BYTES:
-            return None
-        raw = path.read_bytes()
+        raw = read_own_bytes(path, None if within is None else [within], limit=MAX_SKILL_BYTES)
     except OSError:
         return None
     text = raw.decode("utf-8", errors="replace")
@@ -151,7 +152,9 @@ def discover_skills(cwd: Path, home: Path) -> list[Skill]:
         except OSError:
             continue
         for entry in entries:
-            skill = read_skill(entry / SKILL_FILE, source)
+            # A workspace's skill must lie in the workspace: a symlinked SKILL.md or skill
+            # folder must not bring a file from elsewhere to the model.
+            skill = read_skill(entry / SKILL_FILE, source, cwd if source == "workspace" else None)
             if skill is not None and skill.name not in found:
                 found[skill.name] = skill
     return sorted(found.values(), key=lambda s: s.name)
