@@ -279,7 +279,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${SECTION}.gaugeClickAction`)) statusBar.setClickAction(getSetting("gaugeClickAction"));
-      if (needsRestart(event)) sidecar.scheduleRestart("settings changed");
+      if (needsRestart(event) && sidecar.processSettingsChanged()) sidecar.scheduleRestart("settings changed");
       else if (affectsSidecar(event)) sidecar.settingsChanged();
     }),
     context.secrets.onDidChange((event) => {

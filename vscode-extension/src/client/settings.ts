@@ -147,6 +147,16 @@ export function needsRestart(event: vscode.ConfigurationChangeEvent): boolean {
   return RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`));
 }
 
+/**
+ * The values that shape the sidecar's process, as one string. A change event can name these
+ * settings without changing them (granting Workspace Trust names every restricted one), and
+ * only a real change is worth a restart.
+ */
+export function processSettings(scope?: vscode.Uri): string {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  return JSON.stringify(RESTART_KEYS.map((key) => config.get(key) ?? null));
+}
+
 export function affectsSidecar(event: vscode.ConfigurationChangeEvent): boolean {
   return SIDECAR_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`));
 }

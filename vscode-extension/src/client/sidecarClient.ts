@@ -28,7 +28,7 @@ import {
 import { checkServerProtocol, initializationOptions, withSidecarCapabilities } from "./handshake";
 import { resolveServerCommand, ServerNotFoundError, type ServerCommand } from "./serverCommand";
 import { stderrLineParser } from "./serverLog";
-import { apiKeyEnvName, readSidecarSettings, SECTION } from "./settings";
+import { apiKeyEnvName, processSettings, readSidecarSettings, SECTION } from "./settings";
 import { saveEditedDocuments } from "../edits/editReview";
 import { editedUris } from "../edits/reviewModel";
 
@@ -60,6 +60,8 @@ export class SidecarClient implements vscode.Disposable {
   private starting: Promise<void> | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private stoppingOnPurpose = false;
+  /** processSettings() of the last start. */
+  private startedWith: string | undefined;
   /** Lives as long as one client; a restart makes a new one. */
 
   constructor(
@@ -114,6 +116,11 @@ export class SidecarClient implements vscode.Disposable {
     this.events.state("stopped");
   }
 
+  /** Whether the settings that shape the process differ from those it was started with. */
+  processSettingsChanged(): boolean {
+    return this.startedWith !== processSettings(vscode.workspace.workspaceFolders?.[0]?.uri);
+  }
+
   /** Tells the sidecar its settings changed; it pulls them again with workspace/configuration. */
   settingsChanged(): void {
     const client = this.client;
@@ -134,6 +141,7 @@ export class SidecarClient implements vscode.Disposable {
   private async doStart(): Promise<void> {
     this.events.state("starting");
     const folder = vscode.workspace.workspaceFolders?.[0];
+    this.startedWith = processSettings(folder?.uri);
     let server: ServerCommand;
     try {
       server = await resolveServerCommand({

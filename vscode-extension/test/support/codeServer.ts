@@ -70,19 +70,36 @@ export class CodeServerSession {
    * `settings` go to the workspace's .vscode/settings.json: the user file is VS Code's to
    * rewrite (a theme change does), and a sidecar restarting meanwhile must still find its
    * own settings.
+   *
+   * With `workspaceTrust`, Workspace Trust is on and the folder starts untrusted (Restricted
+   * Mode): `settings` then go to the machine's settings (Machine/settings.json), since
+   * Restricted Mode ignores the workspace's values of the settings the extension restricts,
+   * and `workspaceSettings` is what the folder's own .vscode/settings.json says.
    */
   async start(
     settings: Record<string, unknown>,
     env: Record<string, string>,
-    options: { viewport?: { width: number; height: number }; onPage?: (page: Page) => void } = {},
+    options: {
+      viewport?: { width: number; height: number };
+      onPage?: (page: Page) => void;
+      workspaceTrust?: boolean;
+      workspaceSettings?: Record<string, unknown>;
+    } = {},
   ): Promise<void> {
     mkdirSync(path.join(this.userData, "User"), { recursive: true });
     mkdirSync(path.join(this.dirs.workspace, ".vscode"), { recursive: true });
+    const sidecarSettings = { "contextSidecar.pythonPath": PYTHON, "contextSidecar.storageDir": this.dirs.storage, ...settings };
     writeFileSync(
       path.join(this.dirs.workspace, ".vscode", "settings.json"),
-      JSON.stringify({ "contextSidecar.pythonPath": PYTHON, "contextSidecar.storageDir": this.dirs.storage, ...settings }, null, 2),
+      JSON.stringify(options.workspaceTrust ? options.workspaceSettings ?? {} : sidecarSettings, null, 2),
     );
     mkdirSync(this.extensionsDir, { recursive: true });
+    if (options.workspaceTrust) {
+      // The remote machine's settings: code-server 4.100.3 drops the browser-side user
+      // settings' values of restricted settings from the extension host once trust is granted.
+      mkdirSync(path.join(this.userData, "Machine"), { recursive: true });
+      writeFileSync(path.join(this.userData, "Machine", "settings.json"), JSON.stringify(sidecarSettings, null, 2));
+    }
     this.writeSettings({
       "workbench.startupEditor": "none",
       "workbench.colorTheme": THEMES.dark,
@@ -94,6 +111,14 @@ export class CodeServerSession {
       "security.workspace.trust.enabled": false,
       "chat.commandCenter.enabled": false,
       "workbench.editor.enablePreview": false,
+      ...(options.workspaceTrust
+        ? {
+            "security.workspace.trust.enabled": true,
+            // No modal at startup: the folder simply opens in Restricted Mode.
+            "security.workspace.trust.startupPrompt": "never",
+            "security.workspace.trust.untrustedFiles": "open",
+          }
+        : {}),
     });
     const install = spawnSync(
       CODE_SERVER,
@@ -111,7 +136,7 @@ export class CodeServerSession {
       CODE_SERVER,
       [
         "--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
-        "--disable-workspace-trust", "--disable-getting-started-override",
+        ...(options.workspaceTrust ? [] : ["--disable-workspace-trust"]), "--disable-getting-started-override",
         "--user-data-dir", this.userData, "--extensions-dir", this.extensionsDir, "--config", path.join(this.dirs.root, "config.yaml"),
         this.dirs.workspace,
       ],

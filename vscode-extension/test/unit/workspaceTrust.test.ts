@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 import { contextMarkdown } from "../../src/chat/contextMarkdown";
-import { SIDECAR_KEYS, EXTENSION_KEYS } from "../../src/client/settings";
+import { SIDECAR_KEYS, EXTENSION_KEYS, processSettings } from "../../src/client/settings";
+import * as vscode from "../mocks/vscode";
 import { parseWebviewMessage } from "../../src/shared/messages";
 import { Methods, type ContextView } from "../../src/shared/protocol";
 import { gauge } from "./fixtures";
@@ -107,4 +108,16 @@ test("the /context document says what a restricted folder does not get", () => {
   assert.match(md, /- hooks in \.claude\/settings\.json/);
   assert.doesNotMatch(md, /Hooks not run/, "said once");
   assert.doesNotMatch(contextMarkdown({ gauge: gauge(), workspaceTrust: { trusted: true, source: "editor", withheld: [] } }), /Restricted/);
+});
+
+test("a change event naming the process settings without changing them restarts nothing", () => {
+  // Granting Workspace Trust names every restricted setting in its change event.
+  vscode.__settings.reset();
+  vscode.__settings.global["contextSidecar.pythonPath"] = "/opt/venv/bin/python";
+  const before = processSettings();
+  vscode.__settings.global["contextSidecar.model"] = "claude-haiku-4-5";
+  assert.equal(processSettings(), before, "only the settings that shape the process count");
+  vscode.__settings.workspace["contextSidecar.pythonPath"] = "/repo/.venv/bin/python";
+  assert.notEqual(processSettings(), before);
+  vscode.__settings.reset();
 });
