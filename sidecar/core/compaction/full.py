@@ -3,9 +3,14 @@
 The history (images, re-injected attachments and loaded skills stripped, pre-compact hook
 output added, see ``sidecar.core.hooks``)
 goes to a forked call with the compact prompt. The request is made to fit the window
-before it is sent; if the provider still says it is too long, the oldest API-round
-groups are dropped and the call is retried. Afterwards the recently read files that are
-not stale are re-injected within their budgets.
+before it is sent: a block that alone would take more than a quarter of the room is cut
+(its start and end kept, a note between them), then the oldest API-round groups are
+dropped, and if one round still holds too much its blocks are cut further. If the
+provider still says it is too long, the oldest groups are dropped (or, with one group
+left, its largest blocks halved) and the call is retried. So a conversation that holds a
+message larger than any request (a runaway answer, a huge result) can always be
+summarized. Afterwards the recently read files that are not stale are re-injected within
+their budgets.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from sidecar.core.messages import Block, Message, user_text
 from sidecar.core.ports import ProviderError, ServerCompaction
 from sidecar.core.retry import call_with_retry
 from sidecar.core.skills import skill_tool_use_ids
-from sidecar.core.tokens import message_tokens
+from sidecar.core.tokens import TextCounter, block_tokens, message_tokens
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost
@@ -40,6 +45,10 @@ SERVER_COMPACTION_CAPABILITY = "compaction.summarize"
 SUMMARY_HELD_BY_PROVIDER = "(the provider holds this summary; it is not readable here)"
 # What the summarizer reads in place of a skill the Skill tool loaded.
 SKILL_RESULT_STUB = "[skill loaded; its instructions are restored after the summary]"
+# No block of the summary request takes more than this share of its room...
+BLOCK_SHARE = 4
+# ...and none is cut below this many tokens.
+MIN_BLOCK_TOKENS = 256
 
 
 @dataclass
@@ -117,19 +126,103 @@ def strip_for_summary(records: list[Message]) -> list[Message]:
     return out
 
 
+def _cut_text(text: str, keep: int) -> str:
+    """``text`` cut to about ``keep`` characters: its start and its end, a note between."""
+    if len(text) <= keep:
+        return text
+    head = max(keep * 3 // 4, 0)
+    tail = max(keep - head, 0)
+    note = (f"\n\n[... {len(text) - head - tail:,} of {len(text):,} characters truncated here "
+            "so the conversation fits the summary request ...]\n\n")
+    return text[:head] + note + (text[len(text) - tail:] if tail else "")
+
+
+def cut_block(block: Block, max_tokens: float, counter: TextCounter) -> Block:
+    """``block`` as it goes into a summary request: cut to about ``max_tokens`` when larger."""
+    tokens = block_tokens(block, counter)
+    if tokens <= max_tokens:
+        return block
+    share = max_tokens / tokens
+    kind = block.get("type")
+    if kind == "text":
+        text = str(block.get("text", ""))
+        return {**block, "text": _cut_text(text, int(len(text) * share))}
+    if kind == "thinking":
+        # Cut thinking no longer matches its signature: it goes as the summarizer's reading
+        # of it, unsigned (a provider that verifies signatures leaves it out).
+        text = str(block.get("thinking", ""))
+        return {"type": "thinking", "thinking": _cut_text(text, int(len(text) * share)),
+                "signature": ""}
+    if kind == "tool_result":
+        content = block.get("content")
+        if isinstance(content, str):
+            return {**block, "content": _cut_text(content, int(len(content) * share))}
+        if isinstance(content, list):
+            return {**block, "content": [
+                {**part, "text": _cut_text(str(part.get("text", "")),
+                                           int(len(str(part.get("text", ""))) * share))}
+                if isinstance(part, dict) and part.get("type") == "text" else part
+                for part in content]}
+        return block
+    if kind == "tool_use":
+        size = len(str(block.get("input")))
+        return {**block, "input": {"truncated": f"[an input of {size:,} characters, left out so "
+                                   "the conversation fits the summary request]"}}
+    return block
+
+
+def cut_oversized(records: list[Message], max_tokens: float,
+                  counter: TextCounter) -> tuple[list[Message], int]:
+    """The records with every block over ``max_tokens`` cut; and how many were cut."""
+    out: list[Message] = []
+    cut = 0
+    for m in records:
+        content = [cut_block(b, max_tokens, counter) for b in m.content]
+        changed = sum(1 for old, new in zip(m.content, content) if old is not new)
+        if changed:
+            cut += changed
+            m = m.with_content(content)
+        out.append(m)
+    return out, cut
+
+
+def halve_largest_block(records: list[Message], counter: TextCounter) -> tuple[list[Message], int]:
+    """The records with their largest block cut to half (the last resort when no group can be
+    dropped); 0 when none is large enough to cut."""
+    largest = max((block_tokens(b, counter) for m in records for b in m.content), default=0.0)
+    if largest <= MIN_BLOCK_TOKENS:
+        return records, 0
+    return cut_oversized(records, max(largest / 2, MIN_BLOCK_TOKENS), counter)
+
+
 def fit_to_window(records: list[Message], session: CompactionHost) -> tuple[list[Message], int]:
-    """Drop oldest groups until the summary request fits the window with room to answer."""
+    """Make the summary request fit the window with room to answer: oversized blocks cut,
+    then the oldest groups dropped, then, while one round still holds too much, its blocks
+    cut further. Returns the records and how many groups were dropped."""
     limit = session.thresholds.size - summary_answer_tokens(session.thresholds)
     prefix = sum(session.prefix_parts().values())
+    counter = session.ledger.counter
+
+    def estimate(recs: list[Message]) -> float:
+        return prefix + sum(message_tokens(m, counter) for m in recs) + 2_000
+
+    room = max(limit - prefix - 2_000, MIN_BLOCK_TOKENS * BLOCK_SHARE)
+    records, _ = cut_oversized(records, room / BLOCK_SHARE, counter)
     dropped = 0
     for _ in range(50):
-        estimate = prefix + sum(message_tokens(m, session.ledger.counter) for m in records) + 2_000
-        if estimate <= limit:
+        over = estimate(records) - limit
+        if over <= 0:
             break
-        records, n = drop_oldest_groups(records, round(estimate - limit), session)
+        records, n = drop_oldest_groups(records, round(over), session)
         if n == 0:
             break
         dropped += n
+    for _ in range(50):
+        if estimate(records) <= limit:
+            break
+        records, n = halve_largest_block(records, counter)
+        if n == 0:
+            break
     return records, dropped
 
 
@@ -230,6 +323,9 @@ async def _with_ptl_retry(session: CompactionHost, records: list[Message],
             if not err.prompt_too_long or retries >= MAX_PTL_RETRIES:
                 raise
             records, n = drop_oldest_groups(records, err.token_gap, session)
+            if n == 0:
+                # One round is all there is: make its largest block smaller instead.
+                records, n = halve_largest_block(records, session.ledger.counter)
             if n == 0:
                 raise
             retries += 1
