@@ -33,7 +33,8 @@ from sidecar.contract.params import (
     SetTitleParams,
     TrustWorkspaceParams,
 )
-from sidecar.contract.results import WorkspaceTrusted
+from sidecar.contract.results import SessionOpened, WorkspaceTrusted
+from sidecar.core.prefix import read_ahead
 from sidecar.core.service import SessionService
 from sidecar.core.workspace_trust import trust_folder
 
@@ -67,13 +68,19 @@ async def settle(value: Any) -> Any:
     return value
 
 
+async def new_session(service: SessionService, p: NewSessionParams) -> SessionOpened:
+    """``session/new``, the workspace's prefix read off the event loop first."""
+    await read_ahead(service.adapters.prefix, p.cwd, service.settings)
+    return service.new_session(p)
+
+
 async def trust_workspace(service: SessionService, p: TrustWorkspaceParams) -> WorkspaceTrusted:
     """``sidecar/trustWorkspace``: the trust itself is kept apart from the sessions."""
     return await trust_folder(service.trust, p.cwd)
 
 
 REQUESTS: tuple[Route[Any], ...] = (
-    Route(m.SESSION_NEW, NewSessionParams, SessionService.new_session),
+    Route(m.SESSION_NEW, NewSessionParams, new_session),
     Route(m.SESSION_LOAD, LoadSessionParams, SessionService.load_session),
     Route(m.SESSION_LIST, ListSessionsParams, SessionService.list_sessions),
     Route(m.SESSION_CLOSE, SessionParams, SessionService.close_session),

@@ -197,6 +197,12 @@ def git_snapshot(cwd: Path, timeout: float = GIT_TIMEOUT_SECONDS) -> GitSnapshot
 MAX_INCLUDE_DEPTH = 5
 # A memory file larger than this is not read (it would fill any window).
 MEMORY_FILE_MAX_BYTES = 4 << 20
+# All memory files together are cut at this many characters (about 50K tokens), so that a
+# repository's CLAUDE.md cannot leave a session no room: it is in every request, and
+# neither a compaction nor /clear can make it smaller.
+MEMORY_TOTAL_MAX_CHARS = 200_000
+MEMORY_CUT_NOTE = ("\n\n[The memory files were cut here: together they exceed {limit:,} "
+                   "characters. Keep CLAUDE.md files short.]")
 LARGE_MEMORY_FILE_CHARS = 40_000
 KIND_TEXT = {
     "user": "the user's private instructions for all projects",
@@ -295,11 +301,12 @@ def discover_memory_files(cwd: Path, home: Path, roots: tuple[Path, ...]) -> lis
     """
     seen: set[str] = set()
     out: list[MemoryFile] = []
+    room = [MEMORY_TOTAL_MAX_CHARS]
 
     def load(path: Path, kind: str, depth: int, parent: Path | None,
              within: tuple[Path, ...] | None) -> None:
         key, real = os.path.normpath(path), os.path.realpath(path)
-        if depth >= MAX_INCLUDE_DEPTH or key in seen or real in seen:
+        if depth >= MAX_INCLUDE_DEPTH or key in seen or real in seen or room[0] <= 0:
             return
         seen.update((key, real))
         try:
@@ -312,6 +319,12 @@ def discover_memory_files(cwd: Path, home: Path, roots: tuple[Path, ...]) -> lis
         if len(text) > LARGE_MEMORY_FILE_CHARS:
             log.warning("%s holds %d characters; large memory files crowd the context",
                         path, len(text))
+        if len(text) > room[0]:
+            log.warning("%s cut: the memory files exceed %d characters", path, MEMORY_TOTAL_MAX_CHARS)
+            text = text[:room[0]] + MEMORY_CUT_NOTE.format(limit=MEMORY_TOTAL_MAX_CHARS)
+            room[0] = 0
+        else:
+            room[0] -= len(text)
         if text:
             out.append(MemoryFile(path, kind, text, parent))
         for target in include_targets(text, path.parent, home):
@@ -609,6 +622,17 @@ class PrefixStore:
 
 _stores: dict[Path, PrefixStore] = {}
 _stores_lock = threading.Lock()
+
+
+async def read_ahead(make: Callable[[Path, Settings], PrefixStore] | None, cwd: str,
+                     settings: Settings) -> None:
+    """Build a workspace's memo in a worker thread before a session opens there, so that
+    the session finds it built: the git state, CLAUDE.md files and skills of a large or slow
+    workspace must not hold the event loop, and with it every other session's requests."""
+    import asyncio
+
+    if make is not None:
+        await asyncio.to_thread(lambda: make(Path(cwd), settings).view())
 
 
 def prefix_for(cwd: Path, settings: Settings) -> PrefixStore:

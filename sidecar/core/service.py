@@ -86,6 +86,7 @@ from sidecar.core.settings import Settings, storage_dir
 from sidecar.core.storage_health import StorageHealth
 from sidecar.core.redaction import RedactingEditor, redact_exception, redact_value
 from sidecar.core.session_ids import is_valid_session_id
+from sidecar.core.prefix import read_ahead
 from sidecar.core.workspace_trust import TrustBook
 from sidecar.mcp.workspaces import McpWorkspaces
 
@@ -532,6 +533,7 @@ class SessionService:
             )
             info = SessionInfo(session_id=sid, cwd=folder, model=settings.model,
                                provider=settings.provider, title=loaded.title)
+            await read_ahead(self.adapters.prefix, folder, settings)
             session = self._make_session(info, settings)
             self._skipped[sid] = (loaded.torn_lines, loaded.skipped_values)
             if sid != session_id:

@@ -248,3 +248,53 @@ async def test_trust_asked_in_the_chat_over_acp(llm: Any, tmp_path: Path, worksp
                 break
             await asyncio.sleep(0.1)
         assert marker.exists()
+
+
+def crowded_workspace(workspace: Path) -> None:
+    """Thousands of skills, a 4 MB CLAUDE.md and a hundred includes."""
+    skills = workspace / ".claude" / "skills"
+    for i in range(2000):
+        (skills / f"s{i}").mkdir(parents=True)
+        (skills / f"s{i}" / "SKILL.md").write_text(
+            f"---\nname: s{i}\ndescription: skill {i} {'x' * 200}\n---\nbody\n")
+    (workspace / "CLAUDE.md").write_text(
+        ("line of rules " * 10 + "\n") * 28_000 + "".join(f"@inc{i}.md\n" for i in range(100)))
+    for i in range(100):
+        (workspace / f"inc{i}.md").write_text("included " * 1000)
+
+
+async def test_a_crowded_workspace_holds_neither_the_server_nor_the_session(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    crowded_workspace(workspace)
+    client = await start_client()
+    await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
+    try:
+        other = (await call(client, "session/new", {"cwd": str(tmp_path)}))["sessionId"]
+        llm.queue(Reply.text("warm"))
+        await prompt(client, other, "warm up")  # the SDK's import is not what is measured
+        latencies: list[float] = []
+        done = asyncio.Event()
+
+        async def poll() -> None:
+            while not done.is_set():
+                started = time.monotonic()
+                await call(client, "sidecar/gauge", {"sessionId": other})
+                latencies.append(time.monotonic() - started)
+                await asyncio.sleep(0.01)
+
+        poller = asyncio.ensure_future(poll())
+        started = time.monotonic()
+        sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
+        opened = time.monotonic() - started
+        done.set()
+        await poller
+        print(f"\ncrowded workspace: session/new {opened:.2f} s; another session's gauge answered "
+              f"{len(latencies)} times meanwhile, the slowest in {max(latencies) * 1000:.0f} ms")
+        assert len(latencies) >= 2 and max(latencies) < 1.0
+        # The memory files are cut to fit: the session still works.
+        llm.queue(Reply.text("ok"))
+        assert (await prompt(client, sid, "hello"))["stopReason"] == "end_turn"
+        system = json.dumps(llm.requests[-1].body)
+        assert "The memory files were cut here" in system
+    finally:
+        await stop_client(client)
