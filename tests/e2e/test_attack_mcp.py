@@ -290,3 +290,50 @@ async def test_a_server_that_ignores_stdin_dies_with_a_killed_sidecar(
         if server_pid and not gone(server_pid):
             os.kill(server_pid, signal.SIGKILL)
         await client.stop()
+
+
+async def test_five_thousand_tools_over_acp_leave_the_session_usable(
+        llm: Any, workspace: Path, tmp_path: Path, monkeypatch: Any) -> None:
+    from acp import text_block
+
+    from tests.e2e.acp_client import acp_agent
+
+    count, window = 5000, 200_000
+    monkeypatch.setenv("PROBE_ROOT", str(REPO))
+    write_mcp_json(workspace, {"big": hostile("--tools", str(count))})
+    settings = {"contextWindow": window, "compactionBackend": "local",
+                "mcp": {"trustWorkspaceServers": True}}
+    async with acp_agent(tmp_path / "store", llm.url, tmp_path / "sidecar.log",
+                         meta={"mcpStatusUpdates": True}, settings=settings) as (conn, client, _):
+        sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
+
+        def big() -> dict[str, Any]:
+            found = [s for u in client.updates(sid, "mcp_status_update") for s in u["servers"]
+                     if s["name"] == "big"]
+            return found[-1] if found else {}
+
+        await client.wait_for(lambda: big().get("status") == "connected", 60)
+
+        async def say(text: str) -> Any:
+            return await asyncio.wait_for(conn.prompt(session_id=sid, prompt=[text_block(text)]), 60)
+
+        llm.queue(Reply.text("fine"))
+        assert (await say("hello")).stop_reason == "end_turn"
+        sent = [t for t in llm.requests[-1].body["tools"] if t["name"].startswith("mcp__")]
+        declared = definitions_tokens(declared_tools(count))
+        tokens = definitions_tokens(sent)
+        print(f"\n[ACP, {count} tools] declared {declared:,} tokens of definitions; sent "
+              f"{len(sent)} tools, {tokens:,} tokens (window {window:,}, {PERCENT}%)")
+        assert declared > window and tokens <= window * PERCENT // 100
+        await client.wait_for(lambda: "left out" in big().get("error", ""), 10)
+        assert f"of its {count + 2} tools are left out" in big()["error"]
+        shown = "".join(u["content"].get("text", "")
+                        for u in client.updates(sid, "agent_message_chunk"))
+        assert shown.count("tools are left out of the requests") == 1, shown[:500]
+        assert (await say("/compact")).stop_reason == "end_turn"
+        assert (await say("/clear")).stop_reason == "end_turn"
+        llm.queue(Reply.text("after clear"))
+        assert (await say("still there?")).stop_reason == "end_turn"
+        for request in llm.requests:
+            mcp = [t for t in request.body.get("tools") or [] if t["name"].startswith("mcp__")]
+            assert definitions_tokens(mcp) <= window * PERCENT // 100
