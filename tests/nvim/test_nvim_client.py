@@ -391,3 +391,12 @@ def test_hook_rows_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
 
 def report(name: str, result: dict[str, Any]) -> None:
     print(f"{name}: {result['elapsed']:.1f}s, marks {result.get('marks')}")
+
+
+def test_workspace_trust_follows_neovims_trust_database(tmp_path: Path) -> None:
+    result = run_scenario("trust", tmp_path)
+    assert sorted(result["untrusted_keys"]) == ["editorInfo", "settings"]
+    root = str((tmp_path / "workspace").resolve())
+    assert result["trust_params"] == [{"cwd": root}]
+    assert "restricted" in result["winbar_untrusted"]
+    assert len(result["checks"]) >= 25

@@ -45,3 +45,9 @@ vim.api.nvim_create_user_command("ContextSidecarAdd", function(args)
     require("context_sidecar").add()
   end
 end, { range = true, desc = "context-sidecar: add the selection (or the current file) to the chat's draft" })
+
+vim.api.nvim_create_user_command("ContextSidecarTrust", function()
+  require("context_sidecar").trust()
+end, {
+  desc = "context-sidecar: trust this workspace (vim.secure) so new sessions apply its hooks, settings and MCP servers",
+})

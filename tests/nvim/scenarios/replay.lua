@@ -39,7 +39,7 @@ H.run(function()
   }
   local script
   script = F.install({
-    protocol = 3,
+    protocol = 4,
     handlers = {
       ["session/list"] = function(params, reply)
         reply(nil, { sessions = {

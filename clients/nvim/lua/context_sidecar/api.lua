@@ -22,6 +22,7 @@ M.methods = {
   context = "sidecar/context",
   history_list = "sidecar/history/list",
   history_undo = "sidecar/history/undo",
+  trust_workspace = "sidecar/trustWorkspace",
 }
 local methods = M.methods
 
@@ -206,6 +207,14 @@ end
 ---@param cb? context_sidecar.Callback
 function M.history_undo(state, cb)
   return M.request(state, methods.history_undo, vim.empty_dict(), cb)
+end
+
+---The user trusts the folder: sessions opened afterwards get its hooks, settings and MCP servers.
+---@param state context_sidecar.ClientState
+---@param params {cwd?: string}
+---@param cb? fun(err: table|nil, result: {trusted: boolean, cwd: string}|nil)
+function M.trust_workspace(state, params, cb)
+  return M.request(state, methods.trust_workspace, client.object(params), cb)
 end
 
 return M

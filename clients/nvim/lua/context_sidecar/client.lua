@@ -4,9 +4,9 @@
 ---version is stopped with a message saying why.
 local M = {}
 
----The protocol major version this client speaks (docs/protocol.md, "version 3": the sidecar's
----error codes moved to -33001..-33006).
-M.PROTOCOL_VERSION = 3
+---The protocol major version this client speaks (docs/protocol.md, "version 4": the editor's
+---verdict on the workspace's trust in initialize, and `sidecar/trustWorkspace`).
+M.PROTOCOL_VERSION = 4
 M.NAME = "context_sidecar"
 
 local has_011 = vim.fn.has("nvim-0.11") == 1
@@ -20,6 +20,7 @@ local has_011 = vim.fn.has("nvim-0.11") == 1
 ---@field waiters fun(err: string|nil, state: context_sidecar.ClientState|nil)[]
 ---@field server_info {name: string, version: string}|nil
 ---@field server_capabilities table|nil `capabilities.experimental.contextSidecar` of the server
+---@field trust {trusted: boolean, source: string, withheld: string[]}|nil the last `workspaceTrust` the sidecar reported
 
 ---@type table<string, context_sidecar.ClientState>
 local states = {}
@@ -194,6 +195,9 @@ function M.ensure(root, cb)
     init_options = {
       settings = M.object(vim.deepcopy(cfg.settings)),
       editorInfo = { name = "Neovim", version = tostring(vim.version()) },
+      -- true when Neovim's trust database (vim.secure) allows the root; absent otherwise, and
+      -- the sidecar decides itself.
+      workspaceTrusted = require("context_sidecar.trust").is_trusted(root),
     },
     -- Answers the server's workspace/configuration pull (section contextSidecar).
     settings = { contextSidecar = M.object(vim.deepcopy(cfg.settings)) },

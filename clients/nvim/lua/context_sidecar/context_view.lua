@@ -74,6 +74,14 @@ function M.lines(view)
       end
     end
   end
+  local trust = nn(view.workspaceTrust)
+  if type(trust) == "table" and nn(trust.trusted) == false then
+    vim.list_extend(lines, { "", "## Restricted: this folder is not trusted", "",
+      "Not applied until you trust it (:ContextSidecarTrust or /trust):" })
+    for _, item in ipairs(nn(trust.withheld) or {}) do
+      table.insert(lines, "- " .. tostring(item))
+    end
+  end
   local prefix = nn(view.prefix)
   local memory = type(prefix) == "table" and nn(prefix.memoryFiles) or nil
   if type(memory) == "table" and #memory > 0 then

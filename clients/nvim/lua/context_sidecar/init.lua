@@ -323,10 +323,82 @@ function M.context(cb)
       end
       return
     end
+    M.note_trust(chat.state, result.workspaceTrust)
     local buf = require("context_sidecar.context_view").open(result)
     if cb then
       cb(buf)
     end
+  end)
+end
+
+---Keep what the sidecar says of the workspace's trust (a `sidecar/context` result's
+---`workspaceTrust`); an untrusted folder that has something withheld says so once, and the chat's
+---winbar shows "restricted" until the folder is trusted.
+---@param state context_sidecar.ClientState
+---@param trust table|nil
+function M.note_trust(state, trust)
+  local nn = require("context_sidecar.client").value
+  trust = nn(trust)
+  if type(trust) ~= "table" or type(nn(trust.trusted)) ~= "boolean" then
+    return
+  end
+  local withheld = {}
+  for _, item in ipairs(nn(trust.withheld) or {}) do
+    if type(item) == "string" then
+      table.insert(withheld, item)
+    end
+  end
+  local before = state.trust
+  state.trust = { trusted = trust.trusted, source = nn(trust.source) or "none", withheld = withheld }
+  if not trust.trusted and #withheld > 0 and not (before and before.trusted == false) then
+    vim.notify(
+      ("context-sidecar: restricted: this folder is not trusted, so these are not applied: %s. :ContextSidecarTrust trusts it."):format(
+        table.concat(withheld, "; ")
+      ),
+      vim.log.levels.WARN
+    )
+  end
+  vim.cmd("redrawstatus!")
+end
+
+---`:ContextSidecarTrust`: trust the workspace root in Neovim's trust database (vim.secure, the
+---same one `:trust` and 'exrc' use), then tell the sidecar (`sidecar/trustWorkspace`), which
+---applies the folder's hooks, settings and MCP servers to sessions opened afterwards.
+---@param cb? fun(err: string|nil, result: {trusted: boolean, cwd: string}|nil)
+function M.trust(cb)
+  local chat = current_chat(true)
+  local client = require("context_sidecar.client")
+  local root = chat and chat.root or client.root()
+  local function done(err, result)
+    if err then
+      vim.notify("context-sidecar: " .. err, vim.log.levels.ERROR)
+    end
+    if cb then
+      cb(err, result)
+    end
+  end
+  local ok, recorded = require("context_sidecar.trust").record(root)
+  if not ok then
+    return done("could not record trust for " .. root .. ": " .. tostring(recorded))
+  end
+  client.ensure(root, function(err, state)
+    if err or not state then
+      return done(err or "context-sidecar is not running")
+    end
+    require("context_sidecar.api").trust_workspace(state, { cwd = root }, function(req_err, result)
+      if req_err or not result then
+        return done("sidecar/trustWorkspace failed: " .. (req_err and tostring(req_err.message) or "no result"))
+      end
+      state.trust = { trusted = true, source = "editor", withheld = {} }
+      vim.cmd("redrawstatus!")
+      vim.notify(
+        ("context-sidecar: trusted %s; sessions started from now on apply its hooks, settings and MCP servers"):format(
+          client.value(result.cwd) or root
+        ),
+        vim.log.levels.INFO
+      )
+      done(nil, result)
+    end)
   end)
 end
 

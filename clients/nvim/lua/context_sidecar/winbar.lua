@@ -10,7 +10,7 @@ end
 
 ---The parts of the winbar for `chat`, without highlights (tests and other bars use these).
 ---@param chat context_sidecar.Chat
----@return {model: string|nil, title: string|nil, gauge: string|nil, hl: string|nil, next: string|nil, mode: string|nil, mcp: string|nil}
+---@return {model: string|nil, title: string|nil, gauge: string|nil, hl: string|nil, next: string|nil, mode: string|nil, mcp: string|nil, restricted: string|nil}
 function M.parts(chat)
   local status = require("context_sidecar.status")
   local chat_mod = require("context_sidecar.chat")
@@ -20,6 +20,8 @@ function M.parts(chat)
     title = chat.title,
     mode = chat.mode and chat_mod.mode_name(chat) or nil,
     mcp = require("context_sidecar.mcp").summary(chat.root),
+    -- The sidecar reported the folder untrusted: its hooks, settings and MCP servers are not applied.
+    restricted = (chat.state and chat.state.trust and chat.state.trust.trusted == false) and "restricted" or nil,
   }
   if gauge then
     parts.gauge = status.statusline({ session_id = chat.session_id })
@@ -39,7 +41,7 @@ end
 function M.text(chat)
   local p = M.parts(chat)
   local items = {}
-  for _, key in ipairs({ "model", "title", "gauge", "next", "mode", "mcp" }) do
+  for _, key in ipairs({ "model", "title", "gauge", "next", "mode", "mcp", "restricted" }) do
     if p[key] and p[key] ~= "" then
       table.insert(items, key == "mode" and ("mode: " .. p[key]) or p[key])
     end
@@ -78,6 +80,9 @@ function M.render()
   end
   if p.mcp then
     table.insert(items, escape(p.mcp))
+  end
+  if p.restricted then
+    table.insert(items, "%#WarningMsg#" .. escape(p.restricted) .. "%*")
   end
   local help = require("context_sidecar.config").get().mappings.help
   local right = help and ("%=" .. escape(help) .. " help") or ""
