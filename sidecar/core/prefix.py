@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from sidecar.core import safe_git
 from sidecar.core.messages import Block, Message
 from sidecar.core.own_files import RefusedFile, is_own_file, read_own_text
 from sidecar.core.settings import Settings
@@ -95,37 +96,24 @@ class GitSnapshot:
         )
 
 
-def _git_env() -> dict[str, str]:
-    # Hooks and fsmonitor helpers git starts are programs from the repository: no keys.
+def _git_env(cwd: Path, timeout: float) -> dict[str, str]:
+    # No keys, and none of the programs the repository's config names (fsmonitor, hooks,
+    # filters, textconv, ...): sidecar.core.safe_git says which overrides keep them out.
     from sidecar.credentials import child_environment
 
-    env = child_environment()
-    env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
-    return env
-
-
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    from sidecar import host
-
-    host.signal_group(proc.pid, hard=True)
-    try:
-        proc.kill()  # the group signal may not reach it where there are no groups
-    except OSError:
-        pass
-    try:
-        proc.communicate(timeout=1.0)
-    except (OSError, subprocess.TimeoutExpired):
-        pass
+    return safe_git.environment(child_environment(), [cwd], timeout)
 
 
 def run_git(cwd: Path, commands: dict[str, list[str]],
             timeout: float = GIT_TIMEOUT_SECONDS) -> dict[str, str | None]:
-    """Run git commands in parallel; a failing, missing or slow command gives None."""
+    """Run git commands in parallel; a failing, missing or slow command gives None. They
+    run with the overrides of ``sidecar.core.safe_git``: the repository's config starts
+    nothing."""
     from sidecar import host
     from sidecar.core.redaction import redact_api_keys
 
     procs: dict[str, subprocess.Popen[bytes] | None] = {}
-    env = _git_env()
+    env = _git_env(cwd, timeout)
     for key, args in commands.items():
         try:
             procs[key] = subprocess.Popen(
@@ -147,7 +135,7 @@ def run_git(cwd: Path, commands: dict[str, list[str]],
         try:
             out, _ = proc.communicate(timeout=max(0.01, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            _kill(proc)
+            safe_git.stop(proc)
             log.warning("git %s timed out after %.1fs", commands[key][0], timeout)
             results[key] = None
             continue
@@ -158,10 +146,21 @@ def run_git(cwd: Path, commands: dict[str, list[str]],
 
 
 def find_repo(cwd: Path, timeout: float = GIT_TIMEOUT_SECONDS) -> GitRepo | None:
+    """The repository ``cwd`` is in; None outside one, and when its work tree is not
+    ``cwd`` or a folder above it (a ``core.worktree`` pointing elsewhere: its files are
+    not this workspace's)."""
     out = run_git(cwd, {"where": ["rev-parse", "--show-toplevel", "--absolute-git-dir",
                                   "--git-common-dir"]}, timeout)["where"]
     lines = out.splitlines() if out else []
     if len(lines) < 3:
+        return None
+    top, here = os.path.realpath(lines[0]), os.path.realpath(cwd)
+    try:
+        above = os.path.commonpath([top, here]) == top
+    except ValueError:  # another drive
+        above = False
+    if not above:
+        log.warning("git work tree %s is not above %s; no git snapshot", lines[0], cwd)
         return None
     common = Path(lines[2])
     if not common.is_absolute():
