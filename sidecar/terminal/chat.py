@@ -39,6 +39,20 @@ SHORT_LABELS = {"allow_always": "always", "reject_always": "never"}
 WORDS = {"yes": "y", "always": "a", "no": "n"}
 DIFF_LINES = 40  # at most this many lines of an edit's diff before the question
 PLAN_LINES = 30
+TRUST_CHECK_SECONDS = 15  # the /context answer counts the next request, which can take a while
+
+
+def trust_line(view: Any) -> str | None:
+    """The one line said at start of a folder the sidecar does not trust and holds things back
+    from (a ``sidecar/context`` answer's ``workspaceTrust``); None when there is nothing to say."""
+    trust = view.get("workspaceTrust") if isinstance(view, dict) else None
+    if not isinstance(trust, dict) or trust.get("trusted") is not False:
+        return None
+    withheld = [w for w in trust.get("withheld") or [] if isinstance(w, str) and w]
+    if not withheld:
+        return None
+    return ("This folder is not trusted, so these are not applied: " + "; ".join(withheld)
+            + ". Type /trust to trust this folder.")
 
 
 def print_error(screen: Screen, exc: RpcError | Exception) -> None:
@@ -236,6 +250,7 @@ class Chat:
             else:
                 print_error(self.screen, exc)
             return 1
+        await self.show_trust()
         mode = self.printer.permission_mode
         self.screen.line(style.paint(
             f"context-sidecar {__version__} · {self.client.provider} · {self.client.model} · "
@@ -243,6 +258,17 @@ class Chat:
         self.screen.line(style.paint("/help lists commands · /mode and /plan set the permission mode · "
                                      "Ctrl-C cancels a turn · Ctrl-D exits", "grey"))
         return 0
+
+    async def show_trust(self) -> None:
+        """Says once, at start, what an untrusted folder does not get and how to trust it."""
+        try:
+            view = await asyncio.wait_for(
+                self.client.request(m.CONTEXT, {"sessionId": self.client.session_id}), TRUST_CHECK_SECONDS)
+        except (RpcError, asyncio.TimeoutError):  # the chat works without it
+            return
+        line = trust_line(view)
+        if line:
+            self.screen.line(self.screen.style.paint(line, "yellow"))
 
     async def loop(self) -> int:
         while True:

@@ -280,3 +280,48 @@ def test_chat_shows_the_mode_and_reviews_edits_as_diffs(fake_llm: Any, tmp_path:
         if chat.proc.poll() is None:
             chat.proc.kill()
     assert code == 0, chat.out
+
+
+def test_chat_says_what_an_untrusted_folder_does_not_get(fake_llm: Any, tmp_path: Path) -> None:
+    fake_llm.reset()
+    ws = tmp_path / "cloned"
+    (ws / ".claude").mkdir(parents=True)
+    marker = tmp_path / "hook-ran"
+    (ws / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"SessionStart": [
+        {"hooks": [{"type": "command", "command": f"touch {marker}"}]}]}}))
+    home = tmp_path / "home"  # no Claude Code trust record for the folder
+    home.mkdir()
+    env = {**chat_env(tmp_path, fake_llm.url), "HOME": str(home)}
+    env.pop("CLAUDE_CONFIG_DIR", None)
+    chat = ChatProcess(ws, env)
+    try:
+        out = chat.wait_for("]> ")
+        said = [line for line in out.splitlines() if "not trusted" in line]
+        assert len(said) == 1, out
+        assert "hooks in .claude/settings.json" in said[0]
+        assert said[0].endswith("Type /trust to trust this folder.")
+        assert not marker.exists()
+        code = chat.finish()
+    finally:
+        if chat.proc.poll() is None:
+            chat.proc.kill()
+    assert code == 0, chat.out
+
+
+def test_chat_says_nothing_of_trust_in_a_folder_that_ships_nothing(fake_llm: Any, tmp_path: Path) -> None:
+    fake_llm.reset()
+    ws = tmp_path / "plain"
+    ws.mkdir()
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**chat_env(tmp_path, fake_llm.url), "HOME": str(home)}
+    env.pop("CLAUDE_CONFIG_DIR", None)
+    chat = ChatProcess(ws, env)
+    try:
+        out = chat.wait_for("]> ")
+        assert "trust" not in out.lower(), out
+        code = chat.finish()
+    finally:
+        if chat.proc.poll() is None:
+            chat.proc.kill()
+    assert code == 0, chat.out
