@@ -28,6 +28,7 @@ from typing import Any
 from sidecar.core.catalog import api_model_id
 from sidecar.core.ports import ModelDescription
 from sidecar.core.settings import Settings, resolve_base_url
+from sidecar.core.own_files import read_own_text
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +175,7 @@ def _text(value: Any) -> str | None:
 
 def _read(path: Path) -> dict[str, EndpointModels]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_own_text(path, limit=16 << 20))
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as exc:

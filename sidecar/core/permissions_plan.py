@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sidecar.core.messages import Message
+from sidecar.core.own_files import read_own_text
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost
@@ -67,9 +68,7 @@ def plan_left_note(mode: str, plan_file: Path | None) -> Message:
 def read_plan(plan_file: Path) -> str | None:
     """The plan's text, or None when there is none (blocking: call it in a worker thread)."""
     try:
-        if not plan_file.is_file():
-            return None
-        return plan_file.read_text(encoding="utf-8", errors="replace")
+        return read_own_text(plan_file, limit=4 << 20)
     except OSError:
         return None
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Callable, Literal
 
 from sidecar.tools.documents import write_text
+from sidecar.core.own_files import read_own_bytes
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +39,14 @@ class Before:
     buffer: str | None  # None: the editor reported no open buffer
 
 
+# Past this a file is not compared with the edit (it is no text anyone edits here).
+SAVED_EDIT_MAX_BYTES = 64 << 20
+
+
 def disk_text(path: Path) -> str | None:
     """The file's text, or None when it is missing or unreadable (blocking)."""
     try:
-        return path.read_text(encoding="utf-8", errors="surrogateescape")
+        return read_own_bytes(path, limit=SAVED_EDIT_MAX_BYTES).decode("utf-8", errors="surrogateescape")
     except (OSError, ValueError):
         return None
 

@@ -17,6 +17,7 @@ from sidecar.core.compaction.forked_call import forked_text_call
 from sidecar.core.compaction.prompts import format_summary, memory_template, memory_update_prompt
 from sidecar.core.messages import Message, is_compact_boundary
 from sidecar.core.tokens import message_tokens
+from sidecar.core.own_files import read_own_text
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost
@@ -41,13 +42,13 @@ class SessionMemory:
         self.state = MemoryState()
         self._task: asyncio.Task[bool] | None = None
         try:
-            self.state = MemoryState(**json.loads(self._state_path.read_text()))
+            self.state = MemoryState(**json.loads(read_own_text(self._state_path)))
         except (OSError, ValueError, TypeError):
             pass
 
     def content(self) -> str | None:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = read_own_text(self.path, limit=4 << 20)
         except OSError:
             return None
         return None if text.strip() == memory_template().strip() or not text.strip() else text
