@@ -250,8 +250,11 @@ class ServerConnection:
             except Exception as exc:
                 if closed.is_set():
                     raise CallFailed(self._lost_message()) from exc
+                detail = _describe(exc)
+                if "byte limit" in detail and "mcp.maxMessageBytes" not in detail:
+                    detail += " (setting mcp.maxMessageBytes)"  # the SDK's bound on an event
                 raise CallFailed(f"The MCP server {self.config.name!r} failed the call: "
-                                 f"{_describe(exc)}") from exc
+                                 f"{detail}") from exc
         if closed.is_set():
             raise CallFailed(self._lost_message())
         raise CallFailed(f"The MCP server {self.config.name!r} did not answer within "

@@ -337,3 +337,28 @@ async def test_five_thousand_tools_over_acp_leave_the_session_usable(
         for request in llm.requests:
             mcp = [t for t in request.body.get("tools") or [] if t["name"].startswith("mcp__")]
             assert definitions_tokens(mcp) <= window * PERCENT // 100
+
+
+@pytest.mark.parametrize("body", ["event-stream", "json"])
+async def test_an_http_result_over_the_message_limit_fails_fast(
+        sidecar: Any, llm: Any, workspace: Path, body: str) -> None:
+    from tests.mcp_servers.helpers import HttpProbe
+
+    probe = await asyncio.to_thread(HttpProbe, *(["--json-response"] if body == "json" else []))
+    try:
+        write_mcp_json(workspace, {"web": {"type": "http", "url": probe.url}})
+        sid = await open_session(sidecar, workspace)
+        await wait_status(sidecar.rec, "web", "connected")
+        llm.queue_many([Reply.tool_use("mcp__web__big", {"chars": 3 * MAX_MESSAGE}, id="toolu_h1"),
+                        Reply.text("ok")])
+        started = time.monotonic()
+        await prompt(sidecar, sid, "big over http")
+        took = time.monotonic() - started
+        text = result_text(tool_results(llm.requests[-1])[-1])
+        print(f"\n[HTTP {body} result of {3 * MAX_MESSAGE:,} characters] failed after "
+              f"{took:.2f}s: {text[:200]}")
+        assert took < 10 and "0123456789" not in text
+        assert "mcp.maxMessageBytes" in text and (f"{MAX_MESSAGE:,}" in text
+                                                  or str(MAX_MESSAGE) in text), text
+    finally:
+        await asyncio.to_thread(probe.stop)

@@ -90,6 +90,8 @@ def main() -> None:
     parser.add_argument("--instructions", default=None)
     parser.add_argument("--exit-at-start", action="store_true")
     parser.add_argument("--sleep-at-start", type=float, default=0.0)
+    parser.add_argument("--json-response", action="store_true",
+                        help="answer over HTTP with JSON bodies instead of event streams")
     args = parser.parse_args()
     if args.sleep_at_start:
         import time
@@ -100,7 +102,8 @@ def main() -> None:
         sys.exit(2)
     server = build(args.instructions)
     if args.http is not None:
-        server.run("streamable-http", host="127.0.0.1", port=args.http)
+        server.run("streamable-http", host="127.0.0.1", port=args.http,
+                   json_response=args.json_response)
     else:
         server.run()
 
