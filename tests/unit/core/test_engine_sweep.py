@@ -273,10 +273,11 @@ async def test_generated_sessions_keep_every_invariant_on_every_request() -> Non
     print(f"\n{CASES} cases, {requests:,} requests in {elapsed:.1f}s; fired {dict(fired)}; "
           f"seen {dict(seen)}; cases with {dict(cases_with)}")
     # The sweep reached every tier, the failure paths and the recoveries, each in a good
-    # share of the cases (about half the share the 200 seeds reach).
+    # share of the cases (about half the share the 200 seeds reach). Auto-compactions fail
+    # less since a summary request still too long with one round left is cut further.
     shares = {"full:auto": 0.2, "full:manual": 0.1, "session_memory": 0.1, "microcompact": 0.1,
               "api_context_management:client_side": 0.12, "server-side requests": 0.2,
-              "memory calls": 0.2, "failed:auto": 0.07, "failed:manual": 0.05, "blocked": 0.05,
+              "memory calls": 0.2, "failed:auto": 0.05, "failed:manual": 0.05, "blocked": 0.05,
               "ptl retried": 0.02, "clear": 0.15, "breaker open": 0.025, "provider failed": 0.02,
               "gauge checked": 0.5}
     short = {k: cases_with[k] for k, share in shares.items() if cases_with[k] < share * CASES}
