@@ -5,7 +5,8 @@ started, not just the shell (``sidecar.host`` says how on each platform). Output
 and stderr interleaved) is kept head and tail within the configured character budget. The
 command's environment holds no key variable (``sidecar.credentials``), and the sidecar's
 own environment block holds none either, so ``env`` or ``cat /proc/$PPID/environ`` finds
-nothing.
+nothing. A command plan mode runs unasked gets ``plan_environment``: git there starts no
+program the repository's config names.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ import asyncio
 import os
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from sidecar import host
 from sidecar.credentials import child_environment
+from sidecar.core import readonly_shell, safe_git
 from sidecar.core.ports import ALLOWING, ToolContext, ToolOutcome
 from sidecar.tools.base import BaseTool, ToolError
 
@@ -119,7 +121,9 @@ async def run_command(
     cancelled: asyncio.Event,
     output_chars: int,
     secret_env: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> RunResult:
+    """Run ``command``; ``env`` (else the environment without keys) is its environment."""
     started = time.monotonic()
     proc = await asyncio.create_subprocess_exec(
         *host.shell_command(command),
@@ -127,7 +131,7 @@ async def run_command(
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
-        env=child_environment(secret_env),
+        env=dict(env) if env is not None else child_environment(secret_env),
         **host.new_group_options(),  # its own group: stopping it reaches its children
     )
     assert proc.stdout is not None
@@ -244,15 +248,29 @@ class BashTool(BaseTool):
                 return ToolOutcome.error(PERMISSION_DENIED, permission=answer)
         if ctx.cancelled.is_set():
             return ToolOutcome.error("Command was cancelled before it started.", cancelled=True)
+        env = child_environment(ctx.settings.apiKeyEnv)
+        if getattr(ctx, "mode", None) == "plan":
+            env = await asyncio.to_thread(plan_environment, command, ctx.roots, env)
         result = await run_command(
             command,
             ctx.roots[0],
             timeout_ms / 1000,
             ctx.cancelled,
             ctx.settings.tools.shellOutputChars,
-            ctx.settings.apiKeyEnv,
+            env=env,
         )
         return _outcome(result, timeout_ms)
+
+
+def plan_environment(command: str, roots: Sequence[Path], env: Mapping[str, str]) -> dict[str, str]:
+    """The environment of a command plan mode runs (``sidecar.core.readonly_shell`` let it
+    through): git, in every folder the command runs it in, starts none of the programs the
+    repository's config names (``sidecar.core.safe_git``), and ``cd`` goes where it says
+    (no ``CDPATH``)."""
+    vetting = readonly_shell.vet(command, roots)
+    out = safe_git.environment(env, vetting.git_cwds)
+    out.pop("CDPATH", None)
+    return out
 
 
 def _outcome(result: RunResult, timeout_ms: float) -> ToolOutcome:
