@@ -149,12 +149,16 @@ class McpWorkspaces:
             lines = ["MCP servers:"]
             for server in servers:
                 tools = server["tools"]
+                # Tools left out of the requests (too many definitions) are counted, not listed.
+                sent = [n for n in tools if link is None or n in link.sent]
+                more = (f", {len(sent)} of them offered to the model"
+                        if link is not None and server["name"] in link.left_out else "")
                 lines.append(f"- {server['name']} ({server['transport']}): {server['status']}, "
-                             f"{len(tools)} tool{'s' if len(tools) != 1 else ''}")
+                             f"{len(tools)} tool{'s' if len(tools) != 1 else ''}{more}")
                 if server.get("error"):
                     lines.append(f"  error: {server['error']}")
                     lines += self._approval_hint(session, server["name"], server["error"])
-                lines += [f"  - {name}" for name in tools]
+                lines += [f"  - {name}" for name in (sent if more else tools)]
             if link is not None:
                 offered = sum(1 for t in session.tools if t.name in link.sent)
                 lines.append(f"The model is offered {offered} MCP tool(s); changes since the "

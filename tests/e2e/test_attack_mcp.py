@@ -155,7 +155,9 @@ async def test_thousands_of_tool_definitions_are_bounded_and_compaction_and_clea
     status = await call(sidecar, "session/prompt", {"sessionId": sid, "prompt": [
         {"type": "text", "text": "/mcp"}]})
     assert status["stopReason"] == "end_turn"
-    assert "left out" in rec.text()
+    shown = rec.text()
+    assert "left out" in shown and f"{count + 2} tools, {len(names) - 2} of them offered" in shown
+    assert f"mcp__big__tool_{count - 1:04d}" not in shown  # counted, not listed
 
     # Compaction and /clear work, and their requests are bounded too.
     res = await call(sidecar, "sidecar/compact", {"sessionId": sid})
