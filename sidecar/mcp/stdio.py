@@ -54,13 +54,14 @@ def too_long_message(limit: int) -> str:
             "it was disconnected")
 
 
-async def _stop(process: anyio.abc.Process) -> None:
-    """Close its stdin and stdout, wait, then end its process group: SIGTERM, SIGKILL."""
+async def _stop(process: anyio.abc.Process, grace: float) -> None:
+    """Close its stdin and stdout, wait ``grace``, then end its process group: SIGTERM,
+    SIGKILL."""
     for stream in (process.stdin, process.stdout):
         if stream is not None:
             with contextlib.suppress(Exception):
                 await stream.aclose()
-    if await _exited(process, EXIT_GRACE_S):
+    if await _exited(process, grace):
         return
     for sig, grace in ((signal.SIGTERM, KILL_GRACE_S), (signal.SIGKILL, KILL_GRACE_S)):
         with contextlib.suppress(OSError):
@@ -148,7 +149,8 @@ async def bounded_stdio_client(command: str, args: list[str], env: dict[str, str
                 with anyio.CancelScope(shield=True):
                     write_stream.close()
                     read_stream.close()
-                    await _stop(process)
+                    # A server that broke the limit gets no grace to finish its output.
+                    await _stop(process, 0.1 if end.reason else EXIT_GRACE_S)
                 group.cancel_scope.cancel()
     finally:
         REAPER.forget(process.pid)

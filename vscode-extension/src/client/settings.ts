@@ -82,6 +82,8 @@ export const SIDECAR_KEYS = [
   "mcp.maxRestarts",
   "mcp.resultMaxChars",
   "mcp.trustWorkspaceServers",
+  "mcp.maxToolDefinitionPercent",
+  "mcp.maxMessageBytes",
   "hooks.trustWorkspace",
 ] as const;
 
