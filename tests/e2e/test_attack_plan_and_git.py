@@ -78,8 +78,8 @@ async def wire(request: Any, fake_llm: Any, tmp_path_factory: Any) -> Any:
         yield Lsp(client, rec)
         await stop_client(client)
     else:
-        async with acp_agent(root / "store", fake_llm.url, root / "sidecar.log") as (conn, client, _):
-            yield Acp(conn, client)
+        async with acp_agent(root / "store", fake_llm.url, root / "sidecar.log") as (conn, recording, _):
+            yield Acp(conn, recording)
 
 
 def git(cwd: Path, *args: str) -> None:
