@@ -154,12 +154,7 @@ def find_repo(cwd: Path, timeout: float = GIT_TIMEOUT_SECONDS) -> GitRepo | None
     lines = out.splitlines() if out else []
     if len(lines) < 3:
         return None
-    top, here = os.path.realpath(lines[0]), os.path.realpath(cwd)
-    try:
-        above = os.path.commonpath([top, here]) == top
-    except ValueError:  # another drive
-        above = False
-    if not above:
+    if not safe_git.is_above(lines[0], cwd):
         log.warning("git work tree %s is not above %s; no git snapshot", lines[0], cwd)
         return None
     common = Path(lines[2])

@@ -341,9 +341,9 @@ _DIFF_FLAGS = (
     "--no-indent-heuristic --function-context --exit-code --quiet --no-textconv --no-ext-diff "
     "--no-color --no-prefix --no-relative --cumulative --no-color-moved "
     "--ita-invisible-in-index --cc -c -m --combined-all-paths --full-diff")
+# Not --ignore-submodules nor --submodule: git would run inside submodules.
 _DIFF_OPTIONAL = ("--stat --color --word-diff --color-words --relative --dirstat --color-moved "
-                  "--abbrev --find-renames --find-copies --ignore-submodules --submodule "
-                  "--break-rewrites --unified")
+                  "--abbrev --find-renames --find-copies --break-rewrites --unified")
 _DIFF_VALUED = _all(
     "-S -G -I --diff-algorithm --anchored --diff-filter --src-prefix --dst-prefix "
     "--line-prefix --inter-hunk-context --output-indicator-new --output-indicator-old "
@@ -385,7 +385,7 @@ GIT: dict[str, Spec] = {
     "status": _git_spec("-s -b -v -z --short --branch --show-stash --long --verbose "
                         "--no-ahead-behind --ahead-behind --renames --no-renames --no-column "
                         "--null", optional="--porcelain --untracked-files --ignored "
-                        "--ignore-submodules --column --find-renames", attached="-u -M"),
+                        "--column --find-renames", attached="-u -M"),
     "log": _LOGGING, "show": _LOGGING, "whatchanged": _LOGGING,
     "diff": _DIFFING,
     "shortlog": _git_spec(f"-n -s -e -c --numbered --summary --email --committer {_LOG_FLAGS}",

@@ -16,6 +16,11 @@ included) over:
 - fixed overrides: ``core.fsmonitor=false``, ``core.hooksPath=/dev/null``,
   ``core.pager=cat``, ``log.showSignature=false``, ``protocol.allow=never`` (no transport,
   so no lazy fetch), ``gc.auto=0`` and ``maintenance.auto=false``;
+- ``diff.ignoreSubmodules=dirty``, ``diff.submodule=short``,
+  ``status.submoduleSummary=false``, ``submodule.recurse=false`` and
+  ``submodule.<name>.ignore=dirty`` for every submodule named in the configs or in
+  ``.gitmodules``: status and diff would otherwise run git inside each submodule, whose
+  config (a ``.git`` folder inside the work tree, say) was not read here;
 - an empty value for every ``diff.<x>.textconv``, ``diff.<x>.command``, ``diff.external``,
   ``filter.<x>.clean``, ``filter.<x>.smudge``, ``filter.<x>.process`` and ``gpg*.program``
   the repository's configs set, and ``filter.<x>.required=false``.
@@ -49,6 +54,12 @@ FIXED_OVERRIDES: tuple[tuple[str, str], ...] = (
     ("protocol.allow", "never"),
     ("gc.auto", "0"),
     ("maintenance.auto", "false"),
+    # No git run inside a submodule, whose own config may name other drivers: status and
+    # diff look only at the commit a submodule is at.
+    ("diff.ignoreSubmodules", "dirty"),
+    ("diff.submodule", "short"),
+    ("status.submoduleSummary", "false"),
+    ("submodule.recurse", "false"),
 )
 # Per-driver keys whose value is a command: (section, key) -> the neutral value.
 _DRIVER_KEYS: dict[tuple[str, str], str] = {
@@ -79,6 +90,10 @@ def neutralizing(names: Iterable[str]) -> list[tuple[str, str]]:
         if not driver:
             continue
         section, key = section.lower(), key.lower()
+        if section == "submodule":
+            # Its own `ignore` would otherwise outrank diff.ignoreSubmodules.
+            out[f"submodule.{driver}.ignore"] = "dirty"
+            continue
         if (section, key) in _DRIVER_KEYS:
             # The subsection (driver name) keeps its case: it is case-sensitive.
             out[f"{section}.{driver}.{key}"] = _DRIVER_KEYS[(section, key)]
@@ -137,6 +152,11 @@ def repository_config_names(cwd: Path, base: Mapping[str, str],
         scope, _, name = line.partition("\t")
         if scope in _REPOSITORY_SCOPES and name:
             names.add(name)
+    top = _git(cwd, env, end, "rev-parse", "--show-toplevel")
+    if top and os.path.isfile(os.path.join(top.strip(), ".gitmodules")):
+        got = _git(cwd, env, end, "config", "--file", os.path.join(top.strip(), ".gitmodules"),
+                   "--list", "--name-only")
+        names.update(n for n in (got or "").splitlines() if n.startswith("submodule."))
     common = _git(cwd, env, end, "rev-parse", "--path-format=absolute", "--git-common-dir")
     if common:
         for path in _submodule_configs(Path(common.strip()) / "modules"):
@@ -144,6 +164,23 @@ def repository_config_names(cwd: Path, base: Mapping[str, str],
                        "--name-only", "--includes")
             names.update(n for n in (got or "").splitlines() if n)
     return names
+
+
+def work_tree(cwd: Path, env: Mapping[str, str], timeout: float = CONFIG_TIMEOUT_S) -> str | None:
+    """The work tree git uses from ``cwd`` (None outside one): a repository's
+    ``core.worktree`` can put it anywhere, ``~/.ssh`` too."""
+    top = _git(cwd, with_overrides(env, FIXED_OVERRIDES), time.monotonic() + timeout,
+               "rev-parse", "--show-toplevel")
+    return top.strip() if top else None
+
+
+def is_above(top: str | os.PathLike[str], here: str | os.PathLike[str]) -> bool:
+    """Whether folder ``top`` is ``here`` or holds it (symlinks resolved)."""
+    a, b = os.path.realpath(top), os.path.realpath(here)
+    try:
+        return os.path.commonpath([a, b]) == a
+    except ValueError:  # another drive
+        return False
 
 
 def _submodule_configs(modules: Path) -> list[Path]:

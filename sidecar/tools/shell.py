@@ -250,7 +250,9 @@ class BashTool(BaseTool):
             return ToolOutcome.error("Command was cancelled before it started.", cancelled=True)
         env = child_environment(ctx.settings.apiKeyEnv)
         if getattr(ctx, "mode", None) == "plan":
-            env = await asyncio.to_thread(plan_environment, command, ctx.roots, env)
+            env, why = await asyncio.to_thread(plan_environment, command, ctx.roots, env)
+            if why is not None:
+                return ToolOutcome.error(f"Plan mode did not run this command: {why}.")
         result = await run_command(
             command,
             ctx.roots[0],
@@ -262,15 +264,24 @@ class BashTool(BaseTool):
         return _outcome(result, timeout_ms)
 
 
-def plan_environment(command: str, roots: Sequence[Path], env: Mapping[str, str]) -> dict[str, str]:
+def plan_environment(command: str, roots: Sequence[Path],
+                     env: Mapping[str, str]) -> tuple[dict[str, str], str | None]:
     """The environment of a command plan mode runs (``sidecar.core.readonly_shell`` let it
-    through): git, in every folder the command runs it in, starts none of the programs the
-    repository's config names (``sidecar.core.safe_git``), and ``cd`` goes where it says
-    (no ``CDPATH``)."""
+    through), and why it must not run after all (None when it may). In it git, in every
+    folder the command runs it in, starts none of the programs the repository's config
+    names (``sidecar.core.safe_git``), and ``cd`` goes where it says (no ``CDPATH``). A
+    repository whose work tree (``core.worktree``) is outside the workspace and not above
+    that folder would have git read files there: such a command does not run."""
     vetting = readonly_shell.vet(command, roots)
     out = safe_git.environment(env, vetting.git_cwds)
     out.pop("CDPATH", None)
-    return out
+    for cwd in vetting.git_cwds:
+        top = safe_git.work_tree(cwd, out)
+        if top is None or safe_git.is_above(top, cwd) or any(safe_git.is_above(r, top) for r in roots):
+            continue
+        return out, (f"git's work tree there is {top}, outside the workspace (the repository's "
+                     "core.worktree)")
+    return out, None
 
 
 def _outcome(result: RunResult, timeout_ms: float) -> ToolOutcome:

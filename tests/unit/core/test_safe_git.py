@@ -125,3 +125,46 @@ def test_a_work_tree_elsewhere_gives_no_snapshot(repo: Path, git: Git, tmp_path:
     git(repo, "config", "core.worktree", str(elsewhere))
     blocks = PrefixStore(repo, Settings(), home=tmp_path / "h").system_blocks()
     assert len(blocks) == 1 and "id_rsa" not in str(blocks)
+
+
+def test_git_is_not_run_inside_a_submodule_whose_config_was_not_read(repo: Path, git: Git,
+                                                                      tmp_path: Path) -> None:
+    # An embedded repository: its config is in sub/.git, nowhere the scan looks.
+    sub = repo / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q", "-b", "main")
+    (sub / ".gitattributes").write_text("*.txt filter=inner\n")
+    (sub / "f.txt").write_text("one\n")
+    git(sub, "add", ".")
+    git(sub, "-c", "user.name=A", "-c", "user.email=a@b", "commit", "-q", "-m", "inner")
+    git(repo, "add", "sub")
+    git(repo, "commit", "-q", "-m", "embed")
+    git(sub, "config", "filter.inner.clean", helper(tmp_path, "inner-clean"))
+
+    def touch_inner() -> None:
+        (sub / "f.txt").write_text("two\n")
+        os.utime(sub / "f.txt", (1_000_000, 1_000_000))
+
+    touch_inner()
+    run(repo, "status", "--short")
+    assert ran(tmp_path) == ["inner-clean"]
+    (tmp_path / "ran").unlink()
+    touch_inner()
+    env = safe_git.environment(os.environ, [repo])
+    assert run(repo, "status", "--short", env=env).returncode == 0
+    run(repo, "diff", env=env)
+    assert ran(tmp_path) == []
+
+
+def test_plan_mode_does_not_run_git_with_a_work_tree_outside_the_workspace(repo: Path, git: Git,
+                                                                           tmp_path: Path) -> None:
+    from sidecar.tools.shell import plan_environment
+
+    env = dict(os.environ)
+    assert plan_environment("git status && ls", [repo], env)[1] is None
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    git(repo, "config", "core.worktree", str(elsewhere))
+    _, why = plan_environment("git diff", [repo], env)
+    assert why is not None and str(elsewhere) in why and "core.worktree" in why
+    assert plan_environment("ls", [repo], env)[1] is None  # no git, nothing to ask
