@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,16 +156,23 @@ def parse(command: str) -> list[list[Word]]:
     return segments
 
 
+_DOT_GLOB = re.compile(r"(^|/)\.[^/]*[*?][^/]*")
+
+
 def expand(word: Word, cwd: Path) -> list[str]:
     """What bash makes of ``word`` in ``cwd``: the names a glob matches (sorted), or the
     word itself when it matches nothing or is no glob."""
     if word.pattern is None:
         return [word.text]
     if os.path.isabs(word.pattern):
-        found = glob.glob(word.pattern)
+        found = sorted(glob.glob(word.pattern))
     else:
-        found = glob.glob(word.pattern, root_dir=cwd)
-    return sorted(found) or [word.text]
+        found = sorted(glob.glob(word.pattern, root_dir=cwd))
+    climbing = _DOT_GLOB.sub(r"\1..", word.text, count=1)
+    if climbing != word.text:
+        # An older bash (or `shopt -u globskipdots`) lets `.*` match `..` too.
+        found.append(climbing)
+    return found or [word.text]
 
 
 # ----- what each command may take ------------------------------------------------------------
@@ -188,13 +196,16 @@ class Spec:
     digits: bool = False  # "-5" (head, tail, grep, git log)
     # Options that give the pattern, so that every operand is a path ("grep -e x a b").
     pattern_options: frozenset[str] = frozenset()
+    # A folder operand asks: diff compares the files in it, following their links.
+    no_folders: bool = False
 
 
 def spec(flags: str = "", valued: Mapping[str, Kind] | None = None, optional: str = "",
          attached: str = "", operands: Operands = "paths", digits: bool = False,
-         pattern_options: str = "") -> Spec:
+         pattern_options: str = "", no_folders: bool = False) -> Spec:
     return Spec(frozenset(flags.split()), dict(valued or {}), frozenset(optional.split()),
-                frozenset(attached.split()), operands, digits, frozenset(pattern_options.split()))
+                frozenset(attached.split()), operands, digits, frozenset(pattern_options.split()),
+                no_folders)
 
 
 def _all(names: str, kind: Kind = T) -> dict[str, Kind]:
@@ -289,7 +300,7 @@ COMMANDS: dict[str, Spec] = {
                  "--suppress-blank-empty --normal",
                  _all("-U -C -W -I -F --width --label --ignore-matching-lines --tabsize "
                       "--show-function-line --horizon-lines"),
-                 optional="--unified --context --color"),
+                 optional="--unified --context --color", no_folders=True),
     "cmp": spec("-b -l -s --print-bytes --verbose --silent --quiet",
                 _all("-i -n --ignore-initial --bytes")),
     "realpath": spec("-e -m -s -q -z -L -P --canonicalize-existing --canonicalize-missing "
@@ -670,6 +681,8 @@ class _Segment:
         if spec.operands == "paths":
             for word in operands:
                 self.check_path(word)
+                if spec.no_folders and os.path.isdir(os.path.join(self.cwd, word)):
+                    self.outside.append(f"{word} (a folder: its files' links are followed)")
         elif spec.operands == "pattern":
             for word in operands if seen & spec.pattern_options else operands[1:]:
                 self.check_path(word)

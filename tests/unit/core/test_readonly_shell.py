@@ -86,6 +86,13 @@ def test_a_link_out_of_the_workspace_asks_even_through_a_glob(ws: Path) -> None:
     assert vet("cat a*", [ws]).action == "allow"
 
 
+def test_diff_of_a_folder_and_dot_globs_ask(ws: Path) -> None:
+    # diff compares the files of a folder through their links; `.*` may match `..`.
+    assert vet("diff src a.py", [ws]).action == "ask"
+    assert vet("ls .*", [ws]).action == "ask"
+    assert vet("ls src/.*", [ws]).action == "allow"  # src/.. is the workspace
+
+
 def test_a_file_named_like_an_option_cannot_become_one(ws: Path) -> None:
     # bash would expand `*` to `--pre=sh a.py data.txt src`: rg would run sh.
     (ws / "--pre=sh").write_text("")
