@@ -11,8 +11,9 @@ are refused because they are not listed). Long options match exactly (an abbrevi
 unknown, so refused).
 
 A word with an unquoted ``*`` or ``?`` is expanded here as bash would (in the folder the
-command runs in) and the names it matches are vetted as if typed: a file named
-``--pre=sh`` cannot become an option. ``~`` at the start of a word is the home folder.
+command runs in) and the names it matches are vetted as if typed, and as paths: a file
+named ``--pre=sh`` cannot become an option. ``~`` at the start of a word is the home
+folder.
 
 Every path a command reads (operands of the commands that read files, path-valued
 options, ``find``'s starting points, ``cd``'s target, git's operands that name files) must
@@ -540,7 +541,13 @@ class _Segment:
         name = first.text
         if "=" in name:
             raise _Refused(f"it sets a variable ({name})")
-        words = [w for word in segment[1:] for w in expand(word, self.cwd)]
+        words: list[str] = []
+        for word in segment[1:]:
+            names = expand(word, self.cwd)
+            if word.pattern is not None:
+                for found in names:  # a glob names paths, whatever the command
+                    self.check_path(found)
+            words += names
         if name == "cd":
             self.read_cd(words)
         elif name == "find":

@@ -91,6 +91,7 @@ def test_diff_of_a_folder_and_dot_globs_ask(ws: Path) -> None:
     assert vet("diff src a.py", [ws]).action == "ask"
     assert vet("ls .*", [ws]).action == "ask"
     assert vet("ls src/.*", [ws]).action == "allow"  # src/.. is the workspace
+    assert vet("echo ../*", [ws]).action == "ask"  # a glob names paths, even for echo
 
 
 def test_a_file_named_like_an_option_cannot_become_one(ws: Path) -> None:
