@@ -42,6 +42,7 @@ from sidecar.core.ports import (
 from sidecar.core.retry import RETRYABLE_TYPES
 from sidecar.providers.sdk_values import sdk_dict, sdk_field, tool_input
 from sidecar.providers.sdk_client import SdkClientHolder
+from sidecar.providers.text_parts import TextParts
 from sidecar.providers.model_listing import list_anthropic_models
 from sidecar.providers.http_errors import (
     mid_stream,
@@ -222,6 +223,7 @@ class _Assembly:
         self.usage: dict[str, int] = {}
         self.applied_edits: list[dict[str, Any]] = []
         self.stopped = False
+        self.text = TextParts()
 
     def merge_usage(self, usage: Any) -> None:
         for key in (
@@ -239,6 +241,7 @@ class _Assembly:
             self.usage["cache_creation_1h"] = hour
 
     def completed(self) -> Completed:
+        self.text.settle(self.blocks)
         usage = Usage(
             cache_creation_1h_tokens=self.usage.get("cache_creation_1h", 0),
             input_tokens=self.usage.get("input_tokens", 0),
@@ -419,11 +422,11 @@ class AnthropicProvider(SdkClientHolder):
         kind = sdk_field(delta, "type")
         if kind == "text_delta":
             text = str(sdk_field(delta, "text") or "")
-            block["text"] = block.get("text", "") + text
+            state.text.add(block, index, "text", text)
             return [TextDelta(index, text)] if text else []
         if kind == "thinking_delta":
             text = str(sdk_field(delta, "thinking") or "")
-            block["thinking"] = block.get("thinking", "") + text
+            state.text.add(block, index, "thinking", text)
             return [ThinkingDelta(index, text)] if text else []
         if kind == "signature_delta":
             block["signature"] = str(sdk_field(delta, "signature") or "")

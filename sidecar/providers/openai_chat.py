@@ -48,6 +48,7 @@ from sidecar.core.retry import RETRYABLE_TYPES
 from sidecar.core.model_status import today_utc
 from sidecar.providers.sdk_values import sdk_field, tool_input
 from sidecar.providers.sdk_client import SdkClientHolder
+from sidecar.providers.text_parts import TextParts
 from sidecar.providers.model_listing import list_openai_models
 from sidecar.providers.http_errors import (
     mid_stream,
@@ -372,6 +373,7 @@ class _Assembly:
         self.model = ""
         self.finish_reason: str | None = None
         self.usage: Any = None
+        self.parts = TextParts()
 
     def _open(self, kind: str) -> int:
         if self.blocks and self.blocks[-1]["type"] == kind:
@@ -384,12 +386,12 @@ class _Assembly:
 
     def text(self, piece: str) -> StreamEvent:
         index = self._open("text")
-        self.blocks[index]["text"] += piece
+        self.parts.add(self.blocks[index], index, "text", piece)
         return TextDelta(index, piece)
 
     def thinking(self, piece: str) -> StreamEvent:
         index = self._open("thinking")
-        self.blocks[index]["thinking"] += piece
+        self.parts.add(self.blocks[index], index, "thinking", piece)
         return ThinkingDelta(index, piece)
 
     def tool_delta(self, delta: Any) -> list[StreamEvent]:
@@ -434,6 +436,7 @@ class _Assembly:
         return out
 
     def completed(self) -> Completed:
+        self.parts.settle(self.blocks)
         for call in self.calls:
             block = self.blocks[call.index]
             block["id"] = call.id or "call_" + uuid.uuid4().hex[:24]

@@ -35,6 +35,7 @@ from sidecar.core.retry import RETRYABLE_TYPES
 from sidecar.providers.openai_chat import stream_error_type, token_count
 from sidecar.providers.sdk_values import sdk_field, tool_input
 from sidecar.providers.openai_responses_items import ENCRYPTED_CONTENT, REASONING_ID
+from sidecar.providers.text_parts import TextParts
 
 # Why a response stopped early (``incomplete_details.reason``) in our stop reasons.
 INCOMPLETE_REASONS = {"max_output_tokens": "max_tokens", "content_filter": "refusal"}
@@ -93,6 +94,7 @@ class ResponsesAssembly:
         self.usage: Any = None
         self.incomplete_reason: str | None = None
         self.finished = False
+        self.parts = TextParts()
 
     # ------------------------------------------------------------ events
 
@@ -176,7 +178,7 @@ class ResponsesAssembly:
         position, _ = self._block(("text", output, part), {"type": "text", "text": ""})
         if not piece:
             return []
-        self.blocks[position]["text"] += piece
+        self.parts.add(self.blocks[position], position, "text", piece)
         return [TextDelta(position, piece)]
 
     def _summary(self, output: int, summary: int, piece: str) -> list[StreamEvent]:
@@ -185,12 +187,12 @@ class ResponsesAssembly:
             position = self._open_reasoning(output, None)
         block = self.blocks[position]
         last = self._summary_index.get(position)
-        if last is not None and summary != last and block["thinking"]:
+        if last is not None and summary != last and self.parts.read(block, position, "thinking"):
             piece = _SUMMARY_BREAK + piece
         self._summary_index[position] = summary
         if not piece:
             return []
-        block["thinking"] += piece
+        self.parts.add(block, position, "thinking", piece)
         return [ThinkingDelta(position, piece)]
 
     def _arguments_delta(self, output: int, piece: str) -> list[StreamEvent]:
@@ -241,15 +243,16 @@ class ResponsesAssembly:
             final = _SUMMARY_BREAK.join(
                 str(sdk_field(p, "text") or "") for p in sdk_field(item, "summary") or []
             )
-            if final and final != block["thinking"] and final.startswith(block["thinking"]):
-                piece = final[len(block["thinking"]):]
-                block["thinking"] = final
+            have = self.parts.read(block, position, "thinking")
+            if final and final != have and final.startswith(have):
+                piece = final[len(have):]
+                self.parts.set(block, position, "thinking", final)
                 return [ThinkingDelta(position, piece)]
         return []
 
     def _catch_up_text(self, output: int, part: int, final: str) -> list[StreamEvent]:
         position, _ = self._block(("text", output, part), {"type": "text", "text": ""})
-        have = self.blocks[position]["text"]
+        have = self.parts.read(self.blocks[position], position, "text")
         if not final or final == have or not final.startswith(have):
             return []
         return self._text(output, part, final[len(have):])
@@ -257,6 +260,7 @@ class ResponsesAssembly:
     # ------------------------------------------------------------ the whole response
 
     def completed(self) -> Completed:
+        self.parts.settle(self.blocks)
         calls = False
         for position, pieces in self._arguments.items():
             calls = True
