@@ -6,7 +6,9 @@ results are appended; the loop ends when the model stops asking for tools, when 
 cancels, at ``maxTurnRequests``, or when the context needs more auto-compactions than
 ``autoCompact.maxPerTurn`` (it refills as fast as it is compacted: the turn stops and says
 what to do rather than compacting once per request). A provider failure after retries leaves the transcript
-consistent: the partial answer kept and marked, the error recorded.
+consistent: the partial answer kept and marked, the error recorded. An answer that reaches
+its bound (``sidecar.core.answer_cap``) has its stream stopped; what arrived is kept, with a
+note saying it was cut, and the turn ends with ``max_tokens``.
 """
 
 from __future__ import annotations
