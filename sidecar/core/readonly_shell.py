@@ -574,10 +574,8 @@ class _Segment:
         i = 0
         while i < len(words) and words[i] == "-P":
             i += 1
-        starts = 0
         while i < len(words) and not (words[i].startswith("-") or words[i] in ("!", "(", ")", ",")):
-            self.check_path(words[i])
-            starts += 1
+            self.check_path(words[i])  # a starting point
             i += 1
         while i < len(words):
             word = words[i]
