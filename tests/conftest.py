@@ -13,3 +13,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             f"fake LLM server: {InvariantChecker.process_checked:,} requests validated against "
             f"the SDK request types and API rules in this process, "
             f"{InvariantChecker.process_refused} refused (tests of the refusal path only)")
+
+    from tests.acp_conformance import summary_line
+
+    line = summary_line()
+    if line:
+        terminalreporter.write_line(line)

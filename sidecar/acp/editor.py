@@ -2,14 +2,12 @@
 
 What differs from LSP, and why:
 
-- ``compaction_update`` is still unstable in ACP and strict clients reject unknown update
-  kinds, so it is sent only to clients that asked for it
-  (``clientCapabilities._meta.sidecar.compactionUpdates`` or ``clientCapabilities.session
-  .compaction``); the ``usage_update`` that follows every compaction always goes out.
-  ``hook_result`` likewise goes only to clients that advertise
-  ``clientCapabilities._meta.sidecar.hookResults``.
-  ``mcp_status_update`` likewise goes only to clients that advertise
-  ``_meta.sidecar.mcpStatusUpdates`` (the others read ``/mcp``).
+- Strict clients refuse an update kind the ACP schema does not define, so the contract's
+  own kinds (retries, hook output, MCP status, compaction progress) travel in standard
+  kinds with our fields under ``_meta.sidecar`` (sidecar.acp.extensions). The draft
+  ``compaction_update`` goes out as it is only to clients that opt in
+  (``clientCapabilities.session.compaction``, or ``_meta.sidecar.compactionUpdates``);
+  ``_sidecar/mcpStatus`` only to clients that advertise ``_meta.sidecar.mcpStatusUpdates``.
 - ACP has no status bar or message window. Status goes to the log, and to
   ``_sidecar/didChangeStatus`` for clients that advertise ``_meta.sidecar.status``. Warnings
   go to ``_sidecar/showMessage`` for clients that advertise ``_meta.sidecar.showMessage``;
@@ -37,20 +35,33 @@ from __future__ import annotations
 import logging
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Mapping, cast
+from typing import Any, Mapping
 
 from sidecar.acp import payloads
+from sidecar.acp.extensions import AcpForms
 from sidecar.acp.rpc import JsonRpcPeer, OutgoingCancelled, PeerClosed, RemoteError
 from sidecar.contract import methods as m
-from sidecar.contract.outbound import permission_params, session_update_params, status_params
-from sidecar.contract.updates import SessionUpdate, agent_message_chunk
+from sidecar.contract.outbound import permission_params, status_params
+from sidecar.contract.updates import agent_message_chunk
 from sidecar.core.messages import json_object, new_uuid
 
 log = logging.getLogger(__name__)
 
 current_session: ContextVar[str | None] = ContextVar("acp_current_session", default=None)
-# Set by a request whose updates must follow its answer (see AcpServer._deferred).
-_deferred: ContextVar[list[tuple[str, Mapping[str, Any]]] | None] = ContextVar("acp_deferred", default=None)
+
+
+class HeldUpdates:
+    """A request's session updates, held until its answer is sent (see AcpServer._deferred).
+    Once released, updates pass straight through: tasks the request started (its
+    SessionStart hooks, say) keep its context, and must not feed a list sent already."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, Mapping[str, Any]]] = []
+        self.released = False
+
+
+# Set by a request whose updates must follow its answer.
+_deferred: ContextVar[HeldUpdates | None] = ContextVar("acp_deferred", default=None)
 
 # What a ``session/resume`` leaves out: the transcript replay, not the gauge or commands.
 REPLAY_KINDS = frozenset({"user_message_chunk", "agent_message_chunk", "agent_thought_chunk",
@@ -67,9 +78,7 @@ class AcpEditor:
         self._peer = peer
         self.can_read = False
         self.can_write = False
-        self.compaction_updates = False
-        self.hook_results = False
-        self.mcp_updates = False
+        self.forms = AcpForms()
         self.status_notifications = False
         self.message_notifications = False
         self.buffers: dict[Path, str] = {}
@@ -84,9 +93,9 @@ class AcpEditor:
         self.can_write = bool(fs.get("writeTextFile"))
         ours = json_object(json_object(caps.get("_meta")).get("sidecar"))
         session = json_object(caps.get("session"))
-        self.compaction_updates = bool(ours.get("compactionUpdates")) or isinstance(session.get("compaction"), dict)
-        self.hook_results = bool(ours.get("hookResults"))
-        self.mcp_updates = bool(ours.get("mcpStatusUpdates"))
+        self.forms.compaction_draft = bool(ours.get("compactionUpdates")) or isinstance(
+            session.get("compaction"), dict)
+        self.forms.mcp_notifications = bool(ours.get("mcpStatusUpdates"))
         self.status_notifications = bool(ours.get("status"))
         self.message_notifications = bool(ours.get("showMessage"))
 
@@ -94,27 +103,22 @@ class AcpEditor:
 
     def session_update(self, session_id: str, update: Mapping[str, Any]) -> None:
         kind = update.get("sessionUpdate")
-        if kind == "compaction_update" and not self.compaction_updates:
-            return
-        if kind == "hook_result" and not self.hook_results:
-            return
-        if kind == "mcp_status_update" and not self.mcp_updates:
-            return
-        if session_id in self.muted and kind in REPLAY_KINDS:
+        if session_id in self.muted and (kind in REPLAY_KINDS or update.get("replay")):
             return
         if kind == "available_commands_update":
             update = {**update, "availableCommands": [_command(c) for c in update.get("availableCommands") or []]}
-        buffer = _deferred.get()
-        if buffer is not None:
-            buffer.append((session_id, update))
+        held = _deferred.get()
+        if held is not None and not held.released:
+            held.items.append((session_id, update))
             return
         self.send_now(session_id, update)
 
     def send_now(self, session_id: str, update: Mapping[str, Any]) -> None:
-        # ACP's spelling of an update (commands carry input hints) is still one of the kinds.
-        self._peer.notify(m.SESSION_UPDATE, session_update_params(session_id, cast(SessionUpdate, update)))
+        """The update in the forms the ACP schema defines (see sidecar.acp.extensions)."""
+        for method, params in self.forms.outgoing(session_id, update):
+            self._peer.notify(method, params)
 
-    def defer(self, buffer: list[tuple[str, Mapping[str, Any]]]) -> None:
+    def defer(self, buffer: HeldUpdates) -> None:
         """Hold this task's session updates in ``buffer`` (the caller sends them later)."""
         _deferred.set(buffer)
 

@@ -12,11 +12,11 @@ import logging
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable
 
 from sidecar import __version__
 from sidecar.acp import payloads
-from sidecar.acp.editor import AcpEditor, current_session
+from sidecar.acp.editor import AcpEditor, HeldUpdates, current_session
 from sidecar.acp.rpc import JsonRpcPeer, MethodNotFound, after_answer
 from sidecar.composition import default_adapters
 from sidecar.contract import methods as m
@@ -194,17 +194,18 @@ class AcpServer:
     async def authenticate(self, p: dict[str, Any]) -> Any:
         return {}  # keys come from the environment; nothing to sign in to
 
-    def _deferred(self) -> list[tuple[str, Mapping[str, Any]]]:
+    def _deferred(self) -> HeldUpdates:
         """Collect this request's session updates and send them after its answer.
 
         A client learns a new session's id from the ``session/new`` answer; updates about
         it that arrive first could be dropped as belonging to an unknown session.
         """
-        buffer: list[tuple[str, Mapping[str, Any]]] = []
+        buffer = HeldUpdates()
         self.editor.defer(buffer)
 
         def flush() -> None:
-            for session_id, update in buffer:
+            buffer.released = True
+            for session_id, update in buffer.items:
                 self.editor.send_now(session_id, update)
 
         after_answer(flush)

@@ -29,6 +29,8 @@ from acp.schema import (
     WriteTextFileResponse,
 )
 
+from tests.acp_conformance import Conformance
+
 KEY_ENV = "FAKE_LLM_KEY"
 AGENT = [sys.executable, "-m", "sidecar", "serve", "--acp"]
 
@@ -64,6 +66,9 @@ class RecordingClient:
         self.reads: list[str] = []
         self.buffers: dict[str, str] = {}  # what the "editor" holds, unsaved
         self.changed = asyncio.Event()
+        self.mcp: list[dict[str, Any]] = []  # _sidecar/mcpStatus, for a client that asks
+        # Every message the agent sends, judged by the official schema.
+        self.conformance = Conformance()
 
     # --- the SDK's Client interface ---
 
@@ -94,16 +99,24 @@ class RecordingClient:
     def observe(self, event: StreamEvent) -> None:
         message = event.message
         if event.direction is StreamDirection.OUTGOING:
+            self.conformance.client(message)
             self.outgoing.append(message)
             return
+        self.conformance.agent(message)
         self.wire.append(message)
         if message.get("method") == "session/update":
             self.raw.append(message["params"])
+        elif message.get("method") == "_sidecar/mcpStatus":
+            self.mcp.append(message["params"])
         self.changed.set()
 
     def updates(self, session_id: str, kind: str | None = None) -> list[dict[str, Any]]:
         return [p["update"] for p in self.raw if p["sessionId"] == session_id
                 and (kind is None or p["update"].get("sessionUpdate") == kind)]
+
+    def mcp_status(self, session_id: str) -> list[list[dict[str, Any]]]:
+        """Each ``_sidecar/mcpStatus`` server list sent for the session."""
+        return [p["servers"] for p in self.mcp if p["sessionId"] == session_id]
 
     def typed_for(self, session_id: str) -> list[Any]:
         return [u for sid, u in self.typed if sid == session_id]
@@ -131,6 +144,8 @@ async def acp_agent(store: Path, fake_url: str, log: Path, *, meta: dict[str, An
     """A sidecar started with ``serve --acp``, initialized; yields (connection, client, init answer).
     ``settings`` are laid over the defaults above."""
     client = RecordingClient()
+    if (meta or {}).get("compactionUpdates"):  # the draft kind, for a client that opts in
+        client.conformance = Conformance(drafts=frozenset({"compaction_update"}))
     stderr = open(log.with_suffix(".stderr"), "wb")  # noqa: SIM115 - closed below
     try:
         async with spawn_agent_process(client, *AGENT, env=acp_env(store, fake_url, log, settings),
@@ -142,5 +157,8 @@ async def acp_agent(store: Path, fake_url: str, log: Path, *, meta: dict[str, An
                 protocol_version=PROTOCOL_VERSION, client_capabilities=caps,
                 client_info=Implementation(name="acp-test", title="ACP test", version="1")), 30)
             yield conn, client, init
+        assert not client.conformance.violations, (
+            "the agent sent messages the official ACP schema refuses:\n"
+            + "\n".join(client.conformance.violations[:10]))
     finally:
         stderr.close()

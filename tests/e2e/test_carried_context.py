@@ -295,8 +295,8 @@ async def test_over_acp(llm: Any, workspace: Path, tmp_path: Path, monkeypatch: 
 
         async def connected() -> None:
             def both() -> bool:
-                updates = client.updates(sid, "mcp_status_update")
-                status = {s["name"]: s["status"] for s in updates[-1]["servers"]} if updates else {}
+                updates = client.mcp_status(sid)
+                status = {s["name"]: s["status"] for s in updates[-1]} if updates else {}
                 return all(status.get(s) == "connected" for s in SERVERS)
             await client.wait_for(both, 90)
 

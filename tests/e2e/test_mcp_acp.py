@@ -1,5 +1,6 @@
-"""MCP servers over ACP: a strict ACP client is never sent the sidecar's own
-``mcp_status_update`` unless it asks for it, and the MCP tools work the same."""
+"""MCP servers over ACP: a strict ACP client sees a server connect as agent thought (the
+whole status list goes as ``_sidecar/mcpStatus`` only to a client that asks for it), and the
+MCP tools work the same."""
 
 from __future__ import annotations
 
@@ -45,7 +46,9 @@ async def test_acp_client_without_the_capability_gets_no_status_update(
         assert titles[0] == "Start the MCP server 'probe' from .mcp.json?", titles
         assert client.permission_requests[0]["sessionId"] == sid
         assert len(titles) == 2, titles
-        assert not client.updates(sid, "mcp_status_update")
+        assert not client.mcp_status(sid)
+        assert any("MCP server 'probe' connected" in u["content"]["text"]
+                   for u in client.updates(sid, "agent_thought_chunk"))
         sent = [u for u in client.updates(sid) if u["sessionUpdate"] != "compaction_update"]
         assert len(client.typed_for(sid)) == len(sent)
 
@@ -59,5 +62,4 @@ async def test_acp_client_that_asks_gets_status_updates(
         sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
         # Before, the status updates were lost: they were held with the session/new answer's.
         await client.wait_for(lambda: any(
-            s["status"] == "connected" for u in client.updates(sid, "mcp_status_update")
-            for s in u["servers"]), 90)
+            s["status"] == "connected" for servers in client.mcp_status(sid) for s in servers), 90)
