@@ -110,6 +110,13 @@ def test_git_runs_are_reported_in_each_folder_they_may_run_in(ws: Path) -> None:
     assert set(both) == {ws.resolve(), (ws / "src").resolve()}  # cd may fail
 
 
+def test_many_cds_are_refused_before_the_folders_multiply(ws: Path) -> None:
+    for i in range(8):
+        (ws / f"d{i}").mkdir()
+    got = vet("; ".join(f"cd d{i}" for i in range(8)) + "; ls", [ws])
+    assert got.action == "refuse" and "folders" in got.reason
+
+
 def test_quoting_is_read_as_bash_reads_it() -> None:
     [[cmd, *args]] = parse("""grep -e 'a b' "c\\"d" e\\ f 'x > y'""")
     assert [w.text for w in args] == ["-e", "a b", 'c"d', "e f", "x > y"]
