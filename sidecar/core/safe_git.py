@@ -32,7 +32,13 @@ closed (``--no-textconv --no-ext-diff`` make it work); ``protocol.allow=never`` 
 fetch before it connects. ``GIT_PAGER=cat`` and ``GIT_EXTERNAL_DIFF`` unset complete it.
 
 Listing the names to neutralize runs ``git config --list --name-only --show-scope
---includes`` (and ``git config --file`` for submodule configs), which starts no helper.
+--includes`` (and ``git config --file`` for submodule configs and ``.gitmodules``), which
+starts no helper. The user's own global and system configs are left as they are.
+
+A ``core.worktree`` in the repository's config can also put the work tree anywhere (the
+user's ``~/.ssh``, say), so that status and diff read files there: :func:`work_tree` and
+:func:`is_above` let callers see that (the snapshot is then left out, and plan mode does
+not run such a git command).
 """
 
 from __future__ import annotations
