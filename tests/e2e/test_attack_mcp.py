@@ -310,7 +310,7 @@ async def test_five_thousand_tools_over_acp_leave_the_session_usable(
         sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
 
         def big() -> dict[str, Any]:
-            found = [s for u in client.updates(sid, "mcp_status_update") for s in u["servers"]
+            found = [s for servers in client.mcp_status(sid) for s in servers
                      if s["name"] == "big"]
             return found[-1] if found else {}
 
