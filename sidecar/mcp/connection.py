@@ -134,7 +134,9 @@ class ServerConnection:
             except asyncio.CancelledError:
                 raise
             except BaseException as exc:  # noqa: BLE001 - anyio wraps failures in groups
-                reason = _describe(exc)
+                # A message over the limit while starting (a tools/list too large) ends the
+                # connection: the transport's reason says why, the SDK's error only that.
+                reason = self._end.reason or _describe(exc)
             finally:
                 self._session = None
             stderr.close()

@@ -170,3 +170,25 @@ def test_the_reaper_ends_the_groups_when_the_sidecar_goes() -> None:
     finally:
         if child.poll() is None:
             child.kill()
+
+
+def test_a_tool_list_past_the_limit_fails_the_start_with_the_reason() -> None:
+    config = ServerConfig("big", "stdio", command=sys.executable,
+                          args=("-m", "tests.mcp_servers.hostile_server", "--tools", "300"),
+                          env=(("PYTHONPATH", os.getcwd()),))
+    limits = McpLimits(10, 10, 0, max_message_bytes=100_000)
+
+    async def main() -> ServerConnection:
+        conn = ServerConnection(config, limits, os.getcwd(), lambda: dict(os.environ),
+                                lambda: None)
+        conn.start()
+        for _ in range(400):
+            if conn.status == "failed":
+                break
+            await asyncio.sleep(0.05)
+        await conn.stop()
+        return conn
+
+    conn = _run(main())
+    assert conn.status == "failed" and conn.error is not None
+    assert "larger than 100,000 bytes" in conn.error and "gave up" in conn.error, conn.error
