@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 from acp import schema
-from acp.meta import AGENT_METHODS, CLIENT_METHODS
+from acp.meta import CLIENT_METHODS
 from pydantic import BaseModel, ValidationError
 
 # The answer to each request a client sends the agent.
@@ -117,6 +117,8 @@ class Conformance:
                 kind = (params.get("update") or {}).get("sessionUpdate")
                 if kind in self.drafts:
                     return None
+                why = _validate(model, params)
+                return why if why is not None else _extra_fields(params.get("update"))
             return _validate(model, params)
         if "error" in message:
             error = message["error"]
@@ -132,10 +134,37 @@ class Conformance:
             return None
         model = RESPONSES.get(answered)
         if model is None:
-            if answered in AGENT_METHODS.values():
-                return None  # a notification-like request with an empty answer
-            return f"an answer to {answered!r}, which the schema does not define"
+            # A method the schema lacks (a client calling an older draft's session/set_model,
+            # say) is the client's choice; the answer carries no name of ours.
+            return None
         return _validate(model, message["result"])
+
+
+def _update_models() -> dict[str, type[BaseModel]]:
+    """Each ``sessionUpdate`` kind's model, read off the schema's union."""
+    from typing import get_args
+
+    union = schema.SessionNotification.model_fields["update"].annotation
+    out: dict[str, type[BaseModel]] = {}
+    for model in get_args(union):
+        field = model.model_fields.get("session_update")
+        for kind in get_args(field.annotation) if field is not None else ():
+            out[kind] = model
+    return out
+
+
+UPDATE_MODELS = _update_models()
+
+
+def _extra_fields(update: Any) -> str | None:
+    """Fields the update's kind does not define: ACP puts extra data in ``_meta`` only (a
+    client may drop or refuse the rest)."""
+    model = UPDATE_MODELS.get(update.get("sessionUpdate")) if isinstance(update, dict) else None
+    if model is None:
+        return None
+    known = {f.alias or name for name, f in model.model_fields.items()}
+    extra = sorted(set(update) - known - {"sessionUpdate", "_meta"})
+    return f"fields the schema does not define: {', '.join(extra)} (extra data goes in _meta)" if extra else None
 
 
 def _id_key(value: Any) -> str:

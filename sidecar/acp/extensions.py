@@ -51,23 +51,32 @@ def _fields(update: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in update.items() if k not in ("sessionUpdate", "_meta")}
 
 
+# The contract's fields on standard kinds that the ACP schema does not have: they go
+# under ``_meta.sidecar``.
+OWN_FIELDS = ("replay", "permission")
+
+
 def _standard(update: Mapping[str, Any]) -> dict[str, Any]:
-    """A standard kind as ACP spells it: the replay mark goes under ``_meta.sidecar``."""
-    if "replay" not in update:
-        return dict(update)
-    rest = {k: v for k, v in update.items() if k != "replay"}
-    return _with_meta(rest, "replay", bool(update["replay"]))
+    """A standard kind as ACP spells it: the contract's own fields under ``_meta.sidecar``."""
+    out = {k: v for k, v in update.items() if k not in OWN_FIELDS}
+    for key in OWN_FIELDS:
+        if key in update:
+            out = _with_meta(out, key, update[key])
+    return out
 
 
 def retry_text(update: Mapping[str, Any]) -> str:
+    attempt = update.get("attempt")
+    if update.get("done"):
+        return f"The model call went through after {attempt} {'retry' if attempt == 1 else 'retries'}."
     status = update.get("status")
     why = str(update.get("reason") or "the provider did not answer")
-    why += f" ({status})" if status else ""
-    if update.get("done"):
-        return f"The model call went through after {update.get('attempt')} retries."
-    seconds = (update.get("delayMs") or 0) / 1000
-    return (f"Retrying the model call in {seconds:.1f} s (attempt {update.get('attempt')} of "
-            f"{update.get('maxRetries')}): {why}.")
+    if status and str(status) not in why:
+        why += f" ({status})"
+    delay = int(update.get("delayMs") or 0)
+    wait = f"{delay} ms" if delay < 1000 else f"{delay / 1000:.1f} s"
+    return (f"Retrying the model call in {wait} (attempt {attempt} of "
+            f"{update.get('maxRetries')}): {why.rstrip('.')}.")
 
 
 class AcpForms:

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import IO, Any, Callable
 
+from tests.acp_conformance import Conformance
+
 MISSING: Any = object()
 
 
@@ -62,6 +64,8 @@ class RawPeer:
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self._stderr, env=env or sidecar_env(tmp))
         self.received: list[dict[str, Any]] = []
+        # Over ACP every message the sidecar writes is judged by the official schema.
+        self.conformance = Conformance() if acp else None
         # Answers by id (and those with id null), so a long fuzz run does not rescan it all.
         self._answers: dict[str, list[dict[str, Any]]] = {}
         self.null_answers: list[dict[str, Any]] = []
@@ -79,6 +83,8 @@ class RawPeer:
                 message = _read_line(self.proc.stdout) if self.acp else _read_frame(self.proc.stdout)
                 if message is None:
                     break
+                if self.conformance is not None:
+                    self.conformance.agent(message)
                 with self._cond:
                     self.received.append(message)
                     if "method" not in message:
@@ -122,6 +128,12 @@ class RawPeer:
     # ----- writing ----------------------------------------------------------------------
 
     def write(self, data: bytes) -> None:
+        if self.conformance is not None:
+            for line in data.split(b"\n"):
+                try:
+                    self.conformance.client(json.loads(line))
+                except (ValueError, RecursionError):
+                    pass  # not a message, or not one whole: nothing to answer by method
         assert self.proc.stdin is not None
         self.proc.stdin.write(data)
         self.proc.stdin.flush()
@@ -161,6 +173,9 @@ class RawPeer:
                 self.proc.kill()
                 self.proc.wait()
         self._stderr.close()
+        if self.conformance is not None and self.conformance.violations:
+            raise AssertionError("the sidecar wrote ACP messages the official schema refuses:\n"
+                                 + "\n".join(self.conformance.violations[:10]))
         return self.proc.returncode
 
     def log_text(self) -> str:
