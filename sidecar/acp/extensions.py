@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sidecar.acp.config_options import config_option_update
 from sidecar.core.messages import new_uuid
 
 # The update kinds of the ACP schema the sidecar sends as they are.
@@ -87,11 +88,15 @@ class AcpForms:
         self.mcp_notifications = False  # the client asked for _sidecar/mcpStatus
         self._compactions: set[str] = set()
         self._servers: dict[tuple[str, str], str] = {}  # (session, server) -> last status
+        self._models: dict[str, tuple[str, str]] = {}  # session -> (provider, model) last said
 
     def outgoing(self, session_id: str, update: Mapping[str, Any]) -> list[Outgoing]:
         kind = update.get("sessionUpdate")
         if kind in STANDARD_KINDS:
-            return [self._update(session_id, _standard(update))]
+            out = [self._update(session_id, _standard(update))]
+            if kind == "usage_update":
+                out += self._model_change(session_id, update)
+            return out
         if kind == "retry_update":
             thought = {"sessionUpdate": "agent_thought_chunk", "content": _text(retry_text(update)),
                        "messageId": new_uuid()}
@@ -105,6 +110,19 @@ class AcpForms:
                 return [self._update(session_id, dict(update))]
             return [self._update(session_id, self._compaction(update))]
         return []  # a kind neither ACP nor this translation knows is not sent
+
+    def _model_change(self, session_id: str, update: Mapping[str, Any]) -> list[Outgoing]:
+        """A ``config_option_update`` when the gauge names another model than before (a
+        ``/model``); the first gauge of a session only sets what its answer said."""
+        gauge = ((update.get("_meta") or {}).get("sidecar") or {})
+        now = (str(gauge.get("provider")), str(gauge.get("model")))
+        if not gauge.get("model") or self._models.get(session_id) == now:
+            return []
+        before = self._models.get(session_id)
+        self._models[session_id] = now
+        if before is None:
+            return []
+        return [self._update(session_id, config_option_update(*now))]
 
     @staticmethod
     def _update(session_id: str, update: dict[str, Any]) -> Outgoing:

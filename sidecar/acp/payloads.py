@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sidecar import __version__
+from sidecar.acp.config_options import config_options
 from sidecar.contract import methods as m
 from sidecar.contract.results import PromptResult, SessionOpened, SessionSummary
 from sidecar.contract.version import PROTOCOL_VERSION
@@ -71,10 +72,12 @@ def initialize_result(providers: list[str]) -> dict[str, Any]:
 
 def session_opened(answer: SessionOpened, *, with_id: bool) -> dict[str, Any]:
     """``session/new`` carries ``sessionId`` at the root; load and resume only in ``_meta``.
-    ``modes`` (ACP's session mode state) is at the root of all three."""
+    ``modes`` (ACP's session mode state) and ``configOptions`` (the model) are at the root
+    of all three."""
     meta = {"sidecar": {"sessionId": answer["sessionId"], "model": answer["model"],
                         "provider": answer["provider"], "gauge": answer["gauge"]}}
-    result: dict[str, Any] = {"_meta": meta, "modes": answer["modes"]}
+    result: dict[str, Any] = {"_meta": meta, "modes": answer["modes"],
+                              "configOptions": config_options(answer["provider"], answer["model"])}
     if with_id:
         result["sessionId"] = answer["sessionId"]
     return result

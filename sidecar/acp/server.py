@@ -16,6 +16,7 @@ from typing import Any, Awaitable, Callable
 
 from sidecar import __version__
 from sidecar.acp import payloads
+from sidecar.acp.config_options import MODEL_OPTION, config_options
 from sidecar.acp.editor import AcpEditor, HeldUpdates, current_session
 from sidecar.acp.rpc import JsonRpcPeer, MethodNotFound, after_answer
 from sidecar.composition import default_adapters
@@ -70,6 +71,7 @@ class AcpServer:
             "initialize": self.initialize,
             "authenticate": self.authenticate,
             "session/resume": self.resume_session,
+            "session/set_config_option": self.set_config_option,
         }
         self.routes: dict[str, Route[Any]] = {payloads.acp_method(r.method): r for r in REQUESTS}
         self.routes[payloads.SET_MODEL_EXTENSION] = ROUTES[m.SESSION_SET_MODEL]
@@ -224,6 +226,17 @@ class AcpServer:
         answer: SessionOpened = await settle(route.invoke(self.service, p))
         self.editor.flush_held_messages(answer["sessionId"])
         return payloads.session_opened(answer, with_id=False)
+
+    async def set_config_option(self, raw: dict[str, Any]) -> Any:
+        """``session/set_config_option``: the one option is the model (``/model`` alike)."""
+        if raw.get("configId") != MODEL_OPTION:
+            raise InvalidParams(f"unknown config option {raw.get('configId')!r}; the only one is "
+                                f"{MODEL_OPTION!r}", data={"field": "configId"})
+        route = ROUTES[m.SESSION_SET_MODEL]
+        p = route.decode({"sessionId": raw.get("sessionId"), "model": raw.get("value")})
+        answer = await settle(route.invoke(self.service, p))
+        gauge = answer["gauge"]
+        return {"configOptions": config_options(gauge["provider"], gauge["model"])}
 
     async def resume_session(self, raw: dict[str, Any]) -> Any:
         """A load without the transcript's replay."""

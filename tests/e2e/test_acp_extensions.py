@@ -57,3 +57,24 @@ async def test_retries_hooks_and_compactions_arrive_as_standard_kinds(
         assert "Context compacted" in done[-1]["content"][0]["content"]["text"]
         print(f"\nACP messages checked against the schema on this connection: "
               f"{client.conformance.checked}")
+
+
+async def test_the_model_is_a_session_config_option(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    async with acp_agent(tmp_path / "store", llm.url, tmp_path / "acp.log") as (conn, client, _):
+        opened = await conn.new_session(cwd=str(workspace), mcp_servers=[])
+        sid = opened.session_id
+        [option] = opened.config_options
+        assert option.id == "model" and option.category == "model"
+        assert option.current_value == "claude-sonnet-5-5"
+        assert "claude-opus-5-5" in [o.value for o in option.options]
+        answer = await conn.set_config_option(config_id="model", session_id=sid, value="claude-opus-5-5")
+        assert answer.config_options[0].current_value == "claude-opus-5-5"
+        llm.queue(Reply.text("hi"))
+        await asyncio.wait_for(conn.prompt(session_id=sid, prompt=[text_block("hello")]), 30)
+        assert llm.requests[-1].body["model"] == "claude-opus-5-5"
+        # A change made in the chat reaches the client's picker.
+        await asyncio.wait_for(conn.prompt(session_id=sid, prompt=[text_block("/model claude-haiku-5-5")]), 30)
+        updates = client.updates(sid, "config_option_update")
+        assert updates and updates[-1]["configOptions"][0]["currentValue"] == "claude-haiku-5-5"
+        resumed = await conn.resume_session(session_id=sid, cwd=str(workspace), mcp_servers=[])
+        assert resumed.config_options[0].current_value == "claude-haiku-5-5"
