@@ -173,9 +173,10 @@ class SessionService:
         # Per session, the SessionStart hooks still running (their context joins the first
         # request, so a prompt waits for them).
         self._starting: dict[str, asyncio.Task[None]] = {}
-        self.mcp = McpWorkspaces()
         # Whether a folder is trusted: until it is, what it ships runs nothing.
         self.trust = TrustBook(lambda: self.storage_dir)
+        self.mcp = McpWorkspaces(trust=self.trust.of)
+        self.trust.listeners.append(self.mcp.trusted)
         hold_configured(settings, self.environ)
 
     # ----- configuration ------------------------------------------------------------

@@ -23,7 +23,7 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -77,6 +77,8 @@ class TrustBook:
         self._environ = environ
         self._editor: dict[str, bool] = {}  # resolved folder -> the editor's verdict
         self._granted_now: set[str] = set()  # trusted by the user during this process
+        # Told of each folder the user trusts (the MCP servers held for want of trust).
+        self.listeners: list[Callable[[str], Awaitable[None]]] = []
 
     def set_editor(self, folder: str | Path, trusted: bool) -> None:
         """What the editor says of ``folder`` (and the folders in it)."""
@@ -139,4 +141,7 @@ async def trust_folder(book: TrustBook, cwd: str) -> "WorkspaceTrusted":
     import asyncio
 
     trust = await asyncio.to_thread(book.grant, cwd)
-    return {"trusted": trust.trusted, "cwd": str(resolved(cwd))}
+    folder = str(resolved(cwd))
+    for listener in book.listeners:  # in the background: a server's question may wait long
+        asyncio.ensure_future(listener(folder))
+    return {"trusted": trust.trusted, "cwd": folder}

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping, Protocol
 
 from sidecar.mcp.config import ServerConfig
+from sidecar.core.workspace_trust import UNTRUSTED, Trust
 from sidecar.mcp.trust import ApprovalStore, Verdict, claude_code_verdicts, command_line, fingerprint
 
 if TYPE_CHECKING:
@@ -35,6 +36,8 @@ class ServerSet(Protocol):
 log = logging.getLogger(__name__)
 
 WAITING = "waiting for approval"
+RESTRICTED = ("not started: the folder is in the editor's Restricted Mode (trust the folder "
+              "to start its own servers)")
 REJECTED = "not started: rejected for this workspace"
 OPTIONS: list[dict[str, str]] = [
     {"optionId": "allow_always", "name": "Yes, and remember for this workspace",
@@ -66,8 +69,10 @@ def question(config: ServerConfig) -> dict[str, Any]:
 class Approvals:
     def __init__(self, storage: Callable[[], Path], trust_all: Callable[[], bool],
                  environ: Callable[[], Mapping[str, str]], home: Callable[[], Path],
-                 ask: Callable[[str], Asker | None]) -> None:
+                 ask: Callable[[str], Asker | None],
+                 trust: Callable[[str], Trust] = lambda cwd: UNTRUSTED) -> None:
         self._storage = storage
+        self._trust = trust  # the folder's verdict (blocking)
         self._trust_all = trust_all
         self._environ = environ
         self._home = home
@@ -85,9 +90,15 @@ class Approvals:
     def holds(self, cwd: str, servers: list[ServerConfig]) -> dict[str, str]:
         """Each workspace server that may not start yet, with why (blocking: reads files)."""
         own = [c for c in servers if c.workspace and c.error is None]
-        if not own or self._trust_all():
+        if not own:
             return {}
-        claude = claude_code_verdicts(cwd, [c.name for c in own], self._home(), self._environ())
+        trust = self._trust(cwd)
+        if not trust.trusted and trust.source == "editor":
+            return {c.name: RESTRICTED for c in own}  # not even asked about
+        if self._trust_all():
+            return {}
+        claude = claude_code_verdicts(cwd, [c.name for c in own], self._home(), self._environ(),
+                                      trust.trusted)
         store = self.store(cwd)
         out: dict[str, str] = {}
         for config in own:

@@ -96,10 +96,13 @@ class _Source:
     approves: bool  # its approvals count (a rejection always does)
 
 
-def _sources(cwd: Path, home: Path, environ: Mapping[str, str]) -> list[_Source]:
-    """Lowest precedence first, as Claude Code merges them."""
+def _sources(cwd: Path, home: Path, environ: Mapping[str, str],
+             trusted: bool | None = None) -> list[_Source]:
+    """Lowest precedence first, as Claude Code merges them. The workspace's own files'
+    approvals count only in a trusted folder (by default, one Claude Code trusts)."""
     entries = projects(environ, home)
-    trusted = trusted_in(entries, cwd)
+    if trusted is None:
+        trusted = trusted_in(entries, cwd)
     entry = entries.get(str(cwd))
     user = config_dir(environ, home) / "settings.json"
     return [
@@ -117,10 +120,10 @@ def _names(value: Any) -> set[str]:
     return {normalized(v) for v in value if isinstance(v, str)} if isinstance(value, list) else set()
 
 
-def claude_code_verdicts(cwd: str, names: list[str], home: Path,
-                         environ: Mapping[str, str]) -> dict[str, tuple[Verdict, str]]:
+def claude_code_verdicts(cwd: str, names: list[str], home: Path, environ: Mapping[str, str],
+                         trusted: bool | None = None) -> dict[str, tuple[Verdict, str]]:
     """Each name's verdict by Claude Code's settings and where it comes from (blocking)."""
-    sources = _sources(Path(cwd), home, environ)
+    sources = _sources(Path(cwd), home, environ, trusted)
     out: dict[str, tuple[Verdict, str]] = {}
     approve_all: tuple[bool, str] = (False, "")
     for source in sources:

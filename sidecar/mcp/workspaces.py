@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from sidecar.contract.updates import mcp_status_update
 from sidecar.credentials import child_environment
+from sidecar.core.workspace_trust import UNTRUSTED, Trust
 from sidecar.mcp.announce import McpLink
-from sidecar.mcp.approval import REJECTED, WAITING, Approvals, Asker
+from sidecar.mcp.approval import REJECTED, RESTRICTED, WAITING, Approvals, Asker
 from sidecar.mcp.connection import McpLimits
 from sidecar.mcp.manager import McpManager
 
@@ -32,13 +33,14 @@ def limits_of(settings: Settings) -> McpLimits:
 
 
 class McpWorkspaces:
-    def __init__(self) -> None:
+    def __init__(self, trust: Callable[[str], Trust] = lambda cwd: UNTRUSTED) -> None:
         self.managers: dict[str, McpManager] = {}
         self._listeners: dict[str, tuple[McpManager, Callable[[], None]]] = {}
         self._sessions: dict[str, Session] = {}
         self._settings: Settings | None = None
         self.approvals = Approvals(storage=self._storage, trust_all=self._trust_all,
-                                   environ=child_environment, home=Path.home, ask=self._asker)
+                                   environ=child_environment, home=Path.home, ask=self._asker,
+                                   trust=trust)
 
     # ----- approval of a workspace's own servers ---------------------------------------
 
@@ -202,6 +204,31 @@ class McpWorkspaces:
         await connection.stop()
         connection.hold(f"{REJECTED} (your answer, remembered)")
         return f"Rejected the MCP server {name!r} for this workspace; it will not be started."
+
+    async def trusted(self, folder: str) -> None:
+        """The user trusted ``folder``: the servers of the workspaces in it that were held
+        for the editor's Restricted Mode are judged again (started, or asked about as any
+        workspace server is)."""
+        from sidecar.core.own_files import inside
+
+        await asyncio.gather(*(self._trusted(cwd, manager) for cwd, manager in list(self.managers.items())
+                               if inside(Path(cwd), [Path(folder)])))
+
+    async def _trusted(self, cwd: str, manager: McpManager) -> None:
+        await manager.ready()
+        held = [c for c in manager.connections.values() if c.held == RESTRICTED]
+        if not held:
+            return
+        verdicts = await asyncio.to_thread(self.approvals.holds, cwd, [c.config for c in held])
+        for connection in held:
+            why = verdicts.get(connection.config.name)
+            if why is None:
+                connection.release()
+            else:
+                connection.hold(why)
+        waiting = [c for c in held if c.held == WAITING]
+        if waiting:
+            await self.approvals.ask_each(manager, waiting)
 
     async def aclose(self) -> None:
         managers = list(self.managers.values())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -301,5 +302,35 @@ async def test_a_crowded_workspace_holds_neither_the_server_nor_the_session(
         assert (await prompt(client, sid, "hello"))["stopReason"] == "end_turn"
         system = json.dumps(llm.requests[-1].body)
         assert "The memory files were cut here" in system
+    finally:
+        await stop_client(client)
+
+
+async def test_restricted_mode_starts_no_workspace_server_until_trusted(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    marker = tmp_path / "server-ran"
+    (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": {"probe": {
+        "command": sys.executable, "args": ["-c", f"open({str(marker)!r}, 'w').write('ran')"]}}}))
+    home = tmp_path / "home"
+    home.mkdir()
+    client = await start_client(home_env(home))
+    raw_json(client)
+    rec = Recorder(client)
+    await client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities(), root_uri=workspace.as_uri(),
+        initialization_options={"settings": settings_for("anthropic", llm.url, tmp_path / "store"),
+                                "workspaceTrusted": False}))
+    try:
+        sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
+        await rec.wait_for(lambda: "Restricted Mode" in json.dumps(rec.updates))
+        await asyncio.sleep(0.5)
+        assert rec.permission_requests == [] and not marker.exists()
+        llm.queue(Reply.text("ok"))
+        await prompt(client, sid, "/mcp")
+        assert "Restricted Mode" in rec.text()
+        await call(client, "sidecar/trustWorkspace", {})
+        await rec.wait_for(lambda: bool(rec.permission_requests))  # asked, as in any workspace
+        assert rec.permission_requests[0]["toolCall"]["title"] == "Start the MCP server 'probe' from .mcp.json?"
+        await rec.wait_for(lambda: marker.exists())
     finally:
         await stop_client(client)
