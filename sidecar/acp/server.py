@@ -32,6 +32,8 @@ from sidecar.contract.params import (
     SessionParams,
 )
 from sidecar.contract.results import PromptResult, SessionList, SessionOpened
+from sidecar.contract.updates import agent_message_chunk
+from sidecar.core.messages import new_uuid
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings, resolve_settings
 from sidecar.logs import setup_logging
@@ -63,6 +65,7 @@ class AcpServer:
         self.service = SessionService(self.editor, Settings(), adapters=default_adapters(),
                                       environ=environ)
         self._settings_cwd: str | None = None
+        self._told_untrusted: set[str] = set()  # folders whose withheld parts were said
         self.sdk = SdkWarmUp()
         self.service.sdk_ready = self.sdk.ready
         peer.max_bytes = lambda: self.service.settings.transport.maxMessageBytes
@@ -219,7 +222,24 @@ class AcpServer:
         answer: SessionOpened = await settle(route.invoke(self.service, p))
         current_session.set(answer["sessionId"])
         self.editor.flush_held_messages(answer["sessionId"])
+        await self._say_withheld(answer["sessionId"], p.cwd)
         return payloads.session_opened(answer, with_id=True)
+
+    async def _say_withheld(self, session_id: str, cwd: str) -> None:
+        """ACP has no trust of its own to pass: the user hears once per folder what an
+        untrusted one did not get, and how to trust it."""
+        from sidecar.core.context_view import withheld_view
+
+        if cwd in self._told_untrusted:
+            return
+        trust, _, withheld = await asyncio.to_thread(
+            withheld_view, self.service.trust, self.service.settings, cwd)
+        if trust.trusted or not withheld:
+            return
+        self._told_untrusted.add(cwd)
+        self.editor.session_update(session_id, agent_message_chunk(
+            f"This folder is not trusted, so these are not applied: {'; '.join(withheld)}. "
+            "Type /trust to trust it.\n\n", new_uuid()))
 
     async def _load_session(self, route: Route[Any], p: LoadSessionParams, raw: dict[str, Any]) -> Any:
         self._settings_for(p.cwd)

@@ -242,11 +242,13 @@ async def test_restricted_mode_holds_until_the_user_trusts_the_folder(llm: Any, 
 async def test_trust_asked_in_the_chat_over_acp(llm: Any, tmp_path: Path, workspace: Path) -> None:
     marker = tmp_path / "hook-ran"
     workspace_hook(workspace, marker)
-    async with acp_agent(tmp_path / "store", llm.url, tmp_path / "acp.log") as (conn, _, _):
+    async with acp_agent(tmp_path / "store", llm.url, tmp_path / "acp.log") as (conn, client, _):
         sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id
         llm.queue(Reply.text("ok"))
         await asyncio.wait_for(conn.prompt(session_id=sid, prompt=[text_block("hello")]), 30)
         assert not marker.exists()
+        said = "".join(u["content"]["text"] for u in client.updates(sid, "agent_message_chunk"))
+        assert "This folder is not trusted" in said and "hooks in .claude/settings.json" in said
         await asyncio.wait_for(conn.prompt(session_id=sid, prompt=[text_block("/trust")]), 30)
         await asyncio.wait_for(conn.new_session(cwd=str(workspace), mcp_servers=[]), 10)
         for _ in range(50):
