@@ -43,6 +43,7 @@ from sidecar.acp.rpc import JsonRpcPeer, OutgoingCancelled, PeerClosed, RemoteEr
 from sidecar.contract import methods as m
 from sidecar.contract.outbound import permission_params, status_params
 from sidecar.contract.updates import agent_message_chunk
+from sidecar.core.commands import input_hint
 from sidecar.core.messages import json_object, new_uuid
 
 log = logging.getLogger(__name__)
@@ -66,10 +67,6 @@ _deferred: ContextVar[HeldUpdates | None] = ContextVar("acp_deferred", default=N
 # What a ``session/resume`` leaves out: the transcript replay, not the gauge or commands.
 REPLAY_KINDS = frozenset({"user_message_chunk", "agent_message_chunk", "agent_thought_chunk",
                           "tool_call", "tool_call_update"})
-COMMAND_INPUT_HINTS = {
-    "compact": "optional instructions for the summary",
-    "model": "model name",
-}
 _LOG_LEVELS = {"error": logging.ERROR, "warning": logging.WARNING}
 
 
@@ -225,7 +222,7 @@ class AcpEditor:
 
 def _command(command: dict[str, Any]) -> dict[str, Any]:
     out = {"name": command["name"], "description": command.get("description", "")}
-    hint = COMMAND_INPUT_HINTS.get(command["name"])
+    hint = input_hint(command["name"])
     if hint:
         out["input"] = {"hint": hint}
     return out

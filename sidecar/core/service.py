@@ -65,15 +65,13 @@ from sidecar.contract.results import (
     StopReason,
 )
 from sidecar.contract.updates import (
-    Command,
     CompactionTrigger,
-    agent_message_chunk,
     available_commands_update,
     session_info_update,
 )
 from sidecar.credentials import ProcessEnvironment, hold_configured
 from sidecar.core.messages import Block, new_uuid
-from sidecar.core.context_view import render_context
+from sidecar.core.commands import announced, run_command
 from sidecar.core.editor_context import editor_attachments, editor_context_view
 from sidecar.core.error_advice import configuration_advice, status_line
 from sidecar.core.history_replay import replay_history
@@ -95,19 +93,6 @@ log = logging.getLogger(__name__)
 # How long one background look at a provider's models endpoint may take in all (the
 # adapters give each request a shorter timeout of their own).
 DESCRIBE_TIMEOUT_SECONDS = 30.0
-
-SLASH_COMMANDS: list[Command] = [
-    {"name": "compact", "description": "Summarize the conversation to free context (optional instructions)"},
-    {"name": "context", "description": "Show what fills the context window"},
-    {"name": "clear", "description": "Start over with an empty context (the transcript is kept)"},
-    {"name": "model", "description": "Switch the model: /model NAME"},
-    {"name": "plan", "description": "Enter plan mode (read-only until the plan is approved); /plan off leaves it"},
-    {"name": "mode", "description": "Set the permission mode: /mode default|acceptEdits|plan|bypassPermissions"},
-    {"name": "skills", "description": "List the skills the model can load"},
-    {"name": "mcp", "description": "Show the MCP servers, their status and tools"},
-    {"name": "trust", "description": "Trust this folder: its hooks, MCP servers and settings may apply"},
-]
-
 
 def _redacting_errors(cls: type) -> type:
     """Every public method's errors leave with held keys redacted: a provider's error text
@@ -382,7 +367,7 @@ class SessionService:
             await task
 
     def _announce(self, session: Session) -> None:
-        session.update(available_commands_update(SLASH_COMMANDS))
+        session.update(available_commands_update(announced()))
         session.send_usage_update()
         try:
             self.check_provider(session.settings_for_call(), session.id)
@@ -639,58 +624,7 @@ class SessionService:
             log.warning("prompt history not recorded: %s", exc)
 
     async def _slash(self, session: Session, text: str) -> StopReason | None:
-        name, _, arg = text[1:].partition(" ")
-        arg = arg.strip()
-        if name == "compact":
-            await self._compact(session, arg or None, trigger="manual")
-            return "end_turn"
-        if name == "context":
-            view = await self._context_view(session)
-            session.update(agent_message_chunk(render_context(cast(dict[str, Any], view)), new_uuid()))
-            return "end_turn"
-        if name == "clear":
-            session.clear()
-            await self._run_start_hooks(session, "clear")
-            session.update(agent_message_chunk("Context cleared.", new_uuid()))
-            session.send_usage_update()
-            return "end_turn"
-        if name in ("plan", "mode"):
-            if name == "plan" and arg not in ("", "off"):
-                raise InvalidParams("/plan takes no argument but off")
-            if name == "mode" and not arg:  # which modes there are, and the one in force
-                lines = [f"- {m['id']}{' (current)' if m['id'] == session.mode else ''}: "
-                         f"{m['description']}" for m in MODES]
-                session.update(agent_message_chunk("Permission modes (/mode NAME):\n" + "\n".join(lines),
-                                                   new_uuid()))
-                return "end_turn"
-            self._set_mode(session, ("default" if arg == "off" else "plan") if name == "plan" else arg)
-            session.update(agent_message_chunk(_mode_sentence(session), new_uuid()))
-            return "end_turn"
-        if name == "mcp":
-            text = await self.mcp.command(session, arg) if arg else self.mcp.render(session)
-            session.update(agent_message_chunk(text, new_uuid()))
-            return "end_turn"
-        if name == "model":
-            if not arg:
-                raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-5-5")
-            self._set_model(session, arg, None)
-            session.update(agent_message_chunk(f"Model set to {arg}.", new_uuid()))
-            return "end_turn"
-        if name == "trust":
-            from sidecar.core.workspace_trust import trust_folder
-
-            await trust_folder(self.trust, session.info.cwd)
-            session.update(agent_message_chunk(
-                f"{session.info.cwd} is trusted from now on: its hooks run and its MCP servers "
-                "may be approved; sessions opened from now on start with them.", new_uuid()))
-            return "end_turn"
-        if name == "skills":
-            from sidecar.core.skills import render_skills
-
-            skills = await self._skills_view(session)
-            session.update(agent_message_chunk(render_skills(skills), new_uuid()))
-            return "end_turn"
-        return None
+        return await run_command(self, session, text)
 
     async def cancel(self, p: SessionParams) -> None:
         """``session/cancel``: a running turn ends with stopReason "cancelled"."""
@@ -894,15 +828,6 @@ def _gauge(session: Session) -> Gauge:
 
 def _modes(session: Session) -> SessionModes:
     return {"currentModeId": session.mode, "availableModes": list(MODES)}
-
-
-def _mode_sentence(session: Session) -> str:
-    if session.mode == "plan":
-        where = session.plan_file()
-        plan = f" The plan goes to {where}." if where is not None else ""
-        return f"Plan mode: read-only until you approve the plan (/plan off leaves it).{plan}"
-    name = next(m["name"] for m in MODES if m["id"] == session.mode)
-    return f"Mode set to {name} ({session.mode})."
 
 
 def _usable_cwd(value: Any) -> bool:

@@ -1,7 +1,7 @@
 """``context-sidecar chat``: a line-oriented terminal client of the sidecar.
 
-Slash commands the server knows (/compact, /context, /clear, /model, /plan, /mode) are sent
-as prompt text; /help, /sessions and /exit are answered here. The prompt shows the
+Slash commands the server announces (``available_commands_update``) are sent as prompt
+text; /help, /sessions and /exit are answered here. The prompt shows the
 permission mode when it is not ``default``; a permission request for an edit shows its diff.
 """
 

@@ -1,0 +1,169 @@
+"""The slash commands the server answers, in one list: a new command is one handler and one
+``SlashCommand`` entry in ``COMMANDS``.
+
+A text prompt starting with ``/NAME`` runs NAME's handler instead of a model turn (an
+unknown name goes to the model as it is). The same list is what ``available_commands_update``
+announces, and where ACP finds each command's input hint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, cast
+
+from sidecar.contract.errors import InvalidParams
+from sidecar.contract.results import Compacted, ContextView, SkillInfo, StopReason
+from sidecar.contract.updates import Command, CompactionTrigger, agent_message_chunk
+from sidecar.core.context_view import render_context
+from sidecar.core.messages import new_uuid
+from sidecar.core.permissions import MODES
+from sidecar.core.session import Session
+
+if TYPE_CHECKING:
+    from sidecar.core.workspace_trust import TrustBook
+    from sidecar.mcp.workspaces import McpWorkspaces
+
+
+class CommandHost(Protocol):
+    """What a command may use of the session service."""
+
+    trust: TrustBook
+    mcp: McpWorkspaces
+
+    async def _compact(self, session: Session, instructions: str | None, *,
+                       trigger: CompactionTrigger,
+                       work_done_token: str | int | None = None) -> Compacted: ...
+
+    async def _context_view(self, session: Session) -> ContextView: ...
+
+    async def _run_start_hooks(self, session: Session, source: str) -> None: ...
+
+    def _set_mode(self, session: Session, mode: str) -> None: ...
+
+    def _set_model(self, session: Session, model: str, provider: str | None) -> None: ...
+
+    async def _skills_view(self, session: Session) -> list[SkillInfo]: ...
+
+
+# A command's handler: the service, the session, and the text after the name (stripped).
+Handler = Callable[[CommandHost, Session, str], Awaitable[StopReason]]
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    name: str  # typed as /name
+    description: str  # what the clients show
+    input_hint: str | None  # what the argument is, for clients that show it (ACP)
+    handler: Handler
+
+
+def _say(session: Session, text: str) -> StopReason:
+    session.update(agent_message_chunk(text, new_uuid()))
+    return "end_turn"
+
+
+async def _compact(host: CommandHost, session: Session, arg: str) -> StopReason:
+    await host._compact(session, arg or None, trigger="manual")
+    return "end_turn"
+
+
+async def _context(host: CommandHost, session: Session, arg: str) -> StopReason:
+    view = await host._context_view(session)
+    return _say(session, render_context(cast(dict[str, Any], view)))
+
+
+async def _clear(host: CommandHost, session: Session, arg: str) -> StopReason:
+    session.clear()
+    await host._run_start_hooks(session, "clear")
+    session.update(agent_message_chunk("Context cleared.", new_uuid()))
+    session.send_usage_update()
+    return "end_turn"
+
+
+async def _model(host: CommandHost, session: Session, arg: str) -> StopReason:
+    if not arg:
+        raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-5-5")
+    host._set_model(session, arg, None)
+    return _say(session, f"Model set to {arg}.")
+
+
+async def _plan(host: CommandHost, session: Session, arg: str) -> StopReason:
+    if arg not in ("", "off"):
+        raise InvalidParams("/plan takes no argument but off")
+    host._set_mode(session, "default" if arg == "off" else "plan")
+    return _say(session, _mode_sentence(session))
+
+
+async def _mode(host: CommandHost, session: Session, arg: str) -> StopReason:
+    if not arg:  # which modes there are, and the one in force
+        lines = [f"- {m['id']}{' (current)' if m['id'] == session.mode else ''}: "
+                 f"{m['description']}" for m in MODES]
+        return _say(session, "Permission modes (/mode NAME):\n" + "\n".join(lines))
+    host._set_mode(session, arg)
+    return _say(session, _mode_sentence(session))
+
+
+async def _skills(host: CommandHost, session: Session, arg: str) -> StopReason:
+    from sidecar.core.skills import render_skills
+
+    skills = await host._skills_view(session)
+    return _say(session, render_skills(skills))
+
+
+async def _mcp(host: CommandHost, session: Session, arg: str) -> StopReason:
+    text = await host.mcp.command(session, arg) if arg else host.mcp.render(session)
+    return _say(session, text)
+
+
+async def _trust(host: CommandHost, session: Session, arg: str) -> StopReason:
+    from sidecar.core.workspace_trust import trust_folder
+
+    await trust_folder(host.trust, session.info.cwd)
+    return _say(session,
+                f"{session.info.cwd} is trusted from now on: its hooks run and its MCP servers "
+                "may be approved; sessions opened from now on start with them.")
+
+
+COMMANDS: list[SlashCommand] = [
+    SlashCommand("compact", "Summarize the conversation to free context (optional instructions)",
+                 "optional instructions for the summary", _compact),
+    SlashCommand("context", "Show what fills the context window", None, _context),
+    SlashCommand("clear", "Start over with an empty context (the transcript is kept)", None, _clear),
+    SlashCommand("model", "Switch the model: /model NAME", "model name", _model),
+    SlashCommand("plan", "Enter plan mode (read-only until the plan is approved); /plan off leaves it",
+                 None, _plan),
+    SlashCommand("mode", "Set the permission mode: /mode default|acceptEdits|plan|bypassPermissions",
+                 None, _mode),
+    SlashCommand("skills", "List the skills the model can load", None, _skills),
+    SlashCommand("mcp", "Show the MCP servers, their status and tools", None, _mcp),
+    SlashCommand("trust", "Trust this folder: its hooks, MCP servers and settings may apply",
+                 None, _trust),
+]
+_BY_NAME = {c.name: c for c in COMMANDS}
+
+
+def announced() -> list[Command]:
+    """The commands as ``available_commands_update`` lists them."""
+    return [{"name": c.name, "description": c.description} for c in COMMANDS]
+
+
+def input_hint(name: str) -> str | None:
+    command = _BY_NAME.get(name)
+    return command.input_hint if command is not None else None
+
+
+async def run_command(host: CommandHost, session: Session, text: str) -> StopReason | None:
+    """Answer ``text`` (a prompt starting with "/") if it names a command; None if not."""
+    name, _, arg = text[1:].partition(" ")
+    command = _BY_NAME.get(name)
+    return await command.handler(host, session, arg.strip()) if command is not None else None
+
+
+def _mode_sentence(session: Session) -> str:
+    """What a mode change says: the mode now in force."""
+    if session.mode == "plan":
+        where = session.plan_file()
+        plan = f" The plan goes to {where}." if where is not None else ""
+        return f"Plan mode: read-only until you approve the plan (/plan off leaves it).{plan}"
+    name = next(m["name"] for m in MODES if m["id"] == session.mode)
+    return f"Mode set to {name} ({session.mode})."
