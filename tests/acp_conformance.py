@@ -181,14 +181,16 @@ def _validate(model: type[BaseModel], value: Any) -> str | None:
     return None
 
 
-def summary_line() -> str | None:
-    total = sum(Totals.checked.values())
+def summary_line(checked: Counter[str], violations: int) -> str | None:
+    """The run's closing line: how many messages of which kinds were judged."""
+    total = sum(checked.values())
     if not total:
         return None
-    kinds = ", ".join(f"{k} {n}" for k, n in Totals.checked.most_common())
+    kinds = ", ".join(f"{k} {n}" for k, n in checked.most_common(25))
+    more = len(checked) - 25
     return (f"ACP wire: {total:,} messages from the agent validated against the official "
-            f"schema (agent-client-protocol {_sdk_version()}), {len(Totals.violations)} "
-            f"violations; by kind: {kinds}")
+            f"schema (agent-client-protocol {_sdk_version()}), {violations} violations; "
+            f"by kind: {kinds}{f' and {more} more kinds' if more > 0 else ''}")
 
 
 def _sdk_version() -> str:
