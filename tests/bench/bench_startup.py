@@ -20,6 +20,7 @@ from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from sidecar.contract.version import PROTOCOL_VERSION  # noqa: E402
 from tests.bench.figures import REPO_ROOT, header, median, ms  # noqa: E402
 from tests.bench.sidecar_process import sidecar_env  # noqa: E402
 
@@ -65,7 +66,7 @@ def one_start(command: list[str], tmp: Path, session: bool) -> tuple[float, floa
     store = tmp / "store"
     params = {
         "processId": None, "rootUri": None,
-        "capabilities": {"experimental": {"contextSidecar": {"protocolVersion": 3}}},
+        "capabilities": {"experimental": {"contextSidecar": {"protocolVersion": PROTOCOL_VERSION}}},
         "initializationOptions": {"settings": {
             "provider": "anthropic", "model": "claude-sonnet-5-5", "apiKeyEnv": "FAKE_LLM_KEY",
             "baseUrl": "http://127.0.0.1:9", "storageDir": str(store)}},
