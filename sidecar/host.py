@@ -1,11 +1,11 @@
 """What the sidecar needs from the host operating system, with a path for each platform.
 
-Everything POSIX-only lives here: advisory file locks (``fcntl.flock``; ``msvcrt.locking``
-on Windows), process groups and their signals (``setsid``/``killpg``; a new process group
-and ``taskkill /T`` on Windows), the shell that runs commands, and the pipe that hands the
-environment to a re-executed sidecar. Choices are made by what the running Python offers
+POSIX-only calls live here: advisory file locks (``fcntl.flock``; ``msvcrt.locking`` on
+Windows), the shell that runs commands, and the pipe that hands the environment to a
+re-executed sidecar. Choices are made by what the running Python offers
 (an importable module, an ``os`` function), not by the platform's name, so a test can hide
-a POSIX call and watch the other path run.
+a POSIX call and watch the other path run. Process groups, which the engine uses too, are
+``sidecar.core.process_groups``.
 """
 
 from __future__ import annotations
@@ -14,11 +14,8 @@ import errno
 import logging
 import os
 import shutil
-import signal
-import subprocess
 import time
 from types import ModuleType
-from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -77,50 +74,6 @@ def unlock(fd: int) -> None:
     if msvcrt is not None:
         os.lseek(fd, 0, os.SEEK_SET)
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-
-
-# ----- process groups ----------------------------------------------------------------------
-
-
-def has_process_groups() -> bool:
-    return hasattr(os, "killpg") and hasattr(os, "setsid")
-
-
-def new_group_options() -> dict[str, Any]:
-    """Popen / create_subprocess_exec options that start the child in a group of its own,
-    so stopping it also stops what it started."""
-    if has_process_groups():
-        return {"start_new_session": True}
-    flag = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-    return {"creationflags": flag} if flag else {}
-
-
-def signal_group(pid: int, hard: bool) -> None:
-    """Ask (``hard=False``) or force (``hard=True``) the group led by ``pid`` to stop.
-
-    Without process groups the whole tree goes through ``taskkill /T`` (Windows), else only
-    the child itself can be reached.
-    """
-    if has_process_groups():
-        sig = getattr(signal, "SIGKILL", signal.SIGTERM) if hard else signal.SIGTERM
-        try:
-            os.killpg(pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-        return
-    taskkill = shutil.which("taskkill")
-    if taskkill is not None:
-        args = [taskkill, "/T", "/PID", str(pid)] + (["/F"] if hard else [])
-        try:
-            subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=5, check=False)
-            return
-        except (OSError, subprocess.TimeoutExpired):
-            pass
-    try:
-        os.kill(pid, signal.SIGTERM)  # TerminateProcess on Windows
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
 
 
 def shell_command(command: str) -> list[str]:

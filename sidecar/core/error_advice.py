@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from sidecar.contract.errors import ProviderFailed, ProviderNotConfigured
+from sidecar.core.held_keys import DEFAULT_KEY_ENV
 from sidecar.core.ports import ProviderError
 from sidecar.core.retry import plain_reason, should_retry
 from sidecar.core.settings import Settings
@@ -42,8 +43,6 @@ def provider_fix(error: ProviderError, key_env: str) -> str:
 
 def provider_failed(error: ProviderError, settings: Settings) -> ProviderFailed:
     """The turn's answer when the provider failed for good (after the retries allowed)."""
-    from sidecar.credentials import DEFAULT_KEY_ENV
-
     key_env = settings.apiKeyEnv or DEFAULT_KEY_ENV.get(settings.provider, "the API key variable")
     retries = settings.retry.maxRetries
     retryable = should_retry(error) or error.prompt_too_long

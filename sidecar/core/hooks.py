@@ -38,7 +38,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Mapping, Protocol
 
 from sidecar.contract.updates import hook_result_update
+from sidecar.core.held_keys import child_environment
 from sidecar.core.messages import Message
+from sidecar.core.process_groups import new_group_options, signal_group
 from sidecar.core.workspace_trust import Trust
 
 if TYPE_CHECKING:
@@ -202,20 +204,17 @@ def _context_of(event: HookEvent, stdout: str, exit_code: int | None) -> str:
 
 def run_hook(hook: HookCommand, payload: dict[str, Any], cwd: Path, match: str) -> HookResult:
     """Run one command with ``payload`` on stdin. Blocking: call it off the event loop."""
-    from sidecar import host
-    from sidecar.credentials import child_environment
-
     try:
         proc = subprocess.Popen(hook.command, shell=True, cwd=cwd, env=child_environment(),
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, **host.new_group_options())
+                                stderr=subprocess.PIPE, **new_group_options())
     except OSError as exc:
         log.warning("%s hook %r did not start: %s", hook.event, hook.command, exc)
         return HookResult(hook.event, hook.command, f"the hook did not start: {exc}", None, "", match)
     try:
         out, err = proc.communicate(json.dumps(payload).encode(), timeout=hook.timeout)
     except subprocess.TimeoutExpired:
-        host.signal_group(proc.pid, hard=True)
+        signal_group(proc.pid, hard=True)
         try:
             proc.kill()
             proc.communicate(timeout=2)

@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from sidecar.core import safe_git
+from sidecar.core.held_keys import child_environment
 from sidecar.core.messages import Block, Message
 from sidecar.core.own_files import RefusedFile, is_own_file, read_own_text
+from sidecar.core.process_groups import new_group_options
 from sidecar.core.settings import Settings
 from sidecar.core.skills import Skill, change_text, discover_skills, skill_roots
 from sidecar.core.tokens import SeedBytes, TextCounter
@@ -99,8 +101,6 @@ class GitSnapshot:
 def _git_env(cwd: Path, timeout: float) -> dict[str, str]:
     # No keys, and none of the programs the repository's config names (fsmonitor, hooks,
     # filters, textconv, ...): sidecar.core.safe_git says which overrides keep them out.
-    from sidecar.credentials import child_environment
-
     return safe_git.environment(child_environment(), [cwd], timeout)
 
 
@@ -109,7 +109,6 @@ def run_git(cwd: Path, commands: dict[str, list[str]],
     """Run git commands in parallel; a failing, missing or slow command gives None. They
     run with the overrides of ``sidecar.core.safe_git``: the repository's config starts
     nothing."""
-    from sidecar import host
     from sidecar.core.redaction import redact_api_keys
 
     procs: dict[str, subprocess.Popen[bytes] | None] = {}
@@ -121,7 +120,7 @@ def run_git(cwd: Path, commands: dict[str, list[str]],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 # Its own process group, so a timeout also ends helpers git started (hooks,
                 # fsmonitor) that would otherwise hold the output pipe open.
-                **host.new_group_options(),
+                **new_group_options(),
             )
         except OSError as exc:
             log.debug("git %s failed to start: %s", args[0], exc)

@@ -50,6 +50,8 @@ import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from sidecar.core.process_groups import new_group_options, signal_group
+
 log = logging.getLogger(__name__)
 
 FIXED_OVERRIDES: tuple[tuple[str, str], ...] = (
@@ -204,15 +206,13 @@ def _submodule_configs(modules: Path) -> list[Path]:
 def _git(cwd: Path, env: Mapping[str, str], deadline: float, *args: str) -> str | None:
     """git's output, or None when it fails, is missing or is still running at ``deadline``
     (then it and whatever it started are stopped)."""
-    from sidecar import host
-
     left = deadline - time.monotonic()
     if left <= 0:
         return None
     try:
         proc = subprocess.Popen(["git", *args], cwd=cwd, env=dict(env), stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                **host.new_group_options())
+                                **new_group_options())
     except OSError as exc:
         log.debug("git %s failed to start: %s", args[0], exc)
         return None
@@ -227,9 +227,7 @@ def _git(cwd: Path, env: Mapping[str, str], deadline: float, *args: str) -> str 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
     """Force ``proc``'s group to stop: a helper it started may hold its output open."""
-    from sidecar import host
-
-    host.signal_group(proc.pid, hard=True)
+    signal_group(proc.pid, hard=True)
     try:
         proc.kill()  # the group signal may not reach it where there are no groups
     except OSError:

@@ -69,7 +69,7 @@ from sidecar.contract.updates import (
     available_commands_update,
     session_info_update,
 )
-from sidecar.credentials import ProcessEnvironment, hold_configured
+from sidecar.core.held_keys import ProcessEnvironment, hold_configured
 from sidecar.core.messages import Block, new_uuid
 from sidecar.core.commands import announced, run_command
 from sidecar.core.editor_context import editor_attachments, editor_context_view

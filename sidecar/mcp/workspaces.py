@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from sidecar.contract.updates import mcp_status_update
-from sidecar.credentials import child_environment
+from sidecar.core.held_keys import child_environment
 from sidecar.core.workspace_trust import UNTRUSTED, Trust
 from sidecar.mcp.announce import McpLink
 from sidecar.mcp.approval import REJECTED, RESTRICTED, WAITING, Approvals, Asker

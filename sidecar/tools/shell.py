@@ -1,7 +1,7 @@
 """Bash: a shell command in the first workspace root, with permission, timeout and cancel.
 
 The command runs in its own process group so a timeout or a cancel stops everything it
-started, not just the shell (``sidecar.host`` says how on each platform). Output (stdout
+started, not just the shell (``sidecar.core.process_groups`` says how on each platform). Output (stdout
 and stderr interleaved) is kept head and tail within the configured character budget. The
 command's environment holds no key variable (``sidecar.credentials``), and the sidecar's
 own environment block holds none either, so ``env`` or ``cat /proc/$PPID/environ`` finds
@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sidecar import host
-from sidecar.credentials import child_environment
-from sidecar.core import readonly_shell, safe_git
+from sidecar.core.held_keys import child_environment
+from sidecar.core import process_groups, readonly_shell, safe_git
 from sidecar.core.ports import ALLOWING, ToolContext, ToolOutcome
 from sidecar.tools.base import BaseTool, ToolError
 
@@ -132,7 +132,7 @@ async def run_command(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         env=dict(env) if env is not None else child_environment(secret_env),
-        **host.new_group_options(),  # its own group: stopping it reaches its children
+        **process_groups.new_group_options(),  # its own group: stopping it reaches its children
     )
     assert proc.stdout is not None
     collector = OutputCollector(output_chars)
@@ -170,7 +170,7 @@ async def run_command(
     finally:
         cancel_wait.cancel()
         if proc.returncode is None:
-            host.signal_group(proc.pid, hard=True)
+            process_groups.signal_group(proc.pid, hard=True)
         for task in work:
             if not task.done():
                 # Something outside the group still holds the pipe; keep what was read.
@@ -190,7 +190,7 @@ async def run_command(
 async def _stop_group(pgid: int, work: tuple[asyncio.Task[None], asyncio.Task[int]]) -> None:
     """Ask the whole group to stop, then force what is left after a grace period."""
     for hard in (False, True):
-        host.signal_group(pgid, hard)
+        process_groups.signal_group(pgid, hard)
         _, pending = await asyncio.wait(work, timeout=KILL_GRACE_S)
         if not pending:
             return

@@ -46,6 +46,7 @@ sys.modules["msvcrt"] = msvcrt
 from pathlib import Path
 from sidecar import host
 from sidecar.composition import default_adapters
+from sidecar.core import process_groups
 from sidecar.contract.params import HistoryListParams, NewSessionParams, PromptParams
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings
@@ -95,7 +96,7 @@ async def main():
             "b": (ws / "b.txt").read_text(),
             "history": [e["display"] for e in listed["entries"]],
             "lock_calls": calls,
-            "groups": host.has_process_groups(),
+            "groups": process_groups.has_process_groups(),
             "handoff": credentials.handoff_state,
             "messages": editor.messages,
         }))

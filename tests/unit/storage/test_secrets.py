@@ -144,7 +144,8 @@ def test_redaction_leaves_clean_values_alone_and_handles_depth() -> None:
 
 KEY_SCRIPT = r"""
 import json, os, subprocess, sys
-from sidecar.credentials import take_environment, handoff_state, child_environment, hold
+from sidecar.credentials import take_environment
+from sidecar.core.held_keys import child_environment, hold
 take_environment()
 import sidecar.credentials as c
 own = open(f"/proc/{os.getpid()}/environ", "rb").read().decode() if os.path.exists("/proc") else ""
