@@ -17,6 +17,7 @@ export const SIDECAR_KEYS = [
   "apiKeyEnv",
   "contextWindow",
   "maxOutputTokens",
+  "maxAnswerBytes",
   "autoCompact.enabled",
   "autoCompact.bufferTokens",
   "autoCompact.confirm",
