@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Callable
 
 from sidecar.core.ports import (
     Adapters,
+    McpServers,
     PromptHistoryStore,
     Provider,
     SessionArchive,
@@ -22,6 +24,7 @@ from sidecar.core.ports import (
 from sidecar.core.prefix import PrefixStore, prefix_for
 from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
+from sidecar.core.workspace_trust import Trust
 
 
 def provider(settings: Settings, environ: Mapping[str, str]) -> Provider:
@@ -62,6 +65,12 @@ def watcher(store: PrefixStore) -> WorkspaceWatcher:
     return watch_workspace(store)
 
 
+def mcp(trust: Callable[[str], Trust]) -> McpServers:
+    from sidecar.mcp.workspaces import McpWorkspaces
+
+    return McpWorkspaces(trust=trust)
+
+
 def default_adapters() -> Adapters:
     return Adapters(provider=provider, tools=tools, transcripts=transcripts, history=history,
-                    archive=archive, prefix=prefix_for, watcher=watcher)
+                    archive=archive, prefix=prefix_for, watcher=watcher, mcp=mcp)

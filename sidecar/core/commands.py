@@ -20,15 +20,15 @@ from sidecar.core.permissions import MODES
 from sidecar.core.session import Session
 
 if TYPE_CHECKING:
+    from sidecar.core.ports import McpServers
     from sidecar.core.workspace_trust import TrustBook
-    from sidecar.mcp.workspaces import McpWorkspaces
 
 
 class CommandHost(Protocol):
     """What a command may use of the session service."""
 
     trust: TrustBook
-    mcp: McpWorkspaces
+    mcp: McpServers
 
     async def _compact(self, session: Session, instructions: str | None, *,
                        trigger: CompactionTrigger,

@@ -1,6 +1,7 @@
-"""The ports of the engine: what it needs from a model provider, a tool and an editor.
+"""The ports of the engine: what it needs from a model provider, a tool, an editor, storage
+and the MCP servers.
 
-Adapters (``sidecar.providers``, ``sidecar.tools``, the transports) implement these; the
+Adapters (``sidecar.providers``, ``sidecar.tools``, ``sidecar.mcp``, the transports) implement these; the
 engine only knows them. Requests and responses are in Anthropic content-block form; a
 provider adapter translates to its wire and back, importing its SDK on first use.
 """
@@ -20,7 +21,10 @@ from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
 
 if TYPE_CHECKING:
+    from sidecar.contract.results import McpServer
     from sidecar.core.prefix import PrefixStore
+    from sidecar.core.tokens import TokenLedger
+    from sidecar.core.workspace_trust import Trust
 
 # ----- model providers ---------------------------------------------------------------------
 
@@ -463,6 +467,81 @@ class WorkspaceWatcher(Protocol):
     async def stop(self) -> None: ...
 
 
+# ----- MCP servers ---------------------------------------------------------------------------
+# A session here is the engine's ``sidecar.core.session.Session``, which imports this module,
+# so it is named ``Any``.
+
+
+class McpSessionLink(Protocol):
+    """One session's view of its workspace's MCP servers (``Session.mcp``)."""
+
+    def sync(self, session: Any) -> None:
+        """Take the servers' changes since the last call into the session: its tools, and
+        attachments announcing them and the servers' instructions."""
+
+    def reannounce(self, ledger: TokenLedger, window: int) -> str | None:
+        """The servers' instructions and the tool set in one text, re-injected after a
+        compaction; None when there is nothing to say."""
+
+
+class McpServers(Protocol):
+    """The MCP servers of the open workspaces, each linked to the sessions opened there."""
+
+    def link(self, session: Any) -> None:
+        """Give ``session`` its workspace's servers (sets ``session.mcp``)."""
+
+    def unlink(self, session_id: str) -> None:
+        """Forget a closed session; the last one of a workspace stops its servers."""
+
+    def reconfigure(self, sessions: list[Any]) -> None:
+        """The servers' settings changed: connect the sessions' workspaces anew."""
+
+    def statuses(self, session: Any) -> list[McpServer]: ...
+
+    def render(self, session: Any) -> str:
+        """The ``/mcp`` text."""
+
+    async def command(self, session: Any, arg: str) -> str:
+        """``/mcp ARG``'s answer."""
+
+    async def trusted(self, folder: str) -> None:
+        """The user trusted ``folder``: its workspaces' held servers are judged again."""
+
+    async def aclose(self) -> None: ...
+
+
+class NoMcpServers:
+    """A service built without MCP servers: no session gets any, and ``/mcp`` says so."""
+
+    def link(self, session: Any) -> None:
+        pass
+
+    def unlink(self, session_id: str) -> None:
+        pass
+
+    def reconfigure(self, sessions: list[Any]) -> None:
+        pass
+
+    def statuses(self, session: Any) -> list[McpServer]:
+        return []
+
+    def render(self, session: Any) -> str:
+        return "This sidecar was built without MCP servers."
+
+    async def command(self, session: Any, arg: str) -> str:
+        return self.render(session)
+
+    async def trusted(self, folder: str) -> None:
+        pass
+
+    async def aclose(self) -> None:
+        pass
+
+
+def no_mcp_servers(trust: Callable[[str], Trust]) -> McpServers:
+    return NoMcpServers()
+
+
 # ----- the pieces a service is built from ---------------------------------------------------
 
 
@@ -479,3 +558,5 @@ class Adapters:
     prefix: Callable[[Path, Settings], PrefixStore]
     # None: no watching (replay, tests); the sidecar still works, only less current.
     watcher: Callable[[PrefixStore], WorkspaceWatcher] | None = None
+    # Given whether a folder is trusted (a workspace's own servers wait for that).
+    mcp: Callable[[Callable[[str], Trust]], McpServers] = no_mcp_servers

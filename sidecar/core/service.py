@@ -17,6 +17,7 @@ from typing import Any, Awaitable, Callable, Mapping, cast
 from sidecar.core.ports import (
     Adapters,
     Editor,
+    McpServers,
     ModelDescription,
     PromptHistoryStore,
     Provider,
@@ -86,7 +87,6 @@ from sidecar.core.redaction import RedactingEditor, redact_exception, redact_val
 from sidecar.core.session_ids import is_valid_session_id
 from sidecar.core.prefix import read_ahead
 from sidecar.core.workspace_trust import TrustBook
-from sidecar.mcp.workspaces import McpWorkspaces
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +160,7 @@ class SessionService:
         self._starting: dict[str, asyncio.Task[None]] = {}
         # Whether a folder is trusted: until it is, what it ships runs nothing.
         self.trust = TrustBook(lambda: self.storage_dir)
-        self.mcp = McpWorkspaces(trust=self.trust.of)
+        self.mcp: McpServers = adapters.mcp(self.trust.of)
         self.trust.listeners.append(self.mcp.trusted)
         hold_configured(settings, self.environ)
 

@@ -39,9 +39,15 @@ from sidecar.core.workspace_trust import UNTRUSTED, Trust
 if TYPE_CHECKING:
     from sidecar.core.compaction.pipeline import ContextTiers
     from sidecar.core.file_state import FileReadState
-    from sidecar.core.ports import Editor, ModelDescription, Provider, Tool, TranscriptStore
+    from sidecar.core.ports import (
+        Editor,
+        McpSessionLink,
+        ModelDescription,
+        Provider,
+        Tool,
+        TranscriptStore,
+    )
     from sidecar.core.prefix import PrefixStore, PrefixView
-    from sidecar.mcp.announce import McpLink
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +126,7 @@ class Session:
         self.epoch_cause: Cause = "start"
         self.turns = TurnRunner(self)
         # The workspace's MCP servers as this session announced them (set by the service).
-        self.mcp: McpLink | None = None
+        self.mcp: McpSessionLink | None = None
 
     # ----- identity and configuration -------------------------------------------------
 

@@ -44,7 +44,6 @@ from sidecar.core.ports import Tool
 from sidecar.mcp.tool import McpTool
 
 if TYPE_CHECKING:
-    from sidecar.core.compaction.host import CompactionHost
     from sidecar.core.tokens import TokenLedger
     from sidecar.mcp.manager import McpManager
 
@@ -171,6 +170,10 @@ class McpLink:
             self.manager.set_left_out(notes, getattr(session, "editor", None))
         return offered
 
+    def reannounce(self, ledger: TokenLedger, window: int) -> str | None:
+        """What a compaction re-injects (``reannouncement``)."""
+        return reannouncement(self, ledger, window)
+
     def sync(self, session: LinkedSession) -> None:
         """Take the changes since the last call (see the module's rule)."""
         for server, text in self.manager.instructions().items():
@@ -242,16 +245,3 @@ def reannouncement(link: McpLink, ledger: TokenLedger, window: int) -> str | Non
         share = share * 3 // 4
         text = build(False, share)
     return text
-
-
-async def reinjected_mcp(session: CompactionHost, tier: str) -> list[Message]:
-    """The servers' instructions and the current MCP tool set, after every compaction of any
-    tier (a source of ``sidecar.core.compaction.reinjection``)."""
-    link: Any = getattr(session, "mcp", None)
-    if not isinstance(link, McpLink):
-        return []
-    text = reannouncement(link, session.ledger, session.thresholds.size)
-    if text is None:
-        return []
-    return [Message(kind="attachment", attachment={"type": "mcp_context", "reinjected": True},
-                    content=[{"type": "text", "text": text}], is_meta=True)]

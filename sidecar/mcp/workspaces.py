@@ -32,6 +32,12 @@ def limits_of(settings: Settings) -> McpLimits:
                      max_tool_definition_percent=cfg.maxToolDefinitionPercent)
 
 
+def _link(session: Session) -> McpLink | None:
+    """The session's link to its servers, which only ``McpWorkspaces.link`` gives."""
+    link = session.mcp
+    return link if isinstance(link, McpLink) else None
+
+
 class McpWorkspaces:
     def __init__(self, trust: Callable[[str], Trust] = lambda cwd: UNTRUSTED) -> None:
         self.managers: dict[str, McpManager] = {}
@@ -89,12 +95,13 @@ class McpWorkspaces:
                                  session.settings.mcp.resultMaxChars, child_environment,
                                  approvals=self.approvals, replaces=replaces)
             self.managers[cwd] = manager
-        previous = session.mcp
-        session.mcp = McpLink(manager)
+        previous = _link(session)
+        link = McpLink(manager)
+        session.mcp = link
         if previous is not None:
             # What the session's tools array holds now: the next sync replaces or removes it.
-            session.mcp.sent = dict(previous.sent)
-            session.mcp.instructions = dict(previous.instructions)
+            link.sent = dict(previous.sent)
+            link.instructions = dict(previous.instructions)
         sid = session.id
 
         def changed() -> None:
@@ -136,12 +143,12 @@ class McpWorkspaces:
             pass
 
     def statuses(self, session: Session) -> list[McpServer]:
-        link = session.mcp
+        link = _link(session)
         return link.manager.statuses() if link is not None else []  # type: ignore[return-value]
 
     def render(self, session: Session) -> str:
         """The ``/mcp`` text: each server, its state, its tools."""
-        link = session.mcp
+        link = _link(session)
         servers = self.statuses(session)
         warnings = link.manager.warnings if link is not None else []
         if not servers:
@@ -190,7 +197,7 @@ class McpWorkspaces:
         name = name.strip()
         if verb not in ("approve", "reject") or not name:
             return "Usage: /mcp, /mcp approve NAME, /mcp reject NAME"
-        link = session.mcp
+        link = _link(session)
         connection = link.manager.connections.get(name) if link is not None else None
         if link is None or connection is None:
             return f"No MCP server named {name!r} in this workspace."

@@ -1,16 +1,25 @@
-"""The layers hold: the engine (``sidecar.core``) imports no transport and no adapter, and no
-module imports itself back through others, at run time, in a function, or for types alone."""
+"""The layers hold: the engine (``sidecar.core``) imports nothing of the package but itself
+and the contract, and no module imports itself back through others, at run time, in a
+function, or for types alone."""
 
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "sidecar"
-# What the engine must not know: the transports, the adapters behind its ports, and the
-# programs built on it. It may use the process-level helpers (credentials, host).
-OUTSIDE_CORE = ("protocol", "acp", "providers", "tools", "storage", "watch", "fake_llm",
-                "replay", "terminal", "composition", "cli")
+# What a module of the engine may import of the package: the engine, the wire contract, and
+# the package's own constants (``sidecar/__init__.py``). The transports, the adapters behind
+# its ports (MCP included), the process-level helpers and the programs on top are left out.
+CORE_MAY_IMPORT = ("sidecar.core", "sidecar.contract")
+# What importing the engine must not load, of the package or of third parties: the adapters'
+# and transports' code and the SDKs and servers they wrap.
+NOT_LOADED_BY_CORE = ("sidecar.mcp", "sidecar.providers", "sidecar.tools", "sidecar.storage",
+                      "sidecar.protocol", "sidecar.acp", "sidecar.host", "sidecar.credentials",
+                      "sidecar.watch", "pygls", "anthropic", "openai", "mcp", "watchfiles")
 
 
 def module_name(path: Path) -> str:
@@ -51,16 +60,35 @@ def graph() -> dict[str, set[str]]:
     return edges
 
 
-def test_core_imports_no_transport_and_no_adapter() -> None:
+def allowed_in_core(target: str) -> bool:
+    return target == "sidecar" or any(target == p or target.startswith(p + ".")
+                                      for p in CORE_MAY_IMPORT)
+
+
+def test_core_imports_only_core_and_contract() -> None:
     offenders = []
     for name, targets in graph().items():
-        if not name.startswith("sidecar.core"):
+        if not (name == "sidecar.core" or name.startswith("sidecar.core.")):
             continue
-        for target in targets:
-            parts = target.split(".")
-            if len(parts) > 1 and parts[1] in OUTSIDE_CORE:
-                offenders.append(f"{name} -> {target}")
+        offenders += [f"{name} -> {t}" for t in sorted(targets) if not allowed_in_core(t)]
     assert offenders == []
+
+
+def test_importing_the_engine_loads_no_adapter() -> None:
+    """In a fresh interpreter, the service loads no adapter, transport or SDK: they come
+    from the composition root, when it builds them."""
+    script = ("import json, sys; import sidecar.core.service; "
+              "print(json.dumps(sorted(sys.modules)))")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=PACKAGE.parent, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    loaded = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert "sidecar.core.service" in loaded
+    offenders = [m for m in loaded if any(m == p or m.startswith(p + ".") for p in NOT_LOADED_BY_CORE)]
+    assert offenders == []
+    outside = [m for m in loaded if m.startswith("sidecar") and m != "sidecar"
+               and not allowed_in_core(m)]
+    assert outside == []
 
 
 def strongly_connected(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -112,5 +140,9 @@ def test_the_checks_see_real_imports() -> None:
     seeing nothing."""
     edges = graph()
     assert "sidecar.core.ports" in edges["sidecar.core.session"]
+    # Function-level imports are seen too (the composition root builds adapters lazily).
+    assert "sidecar.mcp.workspaces" in edges["sidecar.composition"]
+    assert not allowed_in_core("sidecar.mcp.workspaces") and not allowed_in_core("sidecar.host")
+    assert allowed_in_core("sidecar.contract.results") and not allowed_in_core("sidecar.corex")
     assert "sidecar.core.session" in edges["sidecar.core.service"]
     assert any(t.startswith("sidecar.core") for t in edges["sidecar.providers.anthropic_messages"])

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Awaitable, Callable, Literal
 
 from sidecar.core.hooks import reinjected_hook_context
 from sidecar.core.messages import Message
-from sidecar.mcp.announce import reinjected_mcp
 from sidecar.core.permissions_plan import reinjected_plan
 from sidecar.core.skills import reinjected_skill_listing, reinjected_skills
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost
+    from sidecar.core.ports import McpSessionLink
 
 Tier = Literal["full", "session_memory"]
 # One source of re-injected context: what it adds after a compaction of the given tier.
@@ -91,6 +91,19 @@ async def reinjected_files(session: CompactionHost, tier: Tier) -> list[Message]
 # In the order they follow the summary: files, the plan, the skill listing, the skills
 # the model loaded, the SessionStart hooks' context, then the MCP servers' instructions
 # and tools.
+async def reinjected_mcp(session: CompactionHost, tier: Tier) -> list[Message]:
+    """The MCP servers' instructions and the current MCP tool set, after every compaction of
+    any tier (what the session's link to its servers says)."""
+    link: McpSessionLink | None = getattr(session, "mcp", None)
+    if link is None:
+        return []
+    text = link.reannounce(session.ledger, session.thresholds.size)
+    if text is None:
+        return []
+    return [Message(kind="attachment", attachment={"type": "mcp_context", "reinjected": True},
+                    content=[{"type": "text", "text": text}], is_meta=True)]
+
+
 SOURCES: list[Source] = [reinjected_files, reinjected_plan, reinjected_skill_listing,
                          reinjected_skills, reinjected_hook_context, reinjected_mcp]
 

@@ -630,6 +630,7 @@ def build_engine(tmp_path: Path, *, provider: ScriptedProvider | None = None,
         # A session without a prefix is one Session supports; the port's type leaves it out.
         prefix=(lambda cwd, s: fixed) if prefix else (lambda cwd, s: None),  # type: ignore[arg-type,return-value]
         watcher=None,
+        mcp=composition.mcp,
     )
     service = SessionService(editor, settings, adapters=adapters,
                              environ={"CLAUDE_CODE_SKIP_PROMPT_HISTORY": "1"})
