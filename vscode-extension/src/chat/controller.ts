@@ -27,6 +27,7 @@ import {
   type TrustWorkspaceResult,
 } from "../shared/protocol";
 import { GaugeTracker, gaugeStage, offersCompact } from "../status/gaugeFormat";
+import { mentionedFiles } from "./mentions";
 import { promptBlocks } from "./promptBlocks";
 
 export type RetryUpdate = Extract<SessionUpdate, { sessionUpdate: "retry_update" }>;
@@ -601,10 +602,16 @@ export class ChatController {
     if (!port) return undefined;
     if (!this.sessionId && !(await this.newSession())) return undefined;
     const sessionId = this.sessionId!;
-    const attached = this.attachments;
+    const own = this.attachments;
+    const attached = [...own];
+    for (const file of await mentionedFiles(trimmed, this.cwd())) {
+      if (!attached.some((a) => a.kind === "file" && a.uri === file.uri)) {
+        attached.push({ id: -1, kind: "file", uri: file.uri, label: file.label });
+      }
+    }
     const prompt = promptBlocks(trimmed, attached, this.hooks.editorContext?.() ?? []);
     this.attachments = [];
-    if (attached.length) this.postAttachments();
+    if (own.length) this.postAttachments();
     this.failedPrompt = null;
     this.hooks.post({ type: "userPrompt", text: trimmed });
     this.busy = true;
@@ -620,7 +627,7 @@ export class ChatController {
     } catch (error) {
       const e = describeError(error);
       // Kept so it can be sent again once the cause is fixed (a key set, the sidecar back).
-      this.failedPrompt = { text: trimmed, attachments: attached };
+      this.failedPrompt = { text: trimmed, attachments: own };
       if (sessionId === this.sessionId) this.postError(e);
       this.hooks.promptFailed?.(e, trimmed);
       return undefined;

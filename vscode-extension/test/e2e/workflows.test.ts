@@ -1,5 +1,5 @@
 // End to end, as a user works: the first prompt without a key, adding a selection to the
-// chat, the gauge's stages, edits applied and saved (and reviewed in the diff editor), and the
+// chat, a file mentioned with @, the gauge's stages, edits applied and saved (and reviewed in the diff editor), and the
 // last session coming back after a window reload. One code-server, the packaged extension,
 // the real sidecar and the fake LLM; screenshots in both themes go to docs/screenshots/.
 
@@ -121,6 +121,24 @@ test("Add Selection to Chat sends the selected lines with the next prompt", { sk
   assert.match(sent, /The user selected lines 1-2 of [^"]*app\.py/, sent);
   assert.match(sent, /def add\(a, b\)/);
   shots.push(...(await cs.shootBoth("add-selection", panelAndEditor)));
+});
+
+test("@ completes a workspace file and the prompt sends it: the file reaches the model, not only its name", { skip, timeout: 120_000 }, async () => {
+  writeFileSync(path.join(cs.dirs.workspace, "notes.txt"), "Meeting notes: ship the mention fix on Friday.\n");
+  const frame = await cs.openChat();
+  await frame.locator("#send:not([disabled])").waitFor({ timeout: 60_000 });
+  const input = frame.locator("#input");
+  await input.fill("");
+  await input.pressSequentially("Summarize @notes");
+  await frame.locator("#completions", { hasText: "notes.txt" }).waitFor({ timeout: 30_000 });
+  await input.press("Tab");
+  assert.equal(await input.inputValue(), "Summarize @notes.txt ");
+  await fake.queue([text("The notes say to ship on Friday.")]);
+  await input.press("Enter");
+  await waitForAnswer("ship on Friday");
+  const sent = JSON.stringify((await fake.requests()).map((r) => r.body.messages));
+  assert.match(sent, /Summarize @notes\.txt/);
+  assert.match(sent, /ship the mention fix on Friday/, "the mentioned file's text reached the model");
 });
 
 test("the gauge takes its stage's colour, offers Compact and its tooltip says what comes next", { skip, timeout: 120_000 }, async () => {

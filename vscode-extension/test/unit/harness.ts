@@ -22,7 +22,8 @@ export class FakePort implements SidecarPort {
   }
 }
 
-export function harness(handlers: Record<string, Handler>, extraHooks: Partial<ChatHooks> = {}, options: ControllerOptions = {}) {
+export function harness(handlers: Record<string, Handler>, extraHooks: Partial<ChatHooks> = {}, options: ControllerOptions = {},
+  cwd: () => string = () => "/work/proj") {
   const posts: HostToWebviewBody[] = [];
   const calls: { hook: string; args: unknown[] }[] = [];
   const record = (hook: string) => (...args: unknown[]) => void calls.push({ hook, args });
@@ -44,7 +45,7 @@ export function harness(handlers: Record<string, Handler>, extraHooks: Partial<C
       hostRequest: record("hostRequest"),
       ...extraHooks,
     },
-    () => "/work/proj",
+    cwd,
     options,
   );
   const port = new FakePort(handlers);
