@@ -14,7 +14,17 @@ _CODES = {
     "bold": "1", "dim": "2", "italic": "3", "red": "31", "green": "32", "yellow": "33",
     "blue": "34", "magenta": "35", "cyan": "36", "grey": "90", "inverse": "7",
 }
+# Clients colour the gauge by its ``stage`` (docs/protocol.md "Gauge"); ``level`` only when an
+# older sidecar sends no stage. ``level`` stays ok far into a large window, ``stage`` does not.
+STAGE_COLOURS = {"normal": "green", "warning": "yellow", "error": "red", "blocking": "red bold inverse"}
 LEVEL_COLOURS = {"ok": "green", "warning": "yellow", "error": "red", "blocking": "red bold inverse"}
+
+
+def gauge_colour(gauge: dict[str, Any]) -> str:
+    stage = gauge.get("stage")
+    if stage in STAGE_COLOURS:
+        return STAGE_COLOURS[str(stage)]
+    return LEVEL_COLOURS.get(str(gauge.get("level")), "")
 
 
 def colour_wanted(stream: TextIO) -> bool:
@@ -76,7 +86,7 @@ def tokens_short(n: int | float | None) -> str:
 
 
 def gauge_label(gauge: dict[str, Any] | None, style: Style) -> str:
-    """``[ctx 71% 142.3K/200K]`` in the level's colour."""
+    """``[ctx 71% 142.3K/200K]`` in the stage's colour."""
     if not gauge:
         return style.paint("[ctx ?]", "grey")
     used, size = gauge.get("used"), gauge.get("size")
@@ -84,7 +94,7 @@ def gauge_label(gauge: dict[str, Any] | None, style: Style) -> str:
     if percent is None and used is not None and size:
         percent = used / size * 100
     text = f"[ctx {round(percent or 0)}% {tokens_short(used)}/{tokens_short(size)}]"
-    return style.paint(text, LEVEL_COLOURS.get(str(gauge.get("level")), ""))
+    return style.paint(text, gauge_colour(gauge))
 
 
 def gauge_bar(gauge: dict[str, Any] | None, style: Style, width: int = 30) -> str:
@@ -103,5 +113,5 @@ def gauge_bar(gauge: dict[str, Any] | None, style: Style, width: int = 30) -> st
         else:
             cells.append(style.symbol("bar") if i < filled else style.symbol("empty"))
     body = "".join(cells)
-    colour = LEVEL_COLOURS.get(str(gauge.get("level")), "")
+    colour = gauge_colour(gauge)
     return "[" + style.paint(body[:filled], colour) + body[filled:] + "]"
