@@ -35,9 +35,8 @@ from sidecar.contract.results import PromptResult, SessionList, SessionOpened
 from sidecar.contract.updates import agent_message_chunk
 from sidecar.core.messages import new_uuid
 from sidecar.core.service import SessionService
-from sidecar.core.settings import Settings, resolve_settings
+from sidecar.core.settings import PROVIDERS, Settings, resolve_settings
 from sidecar.logs import setup_logging
-from sidecar.providers.registry import PROVIDERS
 from sidecar.routes import NOTIFICATIONS, REQUESTS, ROUTES, Route, settle
 from sidecar.sdk_warmup import SdkWarmUp
 

@@ -236,8 +236,12 @@ class Permissions:
     defaultMode: str = "default"
 
 
+# The providers the sidecar speaks: the one list (the adapters in sidecar.providers build
+# each; the transports announce it in initialize).
+PROVIDERS: tuple[str, ...] = ("anthropic", "openai", "openai-compatible")
+
 _CHOICES: dict[str, tuple[str, ...]] = {
-    "provider": ("anthropic", "openai", "openai-compatible"),
+    "provider": PROVIDERS,
     "tokens.estimator": ("calibrated", "bytes4", "tiktoken"),
     "thinking.mode": ("off", "adaptive", "budget"),
     "thinking.effort": ("low", "medium", "high", "xhigh", "max"),

@@ -31,12 +31,11 @@ from sidecar.contract.errors import INTERNAL_ERROR, InvalidParams, SidecarError
 from sidecar.contract.uris import uri_to_path
 from sidecar.contract.version import PROTOCOL_VERSION
 from sidecar.core.service import SessionService
-from sidecar.core.settings import SECTION, Settings, resolve_settings
+from sidecar.core.settings import PROVIDERS, SECTION, Settings, resolve_settings
 from sidecar.logs import setup_logging
 from sidecar.protocol.editor_client import LspEditor
 from sidecar.protocol.envelope import describe, error_message, short
 from sidecar.protocol.stdio import LspIntake, read_stdio
-from sidecar.providers.registry import PROVIDERS
 from sidecar.routes import REQUESTS, ROUTES, Route, settle
 from sidecar.sdk_warmup import SdkWarmUp
 

@@ -20,14 +20,13 @@ from urllib.parse import urlsplit
 
 from sidecar.core.catalog import ModelInfo, lookup
 from sidecar.contract.errors import ProviderNotConfigured
-from sidecar.core.settings import BASE_URL_ENV, SECTION, Settings, resolve_base_url
+from sidecar.core.settings import BASE_URL_ENV, PROVIDERS, SECTION, Settings, resolve_base_url
 from sidecar.core.held_keys import DEFAULT_KEY_ENV, read_key
 from sidecar.providers.anthropic_messages import AnthropicProvider
 from sidecar.core.ports import Provider
 from sidecar.providers.openai_chat import KEYLESS_PLACEHOLDER, OpenAIChatProvider
 from sidecar.providers.openai_responses import OpenAIResponsesProvider
 
-PROVIDERS = ("anthropic", "openai", "openai-compatible")
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
 
 
