@@ -136,7 +136,10 @@ def test_edit_review_modes_and_winbar(tmp_path: Path) -> None:
     ]
     assert (tmp_path / "workspace" / "src" / "app.py").read_text() == "def main():\n    return 2\n"
     assert not (tmp_path / "workspace" / "new.txt").exists()
-    assert len(result["checks"]) >= 36
+    # In a normal split the gauge and the mode come first; the long "next" text gives way.
+    assert result["winbar_fitted"]["60"] == " fake-model · ctx 10% 1K/10K · mode: Default" + " " * 10 + "? help"
+    assert result["winbar_fitted"]["40"] == " ctx 10% 1K/10K · mode: Default   ? help"
+    assert len(result["checks"]) >= 44
 
 
 def test_retries_errors_help_hooks_mcp_and_context(tmp_path: Path) -> None:

@@ -43,6 +43,8 @@ H.run(function()
   vim.api.nvim_buf_set_lines(0, -1, -1, false, { "unsaved line" })
   local notes = vim.api.nvim_get_current_buf()
 
+  -- Wide enough for the whole winbar beside the notes window.
+  vim.o.columns = 240
   local chat = H.open_chat()
   -- Name and winbar ------------------------------------------------------------------------
   H.check(vim.api.nvim_buf_get_name(chat.buf) == "context-sidecar://s1", "buffer named by short id: " .. vim.api.nvim_buf_get_name(chat.buf))
@@ -73,6 +75,21 @@ H.run(function()
   end, "gauge coloured by stage")
   H.check(winbar.text(chat) == "fake-model · Fix the bug · ctx 10% 1K/10K · Auto-compact at 8K (in 7K tokens): older turns will be summarized · mode: Default",
     "next shown past the normal stage: " .. winbar.text(chat))
+  -- A normal split: the drawn winbar keeps the gauge and the mode, and the rest gives way.
+  local full_width = vim.api.nvim_win_get_width(win)
+  local drawn = {}
+  for _, cols in ipairs({ 60, 40 }) do
+    vim.cmd("vertical resize " .. cols)
+    H.check(vim.api.nvim_win_get_width(win) == cols, "window resized to " .. cols)
+    local fitted = vim.api.nvim_eval_statusline(vim.wo[win].winbar, { winid = win, use_winbar = true, maxwidth = cols }).str
+    drawn[tostring(cols)] = fitted
+    H.check(fitted:find("ctx 10% 1K/10K", 1, true) ~= nil, cols .. " columns keep the gauge: " .. fitted)
+    H.check(fitted:find("mode: Default", 1, true) ~= nil, cols .. " columns keep the mode: " .. fitted)
+    H.check(fitted:sub(1, 2) ~= "<" and not fitted:find("<", 1, true), cols .. " columns not cut at the start: " .. fitted)
+    H.check(vim.fn.strdisplaywidth(fitted) <= cols, cols .. " columns fit: " .. fitted)
+  end
+  H.record("winbar_fitted", drawn)
+  vim.api.nvim_win_set_width(win, full_width)
   local normal = F.gauge("s1", 6, 1000, "ok")
   normal.stage = "normal"
   normal.next = "Auto-compact at 8K"

@@ -35,21 +35,106 @@ function M.parts(chat)
   return parts
 end
 
----Plain text of the winbar (what the user reads).
----@param chat context_sidecar.Chat
----@return string
-function M.text(chat)
-  local p = M.parts(chat)
-  local items = {}
-  for _, key in ipairs({ "model", "title", "gauge", "next", "mode", "mcp", "restricted" }) do
-    if p[key] and p[key] ~= "" then
-      table.insert(items, key == "mode" and ("mode: " .. p[key]) or p[key])
-    end
-  end
-  return table.concat(items, " · ")
+local ORDER = { "model", "title", "gauge", "next", "mode", "mcp", "restricted" }
+-- What gives way first when the window is narrow: the long "next" text, then the MCP count,
+-- the title, the model, the help hint and the trust warning. The gauge and the mode stay.
+local YIELD = { "next", "mcp", "title", "model", "help", "restricted" }
+-- Items that shrink (with an ellipsis) before they are dropped, and their shortest useful width.
+local SHRINK = { next = 12, title = 8 }
+local SEP = " · "
+
+local function width_of(text)
+  return vim.fn.strdisplaywidth(text)
 end
 
----'winbar' expression for chat windows.
+---Cut `text` to at most `cols` display columns, ending in an ellipsis when cut.
+local function shorten(text, cols)
+  if width_of(text) <= cols then
+    return text
+  end
+  local chars = vim.fn.strchars(text)
+  local out = ""
+  for n = chars, 1, -1 do
+    out = vim.fn.strcharpart(text, 0, n) .. "…"
+    if width_of(out) <= cols then
+      return out
+    end
+  end
+  return "…"
+end
+
+---The winbar's items fitted to `width` columns: a list of `{key, text}` in display order and
+---whether the help hint fits. Without `width` everything is kept.
+---@param chat context_sidecar.Chat
+---@param width integer|nil
+---@return {key: string, text: string}[] items
+---@return string|nil help
+function M.layout(chat, width)
+  local p = M.parts(chat)
+  local shown = {}
+  for _, key in ipairs(ORDER) do
+    if p[key] and p[key] ~= "" then
+      shown[key] = key == "mode" and ("mode: " .. p[key]) or tostring(p[key])
+    end
+  end
+  local help_key = require("context_sidecar.config").get().mappings.help
+  local help = help_key and (help_key .. " help") or nil
+  local function total()
+    local n, cols = 0, 1 -- the leading space
+    for _, key in ipairs(ORDER) do
+      if shown[key] then
+        cols = cols + (n > 0 and width_of(SEP) or 0) + width_of(shown[key])
+        n = n + 1
+      end
+    end
+    if help then
+      cols = cols + 1 + width_of(help)
+    end
+    return cols
+  end
+  if width then
+    for _, key in ipairs(YIELD) do
+      local over = total() - width
+      if over <= 0 then
+        break
+      end
+      if key == "help" then
+        help = nil
+      elseif shown[key] then
+        local room = width_of(shown[key]) - over
+        if SHRINK[key] and room >= SHRINK[key] then
+          shown[key] = shorten(shown[key], room)
+        else
+          shown[key] = nil
+        end
+      end
+    end
+  end
+  local items = {}
+  for _, key in ipairs(ORDER) do
+    if shown[key] then
+      table.insert(items, { key = key, text = shown[key] })
+    end
+  end
+  return items, help
+end
+
+---Plain text of the winbar (what the user reads); fitted to `width` columns when given (the
+---help hint on the right is left out).
+---@param chat context_sidecar.Chat
+---@param width integer|nil
+---@return string
+function M.text(chat, width)
+  local items = M.layout(chat, width)
+  local texts = {}
+  for _, item in ipairs(items) do
+    table.insert(texts, item.text)
+  end
+  return table.concat(texts, SEP)
+end
+
+---'winbar' expression for chat windows, evaluated on every redraw: it fits the window's
+---current width, so a resize shows as much as fits (the gauge and the mode always).
 ---@return string
 function M.render()
   local win = vim.g.statusline_winid or vim.api.nvim_get_current_win()
@@ -62,31 +147,24 @@ function M.render()
     return ""
   end
   local p = M.parts(chat)
-  local items = {}
-  if p.model then
-    table.insert(items, "%#ContextSidecarModel#" .. escape(p.model) .. "%*")
+  local items, help = M.layout(chat, vim.api.nvim_win_get_width(win))
+  local out = {}
+  for _, item in ipairs(items) do
+    local text = escape(item.text)
+    if item.key == "model" then
+      text = "%#ContextSidecarModel#" .. text .. "%*"
+    elseif item.key == "gauge" or item.key == "next" then
+      text = ("%%#%s#%s%%*"):format(p.hl, text)
+    elseif item.key == "mode" then
+      text = "%#ContextSidecarMode#" .. text .. "%*"
+    elseif item.key == "restricted" then
+      text = "%#WarningMsg#" .. text .. "%*"
+    end
+    table.insert(out, text)
   end
-  if p.title then
-    table.insert(items, escape(p.title))
-  end
-  if p.gauge then
-    table.insert(items, ("%%#%s#%s%%*"):format(p.hl, escape(p.gauge)))
-  end
-  if p.next then
-    table.insert(items, ("%%#%s#%s%%*"):format(p.hl, escape(p.next)))
-  end
-  if p.mode then
-    table.insert(items, "%#ContextSidecarMode#mode: " .. escape(p.mode) .. "%*")
-  end
-  if p.mcp then
-    table.insert(items, escape(p.mcp))
-  end
-  if p.restricted then
-    table.insert(items, "%#WarningMsg#" .. escape(p.restricted) .. "%*")
-  end
-  local help = require("context_sidecar.config").get().mappings.help
-  local right = help and ("%=" .. escape(help) .. " help") or ""
-  return " " .. table.concat(items, " · ") .. right
+  local right = help and ("%=" .. escape(help)) or ""
+  -- Anything still too wide is cut at the end, never before the gauge.
+  return " " .. table.concat(out, SEP) .. "%<" .. right
 end
 
 return M
