@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
             from sidecar.acp.server import serve_acp
 
             return serve_acp(log_file=args.log_file, log_level=args.log_level)
-        from sidecar.protocol.server import serve
+        from sidecar.lsp.server import serve
 
         return serve(log_file=args.log_file, log_level=args.log_level)
     if args.command == "fake-llm":

@@ -62,7 +62,7 @@ from sidecar.core import ports
 ports.ToolInputDelta.partial_json
 
 # pygls calls these overrides on the LSP server.
-from sidecar.protocol import server as lsp_server
+from sidecar.lsp import server as lsp_server
 
 lsp_server.SidecarServer._send_handler_result
 lsp_server.SidecarServer.report_server_error

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from sidecar.protocol.envelope import PEEK_BYTES
+from sidecar.jsonrpc import PEEK_BYTES
 
 
 @dataclass(frozen=True)

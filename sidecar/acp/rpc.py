@@ -26,7 +26,7 @@ from sidecar.contract.errors import (
     SidecarError,
 )
 from sidecar.core.settings import Transport
-from sidecar.protocol.envelope import (
+from sidecar.jsonrpc import (
     Invalid,
     Notification,
     Request,

@@ -18,7 +18,7 @@ CORE_MAY_IMPORT = ("sidecar.core", "sidecar.contract")
 # What importing the engine must not load, of the package or of third parties: the adapters'
 # and transports' code and the SDKs and servers they wrap.
 NOT_LOADED_BY_CORE = ("sidecar.mcp", "sidecar.providers", "sidecar.tools", "sidecar.storage",
-                      "sidecar.protocol", "sidecar.acp", "sidecar.host", "sidecar.credentials",
+                      "sidecar.lsp", "sidecar.acp", "sidecar.host", "sidecar.credentials",
                       "sidecar.watch", "pygls", "anthropic", "openai", "mcp", "watchfiles")
 
 

@@ -4,9 +4,9 @@ import { stderrLineParser } from "../../src/client/serverLog";
 
 test("sidecar stderr keeps its levels; tracebacks follow their record", () => {
   const parse = stderrLineParser();
-  assert.deepEqual(parse("2026-11-30 01:25:02,132 INFO sidecar.protocol.server: serving LSP over stdio"), {
+  assert.deepEqual(parse("2026-11-30 01:25:02,132 INFO sidecar.lsp.server: serving LSP over stdio"), {
     level: "info",
-    text: "sidecar.protocol.server: serving LSP over stdio",
+    text: "sidecar.lsp.server: serving LSP over stdio",
   });
   assert.deepEqual(parse("2026-11-30 01:25:03,001 WARNING sidecar.core.settings: unknown setting x"), { level: "warn", text: "sidecar.core.settings: unknown setting x" });
   assert.deepEqual(parse("2026-11-30 01:25:04,002 ERROR sidecar.core.service: turn failed"), { level: "error", text: "sidecar.core.service: turn failed" });

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sidecar.contract.errors import INVALID_REQUEST, PARSE_ERROR
-from sidecar.protocol.envelope import (
+from sidecar.jsonrpc import (
     Invalid,
     Notification,
     Request,

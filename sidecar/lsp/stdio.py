@@ -23,7 +23,7 @@ from sidecar.contract.errors import (
     METHOD_NOT_FOUND,
     SERVER_NOT_INITIALIZED,
 )
-from sidecar.protocol.envelope import (
+from sidecar.jsonrpc import (
     Invalid,
     Notification,
     Request,
@@ -34,7 +34,7 @@ from sidecar.protocol.envelope import (
     judge_unreadable,
     short,
 )
-from sidecar.protocol.framing import IDLE_SECONDS, Frame, FrameDecoder, Misframed
+from sidecar.lsp.framing import IDLE_SECONDS, Frame, FrameDecoder, Misframed
 
 if TYPE_CHECKING:
     from pygls.protocol import LanguageServerProtocol

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from sidecar.contract.errors import SessionNotFound
-from sidecar.protocol.server import build_server
+from sidecar.lsp.server import build_server
 
 
 class Wire:

@@ -14,7 +14,7 @@ from sidecar.contract import methods as m
 from sidecar.contract.outbound import permission_params, session_update_params, status_params
 from sidecar.contract.updates import SessionUpdate
 from sidecar.contract.uris import uri_to_path
-from sidecar.protocol.saved_edits import Before, disk_text, land
+from sidecar.lsp.saved_edits import Before, disk_text, land
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -91,7 +91,7 @@ class LspEditor:
 
     async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:
         """Apply the change with ``workspace/applyEdit``; an accepted change the editor left
-        unsaved is then written to the disk (``sidecar.protocol.saved_edits``)."""
+        unsaved is then written to the disk (``sidecar.lsp.saved_edits``)."""
         if not self.supports_apply_edit:
             return None
         before = Before(await asyncio.to_thread(disk_text, path), self.buffer_text(path))

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sidecar.acp.lines import Line, LineDecoder, Overlong
-from sidecar.protocol.envelope import PEEK_BYTES
-from sidecar.protocol.framing import HEADER_LIMIT, Frame, FrameDecoder, Misframed
+from sidecar.jsonrpc import PEEK_BYTES
+from sidecar.lsp.framing import HEADER_LIMIT, Frame, FrameDecoder, Misframed
 
 LIMIT = 4096
 values = st.recursive(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sidecar.protocol.saved_edits import Before, landing
+from sidecar.lsp.saved_edits import Before, landing
 
 OLD, NEW = "a = 1\n", "a = 2\n"
 

@@ -33,9 +33,9 @@ from sidecar.contract.version import PROTOCOL_VERSION
 from sidecar.core.service import SessionService
 from sidecar.core.settings import PROVIDERS, SECTION, Settings, resolve_settings
 from sidecar.logs import setup_logging
-from sidecar.protocol.editor_client import LspEditor
-from sidecar.protocol.envelope import describe, error_message, short
-from sidecar.protocol.stdio import LspIntake, read_stdio
+from sidecar.lsp.editor_client import LspEditor
+from sidecar.jsonrpc import describe, error_message, short
+from sidecar.lsp.stdio import LspIntake, read_stdio
 from sidecar.routes import REQUESTS, ROUTES, Route, settle
 from sidecar.sdk_warmup import SdkWarmUp
 

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from sidecar.protocol.envelope import PEEK_BYTES, TooDeep, parse
+from sidecar.jsonrpc import PEEK_BYTES, TooDeep, parse
 
 HEADER_LIMIT = 8 * 1024
 # A header block that never ends and a body that never arrives are told apart from a slow
