@@ -169,6 +169,27 @@ def test_the_clients_mirror_is_the_contracts(tmp_path: Path) -> None:
     assert len(result["checks"]) >= 45
 
 
+def test_help_works_from_each_install_recipe(tmp_path: Path) -> None:
+    result = run_scenario("help_tags", tmp_path)
+    assert len(result["opened"]) == 10, result["opened"]
+
+
+def test_shipped_help_tags_are_current(tmp_path: Path) -> None:
+    """doc/tags is what `:helptags` makes of doc/context_sidecar.txt today (regenerate with
+    `nvim --headless -u NONE -c 'helptags clients/nvim/doc' -c q`)."""
+    doc = tmp_path / "doc"
+    doc.mkdir()
+    (doc / "context_sidecar.txt").write_bytes((PLUGIN / "doc" / "context_sidecar.txt").read_bytes())
+    proc = subprocess.run(
+        [str(NVIM), "--headless", "-u", "NONE", "-i", "NONE", "-c", f"helptags {doc}", "-c", "qa!"],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert proc.returncode == 0, proc.stderr
+    shipped = PLUGIN / "doc" / "tags"
+    assert shipped.exists(), "clients/nvim/doc/tags is not shipped"
+    assert shipped.read_text() == (doc / "tags").read_text(), "clients/nvim/doc/tags is stale: run :helptags"
+
+
 def text_reply(text: str, **kwargs: Any) -> Any:
     from sidecar.fake_llm import Reply
 
