@@ -200,6 +200,9 @@ class Provider(Protocol):
     server_context_management: bool
     # The provider can summarize the conversation itself (``compact``).
     server_compaction: bool
+    # The provider's prompt cache takes explicit breakpoints with TTLs (Anthropic's): the
+    # one-hour anchor (sidecar.core.cache_anchor) is planned only then.
+    cache_breakpoints: bool
 
     def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """Yield deltas, then exactly one ``Completed``; raise ``ProviderError`` on failure."""

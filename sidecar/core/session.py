@@ -480,9 +480,9 @@ class Session:
         )
 
     def with_cache_anchor(self, request: ModelRequest) -> ModelRequest:
-        """A main request with its one-hour anchor (sidecar.core.cache_anchor); only
-        Anthropic's cache takes breakpoints and TTLs."""
-        if not self.settings.promptCache.hourAnchors or self.info.provider != "anthropic":
+        """A main request with its one-hour anchor (sidecar.core.cache_anchor), where the
+        provider's cache takes breakpoints and TTLs."""
+        if not self.settings.promptCache.hourAnchors or not self.provider().cache_breakpoints:
             return request
         previous = self.last_usage.prompt_tokens if self.last_usage is not None else None
         return self.cache_anchors.plan(request, self.ledger.used(), previous, self.clock(),

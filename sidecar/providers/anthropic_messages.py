@@ -266,6 +266,7 @@ class AnthropicProvider(SdkClientHolder):
     # On-demand compaction (``compaction: {type: summarize}``): the server summarizes and
     # returns a signed block that later requests send first.
     server_compaction = True
+    cache_breakpoints = True
 
     name = "anthropic"
 

@@ -467,6 +467,7 @@ class OpenAIChatProvider(SdkClientHolder):
 
     server_context_management = False
     server_compaction = False
+    cache_breakpoints = False
 
     def __init__(
         self,

@@ -50,6 +50,7 @@ class OpenAIResponsesProvider(SdkClientHolder):
 
     server_context_management = False
     server_compaction = True
+    cache_breakpoints = False
 
     name = "openai"
 

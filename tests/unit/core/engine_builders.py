@@ -150,6 +150,7 @@ class ScriptedProvider:
         self.server_context_management = server_context_management
         # The provider summarizes itself (``compact``): its summary script answers.
         self.server_compaction = server_compaction
+        self.cache_breakpoints = name == "anthropic"
         self.main: Script = deque()
         self.summary: Script = deque()
         self.memory: Script = deque()
