@@ -125,7 +125,7 @@ async def test_context_reports_skipped_lines_and_values(tmp_path: Path) -> None:
                                "pendingWrites": 0, "lastWriteError": None}
     from sidecar.core.context_view import render_context
 
-    assert "2 lines and 1 values skipped" in render_context(view)
+    assert "2 lines and 1 value skipped" in render_context(view)
     await svc.shutdown()
 
 
