@@ -211,9 +211,20 @@ function errorText(error: unknown): string {
 }
 
 function summaryText(summary: unknown): string | undefined {
-  if (typeof summary === "string") return summary.trim() || undefined;
-  if (isRecord(summary)) return str(summary.text) ?? str(summary.summary);
-  return undefined;
+  const text = typeof summary === "string" ? summary : isRecord(summary) ? str(summary.text) ?? str(summary.summary) : undefined;
+  return text === undefined ? undefined : summaryMarkdown(text) || undefined;
+}
+
+/**
+ * The summary's markdown without the summarizer's tags. A summary may come as the model
+ * wrote it: an <analysis> scratchpad, then the sections inside <summary> tags (a provider's
+ * own compaction keeps them). Left in, markdown takes the tags for an HTML block that runs
+ * to the next blank line, and the numbered sections inside show as one run-on paragraph.
+ */
+function summaryMarkdown(text: string): string {
+  const body = text.replace(/<analysis>[\s\S]*?<\/analysis>/i, "");
+  const inner = /<summary>([\s\S]*?)(?:<\/summary>|$)/i.exec(body);
+  return (inner ? inner[1] : body).replace(/\n{3,}/g, "\n\n").trim();
 }
 
 // ---- retries ------------------------------------------------------------------------------

@@ -93,6 +93,23 @@ test("compaction shows a spinner, then before and after, with its summary as a s
   await page.close();
 });
 
+test("a compaction's summary renders as markdown: its numbered sections are a list", { skip }, async () => {
+  const page = await openView(browser);
+  await host(page, running);
+  const sections = "1. Primary Request and Intent:\n   Fix the rounding in `calc.py`.\n2. Key Technical Concepts:\n   - Python\n   - decimal\n3. Pending Tasks:\n   None.";
+  // As the summarizer wrote it (tags and all, as a provider's compaction block keeps them), and bare.
+  const tagged = `<analysis>\nRead the turns in order.\n</analysis>\n<summary>\n${sections}\n</summary>`;
+  for (const [id, summary] of [["c10", tagged], ["c11", sections]] as const) {
+    await update(page, { sessionUpdate: "compaction_update", compactionId: id, status: "completed", tier: "full", trigger: "auto", tokensBefore: 150_000, tokensAfter: 12_000, summary });
+    const body = page.locator(".compaction").last().locator(".compaction-summary .markdown");
+    assert.equal(await body.locator("ol > li").count(), 3, `${id}: ${await body.innerHTML()}`);
+    assert.equal(await body.locator("ol > li").nth(1).locator("ul > li").count(), 2);
+    assert.equal(await body.locator("code").first().textContent(), "calc.py");
+    assert.doesNotMatch(await body.innerText(), /Read the turns|<\/?summary>/, "the scratchpad and the tags are not shown");
+  }
+  await page.close();
+});
+
 // ---- 6. header: mode, plan, MCP; hooks -----------------------------------------------------
 
 test("the header shows the mode and posts setMode; /plan toggles plan mode; MCP status line; hook rows collapsed", { skip }, async () => {
