@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from sidecar.terminal.markdown import render_markdown, terminal_width
 from sidecar.terminal.screen import Screen
 
 TIER_NAMES = {"session_memory": "session memory", "full": "full", "microcompact": "microcompact"}
@@ -49,6 +51,13 @@ class UpdatePrinter:
     mcp: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     _held: list[tuple[str, str]] = field(default_factory=list)
     _mode: str | None = None  # "text" or "thought" while a message streams
+    # On a terminal an answer is rendered as markdown once it is whole: its text is held
+    # here meanwhile (a spinner shows it coming). Elsewhere it is written as it streams.
+    _answer: list[str] = field(default_factory=list)
+
+    @property
+    def renders_markdown(self) -> bool:
+        return self.screen.interactive
 
     # ----- entry points ---------------------------------------------------------------
 
@@ -75,6 +84,7 @@ class UpdatePrinter:
 
     def end_message(self) -> None:
         """A turn or a replayed message ended: what streams next starts on a new line."""
+        self._flush_answer()
         if self._mode is not None:
             self.screen.end_line()
         self._mode = None
@@ -88,10 +98,36 @@ class UpdatePrinter:
         if not text:
             return
         if self._mode != mode:
+            self._flush_answer()
             self.screen.clear_status()
             self.screen.end_line()
             self._mode = mode
+        if mode == "text" and self.renders_markdown:
+            if not self._answer:
+                self._start_spinner()
+            self._answer.append(text)
+            return
         self.screen.write(self.screen.style.paint(text, "dim italic") if mode == "thought" else text)
+
+    def _start_spinner(self) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a direct call): no animation
+            return
+        self.screen.start_spinner("answering")
+
+    def _flush_answer(self) -> None:
+        """The held answer, rendered whole: no markup or escape is ever printed half-done."""
+        text, self._answer = "".join(self._answer), []
+        if not text:
+            return
+        self.screen.clear_status()
+        self.screen.end_line()
+        try:
+            rendered = render_markdown(text, terminal_width(self.screen.stream), self.screen.style.colour)
+        except Exception:  # rich missing or failing on odd input: the raw text still shows
+            rendered = text if text.endswith("\n") else text + "\n"
+        self.screen.write(rendered)
 
     def _on_agent_message_chunk(self, update: dict[str, Any]) -> None:
         content = update.get("content") or {}

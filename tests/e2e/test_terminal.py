@@ -325,3 +325,121 @@ def test_chat_says_nothing_of_trust_in_a_folder_that_ships_nothing(fake_llm: Any
         if chat.proc.poll() is None:
             chat.proc.kill()
     assert code == 0, chat.out
+
+
+MARKDOWN_ANSWER = ("# Plan\n\nChange **one** line in `notes.py`:\n\n```python\nVALUE = 43\n```\n\n"
+                   "| file | lines |\n|---|---|\n| notes.py | 1 |\n")
+
+
+class PtyChat:
+    """``context-sidecar chat`` on a pseudo-terminal 100 columns wide, as a person runs it."""
+
+    def __init__(self, cwd: Path, env: dict[str, str]) -> None:
+        import fcntl
+        import pty
+        import struct
+        import termios
+
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
+        env = {**env, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "40"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "sidecar", "chat", "--cwd", str(cwd)], cwd=ROOT,
+                                     env=env, stdin=slave, stdout=slave, stderr=subprocess.PIPE,
+                                     start_new_session=True)
+        os.close(slave)
+        self.out = ""
+        self._chunks: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        while True:
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            self._chunks.put(data.decode("utf-8", "replace"))
+
+    wait_for = ChatProcess.wait_for
+
+    def wait_for_prompt(self, after: int, timeout: float = 30) -> None:
+        """The prompt printed after ``after`` characters of output (readline is reading)."""
+        deadline = time.monotonic() + timeout
+        while "> " not in self.out[after:]:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no prompt after {after}; output so far:\n{self.out}")
+            time.sleep(0.05)
+            while not self._chunks.empty():
+                self.out += self._chunks.get_nowait()
+
+    def send(self, line: str) -> None:
+        os.write(self.master, (line + "\r").encode())
+
+    def finish(self, timeout: float = 30) -> int:
+        os.write(self.master, b"\x04")  # Ctrl-D at the prompt
+        code = self.proc.wait(timeout)
+        os.close(self.master)
+        return code
+
+
+def _answer_turn_reaches_the_model_unchanged(llm: Any) -> None:
+    messages = llm.requests[-1].body["messages"]
+    said = [b.get("text") if isinstance(b, dict) else b for msg in messages
+            for b in (msg["content"] if isinstance(msg["content"], list) else [msg["content"]])]
+    assert MARKDOWN_ANSWER.strip() in [str(s).strip() for s in said], said
+    assert any("show me the plan" in str(s) for s in said), said
+
+
+def test_chat_renders_markdown_on_a_terminal(fake_llm: Any, tmp_path: Path) -> None:
+    llm = fake_llm
+    llm.reset()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    chat = PtyChat(ws, chat_env(tmp_path, llm.url))
+    try:
+        chat.wait_for("Ctrl-D exits")
+        chat.wait_for("> ")
+        llm.queue(Reply.text(MARKDOWN_ANSWER, chunk_size=7))
+        chat.send("show me the plan")
+        out = chat.wait_for("VALUE", timeout=30)
+        chat.wait_for_prompt(out.index("VALUE"))
+        start = out.index("show me the plan")
+        llm.queue(Reply.text("Done."))
+        chat.send("thanks")
+        out = chat.wait_for("Done.")
+        chat.wait_for_prompt(out.index("Done."))
+        answer = chat.out[start:chat.out.index("thanks", start + 20)]
+        assert chat.finish() == 0, chat.out
+    finally:
+        if chat.proc.poll() is None:
+            chat.proc.kill()
+    for raw in ("**one**", "```", "# Plan", "|---|", "| notes.py |"):
+        assert raw not in answer, (raw, answer)
+    assert "\x1b[1m" in answer or "\x1b[1;" in answer, answer  # bold / heading styles
+    assert "━" in answer or "─" in answer, answer  # the table is drawn
+    assert "notes.py" in answer and "Plan" in answer
+    # The model's turn went back to it as the text it wrote, not as what was shown.
+    _answer_turn_reaches_the_model_unchanged(llm)
+
+
+def test_chat_piped_prints_the_markdown_raw(fake_llm: Any, tmp_path: Path) -> None:
+    llm = fake_llm
+    llm.reset()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    chat = ChatProcess(ws, chat_env(tmp_path, llm.url))
+    try:
+        chat.wait_for("]> ")
+        llm.queue(Reply.text(MARKDOWN_ANSWER, chunk_size=7))
+        chat.send("show me the plan")
+        chat.wait_for("| notes.py | 1 |")
+        llm.queue(Reply.text("Done."))
+        chat.send("thanks")
+        chat.wait_for("Done.")
+        assert chat.finish() == 0, chat.out
+    finally:
+        if chat.proc.poll() is None:
+            chat.proc.kill()
+    assert MARKDOWN_ANSWER in chat.out and "\x1b[" not in chat.out
+    _answer_turn_reaches_the_model_unchanged(llm)
