@@ -7,8 +7,9 @@ trigger all read this, so they never disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
+from sidecar.contract.results import Breakdown, Gauge
 from sidecar.core.messages import Usage
 from sidecar.core.tokens import TokenLedger
 from sidecar.core.window import Thresholds
@@ -21,7 +22,7 @@ class BreakerState:
     consecutive_failures: int
 
 
-def _breakdown(ledger: TokenLedger, used: int, thresholds: Thresholds) -> dict[str, int]:
+def _breakdown(ledger: TokenLedger, used: int, thresholds: Thresholds) -> Breakdown:
     parts = {
         "system": float(ledger.prefix_tokens.get("system", 0)),
         "tools": float(ledger.prefix_tokens.get("tools", 0)),
@@ -56,7 +57,9 @@ def _breakdown(ledger: TokenLedger, used: int, thresholds: Thresholds) -> dict[s
     reserved = min(thresholds.size - thresholds.effective_window, max(thresholds.size - used, 0))
     out["reservedOutput"] = reserved
     out["free"] = max(thresholds.size - used - reserved, 0)
-    return out
+    return Breakdown(system=out["system"], tools=out["tools"], memoryFiles=out["memoryFiles"],
+                     messages=out["messages"], toolResults=out["toolResults"],
+                     summary=out["summary"], free=out["free"], reservedOutput=out["reservedOutput"])
 
 
 Stage = Literal["normal", "warning", "error", "blocking"]
@@ -136,7 +139,7 @@ def build_gauge(
     window_source: str = "",
     last_turn: Usage | None = None,
     cost_usd: float | None = None,
-) -> dict[str, Any]:
+) -> Gauge:
     used = ledger.used()
     size = thresholds.size
     auto_at = thresholds.auto_compact_at if breaker.enabled else None

@@ -823,7 +823,7 @@ def _id_for_file(path: Path, requested: str) -> str:
 
 def _gauge(session: Session) -> Gauge:
     # build_gauge is typed loosely; the contract's Gauge is the shape it builds.
-    return cast(Gauge, session.gauge(bump=False))
+    return session.gauge(bump=False)
 
 
 def _modes(session: Session) -> SessionModes:

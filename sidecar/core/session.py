@@ -15,7 +15,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Callable
 
 from sidecar.contract.results import Gauge
 from sidecar.contract.updates import SessionUpdate, current_mode_update, usage_update
@@ -416,7 +416,7 @@ class Session:
             return BreakerState(self.settings.autoCompact.enabled, False, 0)
         return self.tiers.breaker_state()
 
-    def gauge(self, bump: bool = True) -> dict[str, Any]:
+    def gauge(self, bump: bool = True) -> Gauge:
         if bump:
             self.seq += 1
         return build_gauge(
@@ -433,9 +433,9 @@ class Session:
             cost_usd=self.cost_usd,
         )
 
-    def send_usage_update(self) -> dict[str, Any]:
+    def send_usage_update(self) -> Gauge:
         gauge = self.gauge()
-        self.editor.session_update(self.id, usage_update(cast(Gauge, gauge)))
+        self.editor.session_update(self.id, usage_update(gauge))
         return gauge
 
     def update(self, payload: SessionUpdate) -> None:

@@ -12,7 +12,7 @@ import json
 import logging
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Literal, Protocol
 
 from sidecar.core.messages import Block, Message, Usage
 from sidecar.core.normalize import render_attachment
@@ -325,7 +325,7 @@ class TokenLedger:
         return self.prefix_total() + round(self.total_estimate)
 
     @property
-    def source(self) -> str:
+    def source(self) -> Literal["provider", "estimate"]:
         return "provider" if self.anchor is not None else "estimate"
 
     def estimate_messages(self, messages: list[Message]) -> int:

@@ -38,6 +38,7 @@ from sidecar.core.tool_context import ToolHost
 from sidecar.core.tool_runner import run_tool_calls
 
 if TYPE_CHECKING:
+    from sidecar.contract.results import Gauge
     from sidecar.core.compaction.pipeline import ContextTiers
     from sidecar.core.ports import Provider
     from sidecar.core.tokens import TokenLedger
@@ -72,7 +73,7 @@ class TurnHost(ToolHost, Protocol):
 
     def take_prefix_changes(self) -> None: ...
 
-    def send_usage_update(self) -> dict[str, Any]: ...
+    def send_usage_update(self) -> Gauge: ...
 
     def persist_state(self) -> None: ...
 

@@ -8,11 +8,12 @@ import the tiers without a cycle.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from sidecar.contract.results import Gauge
     from sidecar.contract.updates import SessionUpdate
     from sidecar.core.file_state import FileReadState
     from sidecar.core.messages import Block, Message
@@ -67,7 +68,7 @@ class CompactionHost(Protocol):
     def update(self, payload: SessionUpdate) -> None:
         """A ``session/update`` to the editor."""
 
-    def send_usage_update(self) -> dict[str, Any]: ...
+    def send_usage_update(self) -> Gauge: ...
 
     def build_request(self, records: list[Message] | None = None, *,
                       call: CallKind = "main") -> ModelRequest: ...
