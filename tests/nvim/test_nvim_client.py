@@ -118,6 +118,7 @@ def test_chat_rendering_with_in_process_server(tmp_path: Path) -> None:
     result = run_scenario("render", tmp_path)
     turn1 = result["turn1"]
     assert "⚙ Bash: echo hi · completed" in turn1
+    assert "    $ echo hi" in turn1
     assert "    permission: Allow once" in turn1
     final = "\n".join(result["final"])
     assert "*Stopped: cancelled*" in final
@@ -127,12 +128,23 @@ def test_chat_rendering_with_in_process_server(tmp_path: Path) -> None:
 
 def test_edit_review_modes_and_winbar(tmp_path: Path) -> None:
     result = run_scenario("review", tmp_path)
-    assert result["edit_turn"][6:11] == [
+    # Rows say what the call does: the file read, the file edited and the change as a hunk.
+    assert result["edit_turn"][6:21] == [
+        "⚙ Read src/app.py · completed",
+        "    file: src/app.py",
+        "    output:",
+        "    1\tdef main():",
+        "",
         "⚙ Edit: src/app.py · completed",
-        f'    input: {{"file_path":"{tmp_path}/workspace/src/app.py"}}',
+        "    file: src/app.py",
         "    permission: Accept all edits this turn",
         "    output:",
-        f"    diff: {tmp_path}/workspace/src/app.py",
+        "    src/app.py:",
+        "    @@ -1,2 +1,2 @@",
+        "     def main():",
+        "    -    return 1",
+        "    +    return 2",
+        "",
     ]
     assert (tmp_path / "workspace" / "src" / "app.py").read_text() == "def main():\n    return 2\n"
     assert not (tmp_path / "workspace" / "new.txt").exists()
@@ -277,6 +289,10 @@ def test_chat_permission_cancel_and_reload(tmp_path: Path, llm: Any) -> None:
     result = run_scenario("chat_session", tmp_path, fake_url=llm.url)
     assert result["chunks"] >= 2
     assert result["gauge"]["size"] == 60000
+    # The prompt and the row say what the sidecar's Bash call runs, not its JSON.
+    assert result["permission_prompt"] == "Run `echo hi`?"
+    row = result["tool_lines"].index("⚙ echo hi · completed")
+    assert result["tool_lines"][row + 1] == "    $ echo hi", result["tool_lines"]
     kinds = {o["kind"] for o in result["permission_options"]}
     assert "allow_once" in kinds and ("reject_once" in kinds or "reject_always" in kinds)
     # The tool really ran: its output went back to the model.
@@ -328,6 +344,10 @@ def test_edits_saved_and_session_resumed_after_restart(tmp_path: Path, llm: Any)
     assert all(line in live for line in second["lines"]), second["lines"]
     assert "⚙ Write hello.txt · completed" in second["lines"]
     assert "run cat" in second["lines"]
+    # The Write row names the file and shows the new content as a hunk, live and replayed.
+    row = second["lines"].index("⚙ Write hello.txt · completed")
+    assert second["lines"][row + 1] == "    file: hello.txt", second["lines"]
+    assert "    +hello from the model" in second["lines"][row:], second["lines"]
     # The server replays sessions exactly as they ran.
     assert second["lines"] == first["lines"]
     report("edit_resume", second)

@@ -82,7 +82,7 @@ H.run(function()
   local done = H.turn(chat, "say hello")
   H.check(done.stopReason == "end_turn", "turn ended")
   H.check(answered and answered.outcome.outcome == "selected" and answered.outcome.optionId == "allow", "permission answered allow")
-  H.check(#H.selects == 1 and H.selects[1].kind == "context_sidecar_permission" and H.selects[1].prompt:find("Bash: echo hi", 1, true), "permission prompt shown")
+  H.check(#H.selects == 1 and H.selects[1].kind == "context_sidecar_permission" and H.selects[1].prompt == "Run `echo hi`?", "permission prompt says the command: " .. tostring(H.selects[1] and H.selects[1].prompt))
   H.check(gauge_events[1] and gauge_events[1].level == "warning", "usage_update gauge published")
   -- The prompt's answer carries seq 99 and wins.
   H.check(cs.statusline() == "ctx 50% 5K/10K", "gauge from the prompt answer: " .. cs.statusline())
@@ -103,7 +103,7 @@ H.run(function()
     "second line",
     "",
     "⚙ Bash: echo hi · completed",
-    '    input: {"command":"echo hi"}',
+    "    $ echo hi",
     "    permission: Allow once",
     "    output:",
     "    hi",

@@ -89,7 +89,7 @@ H.run(function()
     "Let me look.",
     "",
     "⚙ Bash: ls · completed",
-    '    input: {"command":"ls"}',
+    "    $ ls",
     "    permission: Allow once",
     "    output:",
     "    a.txt",

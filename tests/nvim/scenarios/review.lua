@@ -120,6 +120,8 @@ H.run(function()
   local answers = {}
   local applied
   table.insert(turns, function(ctx)
+    ctx.update({ sessionUpdate = "tool_call", toolCallId = "r1", title = "Read src/app.py", kind = "read", status = "pending", rawInput = { file_path = target }, locations = { { path = target } } })
+    ctx.update({ sessionUpdate = "tool_call_update", toolCallId = "r1", status = "completed", content = { { type = "content", content = { type = "text", text = "1\tdef main():" } } } })
     ctx.update({ sessionUpdate = "tool_call", toolCallId = "e1", title = "Edit: src/app.py", kind = "edit", status = "pending", rawInput = { file_path = target } })
     ctx.request("session/request_permission", {
       sessionId = "s1",
@@ -195,11 +197,20 @@ H.run(function()
     "",
     "## Assistant",
     "",
+    "⚙ Read src/app.py · completed",
+    "    file: src/app.py",
+    "    output:",
+    "    1\tdef main():",
+    "",
     "⚙ Edit: src/app.py · completed",
-    '    input: {"file_path":"' .. target .. '"}',
+    "    file: src/app.py",
     "    permission: Accept all edits this turn",
     "    output:",
-    "    diff: " .. target,
+    "    src/app.py:",
+    "    @@ -1,2 +1,2 @@",
+    "     def main():",
+    "    -    return 1",
+    "    +    return 2",
     "",
     "Changed it.",
     "",
@@ -211,8 +222,9 @@ H.run(function()
   -- The tool call, output included, is one closed fold without any refresh by hand.
   win = vim.fn.bufwinid(chat.buf)
   vim.api.nvim_win_call(win, function()
-    H.check(vim.fn.foldclosed(7) == 7 and vim.fn.foldclosedend(7) == 11, ("tool fold 7-11 closed (got %d-%d)"):format(vim.fn.foldclosed(7), vim.fn.foldclosedend(7)))
-    H.check(vim.fn.foldclosed(13) == -1 and vim.fn.foldclosed(3) == -1, "text not folded")
+    H.check(vim.fn.foldclosed(7) == 7 and vim.fn.foldclosedend(7) == 10, ("read fold 7-10 closed (got %d-%d)"):format(vim.fn.foldclosed(7), vim.fn.foldclosedend(7)))
+    H.check(vim.fn.foldclosed(12) == 12 and vim.fn.foldclosedend(12) == 20, ("edit fold 12-20 closed (got %d-%d)"):format(vim.fn.foldclosed(12), vim.fn.foldclosedend(12)))
+    H.check(vim.fn.foldclosed(22) == -1 and vim.fn.foldclosed(3) == -1, "text not folded")
   end)
 
   -- A rejected edit (r) -----------------------------------------------------------------------

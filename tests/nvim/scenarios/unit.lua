@@ -206,4 +206,20 @@ H.run(function()
   H.check(vim.deep_equal(health.version_cmd({ "py", "-m", "sidecar", "serve" }), { "py", "-m", "sidecar", "--version" }), "version cmd")
   local v, p = health.parse_version("context-sidecar 0.1.0 (protocol 2)")
   H.check(v == "0.1.0" and p == 2, "parse --version")
+
+  -- Permission prompts and tool rows in words, not JSON.
+  local tr = require("context_sidecar.transcript")
+  local bash = { title = "List files", kind = "execute", rawInput = { command = "ls -la", description = "List files" } }
+  H.check(tr.permission_prompt(bash, "/w") == "Run `ls -la`?", "shell prompt: " .. tr.permission_prompt(bash, "/w"))
+  H.check(vim.deep_equal(tr.input_lines(bash, "/w"), { "    $ ls -la" }), "shell row")
+  local multi = { kind = "execute", rawInput = { command = "cd src\nmake" } }
+  H.check(tr.permission_prompt(multi) == "Run `cd src …`?", "multi-line command prompt: " .. tr.permission_prompt(multi))
+  H.check(vim.deep_equal(tr.input_lines(multi), { "    $ cd src", "      make" }), "multi-line command row")
+  local read = { title = "Read a.py", kind = "read", rawInput = { file_path = "/w/src/a.py" } }
+  H.check(tr.permission_prompt(read, "/w") == "Read src/a.py?", "read prompt: " .. tr.permission_prompt(read, "/w"))
+  H.check(vim.deep_equal(tr.input_lines(read, "/w"), { "    file: src/a.py" }), "read row")
+  local other = { title = "Fetch", kind = "fetch", rawInput = { url = "https://x.test", prompt = "summary" } }
+  H.check(tr.permission_prompt(other) == "Allow Fetch (prompt: summary, url: https://x.test)?", "other prompt: " .. tr.permission_prompt(other))
+  H.check(vim.deep_equal(tr.input_lines(other), { "    prompt: summary", "    url: https://x.test" }), "other row")
+  H.check(vim.deep_equal(tr.hunk("a\nb\nc\n", "a\nB\nc"), { "@@ -1,3 +1,3 @@", " a", "-b", "+B", " c" }), "hunk: " .. vim.inspect(tr.hunk("a\nb\nc\n", "a\nB\nc")))
 end)

@@ -176,9 +176,12 @@ function M.request_permission(params)
   if #options == 0 then
     return cancelled
   end
-  local subject = nn(tool_call.title) or (tool and tool.title) or "a tool call"
-  local input = nn(tool_call.rawInput)
-  local prompt = ("Allow %s%s?"):format(subject, input and (" " .. transcript.one_line(input, 80)) or "")
+  local prompt = transcript.permission_prompt({
+    title = nn(tool_call.title) or (tool and tool.title),
+    kind = nn(tool_call.kind) or (tool and tool.kind),
+    rawInput = nn(tool_call.rawInput) or (tool and tool.raw),
+    locations = nn(tool_call.locations),
+  }, chat and chat.root)
 
   local review = require("context_sidecar.review")
   local diff = review.diff_of(tool_call)

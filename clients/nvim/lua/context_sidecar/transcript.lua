@@ -326,6 +326,160 @@ local function indent(text, max_lines)
   return out
 end
 
+---`path` relative to `root` when it lies inside it.
+---@param path string
+---@param root string|nil
+---@return string
+function M.display_path(path, root)
+  if type(root) == "string" and root ~= "" then
+    local prefix = root:gsub("/+$", "") .. "/"
+    if path:sub(1, #prefix) == prefix then
+      return path:sub(#prefix + 1)
+    end
+  end
+  return path
+end
+
+---The shell command a tool call runs, or nil.
+---@param fields table tool_call or toolCall
+---@return string|nil
+function M.command_of(fields)
+  local raw = nn(fields.rawInput)
+  local kind = nn(fields.kind)
+  if type(raw) == "table" and type(nn(raw.command)) == "string" and (kind == nil or kind == "execute") then
+    return raw.command
+  end
+  return nil
+end
+
+---The file a tool call reads or changes, or nil.
+---@param fields table tool_call or toolCall
+---@return string|nil
+function M.path_of(fields)
+  local raw = nn(fields.rawInput)
+  if type(raw) == "table" then
+    for _, key in ipairs({ "file_path", "path", "notebook_path" }) do
+      if type(nn(raw[key])) == "string" then
+        return raw[key]
+      end
+    end
+  end
+  local locations = nn(fields.locations)
+  if type(locations) == "table" and type(locations[1]) == "table" and type(nn(locations[1].path)) == "string" then
+    return locations[1].path
+  end
+  return nil
+end
+
+local PATH_KINDS = { read = true, edit = true, delete = true, move = true }
+
+---The input's plain values as `key: value` pairs (sorted), for tools without a better wording.
+local function input_pairs(raw, limit)
+  local keys = vim.tbl_keys(raw)
+  table.sort(keys, function(a, b)
+    return tostring(a) < tostring(b)
+  end)
+  local pairs_ = {}
+  for _, key in ipairs(keys) do
+    local value = nn(raw[key])
+    if value ~= nil then
+      table.insert(pairs_, ("%s: %s"):format(key, M.one_line(value, limit)))
+    end
+  end
+  return pairs_
+end
+
+---The question a permission prompt asks about a tool call, in words: `Run \`ls -la\`?` for
+---a shell command, `Read src/app.py?` for a read, else `Allow <title>?` with its input's values.
+---@param fields table toolCall (with `kind` and `rawInput`)
+---@param root string|nil the workspace root, for relative paths
+---@return string
+function M.permission_prompt(fields, root)
+  local command = M.command_of(fields)
+  if command then
+    local first = vim.split(command, "\n", { plain = true })[1]
+    if first ~= command then
+      first = first .. " …"
+    end
+    return ("Run `%s`?"):format(M.one_line(first, 120))
+  end
+  local kind = nn(fields.kind)
+  local path = M.path_of(fields)
+  if path and PATH_KINDS[kind] then
+    local verb = ({ read = "Read", edit = "Edit", delete = "Delete", move = "Move" })[kind]
+    return ("%s %s?"):format(verb, M.display_path(path, root))
+  end
+  local title = nn(fields.title) or "a tool call"
+  local raw = nn(fields.rawInput)
+  if type(raw) == "table" and next(raw) ~= nil then
+    local said = table.concat(input_pairs(raw, 60), ", ")
+    return ("Allow %s (%s)?"):format(title, M.one_line(said, 100))
+  elseif type(raw) == "string" and raw ~= "" then
+    return ("Allow %s (%s)?"):format(title, M.one_line(raw, 100))
+  end
+  return ("Allow %s?"):format(title)
+end
+
+---The lines under a tool row's header saying what the call does: `$ ls -la` for a shell
+---command, `file: src/app.py` for reads and edits, else the input's values.
+---@param fields table tool_call
+---@param root string|nil
+---@return string[]
+function M.input_lines(fields, root)
+  local command = M.command_of(fields)
+  if command then
+    local lines = {}
+    for i, line in ipairs(vim.split(command, "\n", { plain = true })) do
+      if i > 5 then
+        table.insert(lines, "      …")
+        break
+      end
+      table.insert(lines, (i == 1 and "    $ " or "      ") .. line)
+    end
+    return lines
+  end
+  local path = M.path_of(fields)
+  if path and PATH_KINDS[nn(fields.kind)] then
+    return { "    file: " .. M.display_path(path, root) }
+  end
+  local raw = nn(fields.rawInput)
+  if type(raw) == "table" then
+    local lines = {}
+    for _, pair in ipairs(input_pairs(raw, 200)) do
+      table.insert(lines, "    " .. pair)
+    end
+    return lines
+  elseif raw ~= nil then
+    return { "    input: " .. M.one_line(raw, 400) }
+  end
+  return {}
+end
+
+local diff_text = (vim.text and vim.text.diff) or vim.diff
+
+---A compact unified hunk of an edit (one line of context), without file headers.
+---@param old_text string|nil nil for a new file
+---@param new_text string|nil
+---@return string[]
+function M.hunk(old_text, new_text)
+  local function ended(text)
+    text = type(text) == "string" and text or ""
+    if text ~= "" and text:sub(-1) ~= "\n" then
+      text = text .. "\n"
+    end
+    return text
+  end
+  local ok, out = pcall(diff_text, ended(old_text), ended(new_text), { result_type = "unified", ctxlen = 1 })
+  if not ok or type(out) ~= "string" then
+    return {}
+  end
+  local lines = vim.split(out, "\n", { plain = true })
+  while #lines > 0 and lines[#lines] == "" do
+    table.remove(lines)
+  end
+  return lines
+end
+
 local function tool_header(tool)
   return ("⚙ %s · %s"):format(tool.title, tool.status)
 end
@@ -364,11 +518,11 @@ function M.tool(chat, id, fields)
     title = nn(fields.title) or nn(fields.kind) or "tool",
     status = nn(fields.status) or "pending",
   }
+  -- Kept for the permission prompt, whose toolCall may leave them out.
+  tool.kind = nn(fields.kind)
+  tool.raw = nn(fields.rawInput)
   local lines = { tool_header(tool) }
-  local raw = nn(fields.rawInput)
-  if raw ~= nil then
-    table.insert(lines, "    input: " .. M.one_line(raw, 400))
-  end
+  vim.list_extend(lines, M.input_lines(fields, chat.root))
   tool.block = new_block(chat, "tool", lines)
   chat.segment = "tool"
   chat.thought = nil
@@ -397,8 +551,10 @@ local function on_tool_update(chat, update)
       if item.type == "content" then
         vim.list_extend(lines, indent(content_text(item.content), max))
       elseif item.type == "diff" then
-        local label = nn(item.oldText) == nil and "new file" or "diff"
-        table.insert(lines, ("    %s: %s"):format(label, tostring(nn(item.path))))
+        local old_text = nn(item.oldText)
+        local path = type(nn(item.path)) == "string" and M.display_path(item.path, chat.root) or "?"
+        table.insert(lines, ("    %s%s:"):format(old_text == nil and "new file " or "", path))
+        vim.list_extend(lines, indent(table.concat(M.hunk(old_text, nn(item.newText)), "\n"), max))
       elseif item.type == "terminal" then
         table.insert(lines, "    terminal: " .. tostring(nn(item.terminalId)))
       end
