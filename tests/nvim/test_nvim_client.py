@@ -123,6 +123,8 @@ def test_chat_rendering_with_in_process_server(tmp_path: Path) -> None:
     final = "\n".join(result["final"])
     assert "*Stopped: cancelled*" in final
     assert final.rstrip().endswith("## You")
+    # Neovim ships the markdown parsers, so the chat is highlighted and concealed by treesitter.
+    assert result["treesitter"] is True
     assert len(result["checks"]) >= 26
 
 

@@ -221,4 +221,29 @@ H.run(function()
   H.check(H.text(chat.buf):find("⚙ Write: a.txt · pending", 1, true) ~= nil, "tool from the permission request rendered")
   H.check(H.text(chat.buf):find("permission: cancelled", 1, true) ~= nil, "cancelled permission rendered")
   H.record("final", H.lines(chat.buf))
+
+  -- Markdown through Neovim's treesitter highlighter, with `**` and backticks concealed -------
+  local win = vim.fn.bufwinid(chat.buf)
+  H.check(vim.wo[win].conceallevel == 2, "markup concealed in the chat window")
+  if pcall(vim.treesitter.language.add, "markdown") and pcall(vim.treesitter.language.add, "markdown_inline") then
+    H.check(chat.treesitter == true and vim.treesitter.highlighter.active[chat.buf] ~= nil, "treesitter highlighter attached")
+    local last = vim.api.nvim_buf_line_count(chat.buf)
+    vim.api.nvim_buf_set_lines(chat.buf, last - 1, last, false, { "**bold** and `code`" })
+    vim.treesitter.get_parser(chat.buf):parse(true)
+    local function concealed(col)
+      for _, cap in ipairs(vim.treesitter.get_captures_at_pos(chat.buf, last - 1, col)) do
+        if cap.metadata and (cap.metadata.conceal or (cap.metadata[cap.id] or {}).conceal) then
+          return true
+        end
+      end
+      return false
+    end
+    H.check(concealed(0) and concealed(1), "`**` concealed")
+    H.check(concealed(13) and not concealed(14), "backtick concealed, code kept")
+    H.check(not concealed(2), "bold text kept")
+    H.record("treesitter", true)
+  else
+    H.check(chat.treesitter == false, "no parser: the markdown filetype's syntax stays")
+    H.record("treesitter", false)
+  end
 end)

@@ -557,6 +557,9 @@ local function window_options(win)
     foldtext = "v:lua.require'context_sidecar.transcript'.foldtext()",
     foldlevel = 0,
     foldenable = true,
+    -- Markdown markup is concealed, except on the cursor's line.
+    conceallevel = 2,
+    concealcursor = "",
     winbar = "%{%v:lua.require'context_sidecar.winbar'.render()%}",
   }
   for name, value in pairs(options) do
@@ -592,6 +595,9 @@ function M.create(state, result, root)
   vim.bo[buf].swapfile = false
   M.name_buffer(chat)
   vim.bo[buf].filetype = "markdown"
+  -- Neovim's own markdown highlighting and conceal (`**`, backticks) where the parser is
+  -- installed (Neovim ships it); without it the buffer keeps the markdown filetype's syntax.
+  chat.treesitter = pcall(vim.treesitter.start, buf, "markdown")
   vim.bo[buf].omnifunc = "v:lua.require'context_sidecar.context_input'.omnifunc"
   vim.b[buf].context_sidecar_session = chat.session_id
   take_modes(chat, nn(result.modes))
