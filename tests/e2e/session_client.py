@@ -100,13 +100,17 @@ class Recorder:
 
 
 async def initialize(client: LanguageClient, settings: dict[str, Any], root: Path | None = None,
-                     permission: bool = True) -> Recorder:
+                     permission: bool = True, trusted: bool | None = None) -> Recorder:
+    """``trusted``: the editor's verdict on the workspace (absent when None)."""
     raw_json(client)
     rec = Recorder(client)
+    options: dict[str, Any] = {"settings": settings}
+    if trusted is not None:
+        options["workspaceTrusted"] = trusted
     await client.initialize_session(types.InitializeParams(
         capabilities=client_capabilities(permission),
         root_uri=root.as_uri() if root else None,
-        initialization_options={"settings": settings},
+        initialization_options=options,
     ))
     return rec
 

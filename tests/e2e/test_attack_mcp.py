@@ -22,6 +22,7 @@ import pytest_asyncio
 from sidecar.core.tokens import make_counter, prefix_counter
 from sidecar.fake_llm import Reply
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.test_mcp import open_session, servers, wait_status
 from tests.mcp_servers.helpers import REPO, write_mcp_json
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -55,25 +56,6 @@ async def sidecar(fake_llm: Any, tmp_path_factory: Any) -> Any:
     client.rec = await initialize(client, attack_settings(fake_llm.url, store))  # type: ignore[attr-defined]
     yield client
     await stop_client(client)
-
-
-async def open_session(sidecar: Any, workspace: Path) -> str:
-    for old in getattr(sidecar, "opened", []):
-        await call(sidecar, "session/close", {"sessionId": old})
-    sidecar.rec.reset()
-    res = await call(sidecar, "session/new", {"cwd": str(workspace)})
-    sidecar.opened = [str(res["sessionId"])]
-    return str(res["sessionId"])
-
-
-def servers(rec: Any) -> dict[str, dict[str, Any]]:
-    updates = rec.of("mcp_status_update")
-    return {s["name"]: s for s in updates[-1]["servers"]} if updates else {}
-
-
-async def wait_status(rec: Any, name: str, status: str, timeout: float = 30) -> dict[str, Any]:
-    await rec.wait_for(lambda: servers(rec).get(name, {}).get("status") == status, timeout)
-    return servers(rec)[name]
 
 
 def messages_shown(client: Any) -> list[str]:

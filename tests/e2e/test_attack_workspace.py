@@ -19,12 +19,10 @@ from typing import Any
 
 import pytest
 from acp import text_block
-from lsprotocol import types
 
 from sidecar.fake_llm import Reply
 from tests.e2e.acp_client import acp_agent
-from tests.e2e.conftest import client_capabilities, raw_json
-from tests.e2e.session_client import (Recorder, call, initialize, prompt, settings_for,
+from tests.e2e.session_client import (call, initialize, prompt, settings_for,
                                       start_client, stop_client, trust_folder)
 from tests.fifo_release import release_later
 
@@ -214,12 +212,8 @@ async def test_restricted_mode_holds_until_the_user_trusts_the_folder(llm: Any, 
     workspace_hook(workspace, marker)
     trust_folder(home, workspace)  # Claude Code trusts it; the editor does not
     client = await start_client(home_env(home))
-    raw_json(client)
-    rec = Recorder(client)
-    await client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities(), root_uri=workspace.as_uri(),
-        initialization_options={"settings": settings_for("anthropic", llm.url, tmp_path / "store"),
-                                "workspaceTrusted": False}))
+    rec = await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"),
+                           root=workspace, trusted=False)
     try:
         sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
         llm.queue(Reply.text("ok"))
@@ -316,12 +310,8 @@ async def test_restricted_mode_starts_no_workspace_server_until_trusted(
     home = tmp_path / "home"
     home.mkdir()
     client = await start_client(home_env(home))
-    raw_json(client)
-    rec = Recorder(client)
-    await client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities(), root_uri=workspace.as_uri(),
-        initialization_options={"settings": settings_for("anthropic", llm.url, tmp_path / "store"),
-                                "workspaceTrusted": False}))
+    rec = await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"),
+                           root=workspace, trusted=False)
     try:
         sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
         await rec.wait_for(lambda: "Restricted Mode" in json.dumps(rec.updates))
