@@ -478,6 +478,11 @@ class _Refused(Exception):
     pass
 
 
+def _unlisted(name: str, option: str) -> _Refused:
+    return _Refused(f"`{name} {option}` is not one of the options plan mode allows for {name} "
+                    "(it may write a file or run another program)")
+
+
 # Each `cd` may or may not have happened, so the folders double with every `cd` elsewhere.
 MAX_FOLDERS = 16
 
@@ -654,9 +659,7 @@ class _Segment:
                     if eq:
                         self.check_value(name, option, "format" if option in _FORMATS else "text", value)
                 elif option not in spec.flags or eq:
-                    raise _Refused(f"`{name} {option}` is not one of the options plan mode "
-                                   f"allows for {name} (it may write a file or run another "
-                                   "program)")
+                    raise _unlisted(name, option)
                 continue
             if spec.digits and word[1:].isdigit():
                 continue
@@ -676,9 +679,7 @@ class _Segment:
                 if option in spec.attached:
                     break  # its value, if any, is the rest of the word
                 if option not in spec.flags:
-                    raise _Refused(f"`{name} {option}` is not one of the options plan mode "
-                                   f"allows for {name} (it may write a file or run another "
-                                   "program)")
+                    raise _unlisted(name, option)
                 j += 1
         self.check_operands(spec, operands, seen)
         return seen, operands

@@ -76,7 +76,7 @@ class TrustBook:
         self._home = home
         self._environ = environ
         self._editor: dict[str, bool] = {}  # resolved folder -> the editor's verdict
-        self._granted_now: set[str] = set()  # trusted by the user during this process
+        self._granted_now: dict[str, bool] = {}  # trusted by the user during this process
         # Told of each folder the user trusts (the MCP servers held for want of trust).
         self.listeners: list[Callable[[str], Awaitable[None]]] = []
 
@@ -101,7 +101,7 @@ class TrustBook:
     def of(self, cwd: str | Path) -> Trust:
         """The verdict for ``cwd`` (blocking: reads the records)."""
         folder = resolved(cwd)
-        if _nearest({f: True for f in self._granted_now}, folder):
+        if _nearest(self._granted_now, folder):
             return Trust(True, "sidecar")
         editor = _nearest(self._editor, folder)
         if editor is not None:
@@ -117,7 +117,7 @@ class TrustBook:
         """The user trusts ``cwd``: remembered in the sidecar's storage, and over an
         editor's Restricted Mode for the rest of this process (blocking: writes the record)."""
         folder = str(resolved(cwd))
-        self._granted_now.add(folder)
+        self._granted_now[folder] = True
         folders = sorted({*self._granted(), folder})
         path = self.record_path()
         try:
