@@ -22,7 +22,7 @@ import pytest_asyncio
 from sidecar.core.tokens import make_counter, prefix_counter
 from sidecar.fake_llm import Reply
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
-from tests.e2e.test_mcp import open_session, servers, wait_status
+from tests.e2e.test_mcp import open_session, result_text, servers, tool_results, wait_status
 from tests.mcp_servers.helpers import REPO, write_mcp_json
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -75,21 +75,6 @@ def declared_tools(count: int) -> list[dict[str, Any]]:
 
     return [{"name": f"mcp__big__{t['name']}", "description": t["description"],
              "input_schema": t["inputSchema"]} for t in tools_of(count, 500)]
-
-
-def tool_results(request: Any) -> list[dict[str, Any]]:
-    out = []
-    for message in request.body.get("messages") or []:
-        if isinstance(message.get("content"), list):
-            out += [b for b in message["content"] if b.get("type") == "tool_result"]
-    return out
-
-
-def result_text(block: dict[str, Any]) -> str:
-    content = block.get("content")
-    if isinstance(content, str):
-        return content
-    return "".join(b.get("text", "") for b in content or [] if b.get("type") == "text")
 
 
 def rss_mb(pid: int) -> float:
@@ -187,6 +172,9 @@ async def test_a_line_that_never_ends_does_not_grow_the_sidecar(
     rec = sidecar.rec
     await wait_status(rec, "endless", "connected")
     pid = sidecar._server.pid
+    # A first turn imports the provider SDK (tens of MB, seconds); that is not what is measured.
+    llm.queue(Reply.text("warm"))
+    await prompt(sidecar, sid, "warm up")
     before = rss_mb(pid)
     size = 40 * MAX_MESSAGE  # the same path as 400 MB at the default limit, 40 times over
     llm.queue_many([Reply.tool_use("mcp__endless__flood", {"bytes": size, "newline": False},
