@@ -113,8 +113,12 @@ def test_retitle_keeps_the_order_and_the_other_fields(tmp_path: Path) -> None:
     writer = TranscriptWriter(tmp_path)
     for n in (1, 2):
         _session(writer, f"s{n}", "/w/a", n)
+        # The state records carry the time to the millisecond: two in one millisecond tie,
+        # and a tie is ordered by the file's modification time, which retitling moves.
+        time.sleep(0.003)
     writer.close()
     before = {s.session_id: s for s in list_sessions(tmp_path)}
+    assert before["s1"].updated_at < before["s2"].updated_at
     assert index.retitle_session(tmp_path, "s1", "Renamed") is True
     after = list_sessions(tmp_path)
     # The older session is renamed, not moved to the top: its time is what it was.
