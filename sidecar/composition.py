@@ -21,10 +21,10 @@ from sidecar.core.ports import (
     TranscriptStore,
     WorkspaceWatcher,
 )
-from sidecar.core.prefix import PrefixStore, prefix_for
 from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
-from sidecar.core.workspace_trust import Trust
+from sidecar.core.workspace.prefix import PrefixStore, prefix_for
+from sidecar.core.workspace.trust import Trust
 
 
 def provider(settings: Settings, environ: Mapping[str, str]) -> Provider:

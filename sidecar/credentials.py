@@ -1,7 +1,7 @@
 """How the API keys leave the process's own environment block at start.
 
 Holding a key (kept in memory, removed from ``os.environ``, redacted, left out of every
-child's environment) is ``sidecar.core.held_keys``'s part.
+child's environment) is ``sidecar.core.secrets.held_keys``'s part.
 
 Holding is not enough on its own: ``/proc/<pid>/environ`` (and ``ps eww`` on macOS) shows the
 environment block the process was *started* with, which ``unsetenv`` never touches, and a
@@ -31,8 +31,8 @@ import os
 import sys
 
 from sidecar import host
-from sidecar.core.held_keys import DEFAULT_KEY_VARIABLES, HANDOFF_ENV, SDK_CREDENTIALS, hold
-from sidecar.core.redaction import register_secret
+from sidecar.core.secrets.held_keys import DEFAULT_KEY_VARIABLES, HANDOFF_ENV, SDK_CREDENTIALS, hold
+from sidecar.core.secrets.redaction import register_secret
 
 log = logging.getLogger(__name__)
 

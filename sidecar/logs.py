@@ -7,7 +7,6 @@ import os
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
-
 # Libraries log what a client sent (pygls, a request id it cannot match); a client sending
 # megabytes must not make the log megabytes. Tracebacks are apart and stay whole.
 MAX_LOG_CHARS = 2000

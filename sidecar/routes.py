@@ -34,9 +34,9 @@ from sidecar.contract.params import (
     TrustWorkspaceParams,
 )
 from sidecar.contract.results import SessionOpened, WorkspaceTrusted
-from sidecar.core.prefix import read_ahead
 from sidecar.core.service import SessionService
-from sidecar.core.workspace_trust import trust_folder
+from sidecar.core.workspace.prefix import read_ahead
+from sidecar.core.workspace.trust import trust_folder
 
 P = TypeVar("P")
 

@@ -32,9 +32,9 @@ class SdkWarmUp:
         def run() -> None:
             try:
                 warm_up_sdks()
-                # The encoding that counts a session's prefix (sidecar.core.tokens) loads
+                # The encoding that counts a session's prefix (sidecar.core.accounting.tokens) loads
                 # here too, rather than on the loop when the first session opens.
-                from sidecar.core.tokens import load_encoding
+                from sidecar.core.accounting.tokens import load_encoding
 
                 load_encoding()
             finally:

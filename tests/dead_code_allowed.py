@@ -37,7 +37,7 @@ from sidecar import credentials
 credentials.handoff_state
 
 # logging.LogRecord subclasses are swapped in by assigning __class__.
-from sidecar.core import redaction
+from sidecar.core.secrets import redaction
 
 redaction._RedactingRecord.__class__
 
@@ -69,7 +69,8 @@ lsp_server.SidecarServer.report_server_error
 
 # Wire fields with one-word names (camelCase ones are left to the check's own rule): the
 # clients read them from the contract's message shapes.
-from sidecar.contract import results as wire_results, updates as wire_updates
+from sidecar.contract import results as wire_results
+from sidecar.contract import updates as wire_updates
 
 wire_results.Breakdown.free
 wire_results.Gauge.breakdown

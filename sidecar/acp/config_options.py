@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sidecar.core.catalog import ANTHROPIC_MODELS, OPENAI_COMPATIBLE_MODELS
+from sidecar.core.models.catalog import ANTHROPIC_MODELS, OPENAI_COMPATIBLE_MODELS
 
 MODEL_OPTION = "model"
 # The catalog's names that are models one would pick (its other keys are family prefixes).

@@ -44,7 +44,7 @@ from sidecar.contract import methods as m
 from sidecar.contract.outbound import permission_params, status_params
 from sidecar.contract.updates import agent_message_chunk
 from sidecar.core.commands import input_hint
-from sidecar.core.messages import json_object, new_uuid
+from sidecar.core.conversation.messages import json_object, new_uuid
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sidecar.acp.config_options import config_option_update
-from sidecar.core.messages import new_uuid
+from sidecar.core.conversation.messages import new_uuid
 
 # The update kinds of the ACP schema the sidecar sends as they are.
 STANDARD_KINDS = frozenset({

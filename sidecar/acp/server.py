@@ -33,7 +33,7 @@ from sidecar.contract.params import (
 )
 from sidecar.contract.results import PromptResult, SessionList, SessionOpened
 from sidecar.contract.updates import agent_message_chunk
-from sidecar.core.messages import new_uuid
+from sidecar.core.conversation.messages import new_uuid
 from sidecar.core.service import SessionService
 from sidecar.core.settings import PROVIDERS, Settings, resolve_settings
 from sidecar.logs import setup_logging
@@ -227,7 +227,7 @@ class AcpServer:
     async def _say_withheld(self, session_id: str, cwd: str) -> None:
         """ACP has no trust of its own to pass: the user hears once per folder what an
         untrusted one did not get, and how to trust it."""
-        from sidecar.core.context_view import withheld_view
+        from sidecar.core.accounting.context_view import withheld_view
 
         if cwd in self._told_untrusted:
             return

@@ -56,15 +56,15 @@ from sidecar.contract.params import (
     TrustWorkspaceParams,
 )
 from sidecar.contract.results import (
+    PERMISSION_MODES,
     Compacted,
     ContextView,
-    McpServer,
-    PERMISSION_MODES,
     Empty,
     Gauge,
     HistoryEntry,
     HistoryList,
     HistoryUndone,
+    McpServer,
     ModelSet,
     PromptResult,
     SessionList,

@@ -13,12 +13,12 @@ from typing import Any
 from sidecar.contract.content import PROMPT, ContentBlock
 from sidecar.contract.decoding import (
     ABSOLUTE_PATH,
+    ARRAY,
+    FILE_EVENTS,
     NONEMPTY_TEXT,
     POSITIVE_INTEGER,
     PROGRESS_TOKEN,
     TEXT,
-    ARRAY,
-    FILE_EVENTS,
     wire,
 )
 from sidecar.contract.uris import uri_to_path

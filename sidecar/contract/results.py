@@ -82,7 +82,7 @@ class SessionMode(TypedDict):
     description: str
 
 
-# The permission modes every session offers (sidecar.core.permissions says what each allows).
+# The permission modes every session offers (sidecar.core.permissions.modes says what each allows).
 PERMISSION_MODES: tuple[SessionMode, ...] = (
     {"id": "default", "name": "Default", "description": "Ask before edits and shell commands"},
     {"id": "acceptEdits", "name": "Accept edits",

@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, cast
 from sidecar.contract.errors import InvalidParams
 from sidecar.contract.results import Compacted, ContextView, SkillInfo, StopReason
 from sidecar.contract.updates import Command, CompactionTrigger, agent_message_chunk
-from sidecar.core.context_view import render_context
-from sidecar.core.messages import new_uuid
-from sidecar.core.permissions import MODES
+from sidecar.core.accounting.context_view import render_context
+from sidecar.core.conversation.messages import new_uuid
+from sidecar.core.permissions.modes import MODES
 from sidecar.core.session import Session
 
 if TYPE_CHECKING:
     from sidecar.core.ports import McpServers
-    from sidecar.core.workspace_trust import TrustBook
+    from sidecar.core.workspace.trust import TrustBook
 
 
 class CommandHost(Protocol):
@@ -104,7 +104,7 @@ async def _mode(host: CommandHost, session: Session, arg: str) -> StopReason:
 
 
 async def _skills(host: CommandHost, session: Session, arg: str) -> StopReason:
-    from sidecar.core.skills import render_skills
+    from sidecar.core.workspace.skills import render_skills
 
     skills = await host._skills_view(session)
     return _say(session, render_skills(skills))
@@ -116,7 +116,7 @@ async def _mcp(host: CommandHost, session: Session, arg: str) -> StopReason:
 
 
 async def _trust(host: CommandHost, session: Session, arg: str) -> StopReason:
-    from sidecar.core.workspace_trust import trust_folder
+    from sidecar.core.workspace.trust import trust_folder
 
     await trust_folder(host.trust, session.info.cwd)
     return _say(session,

@@ -15,16 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Literal, Mapping, Protocol, Sequence
 
 from sidecar.contract.updates import SessionUpdate
-from sidecar.core.file_state import FileReadState
-from sidecar.core.messages import ApiMessage, Block, Message, Usage
+from sidecar.core.conversation.file_state import FileReadState
+from sidecar.core.conversation.messages import ApiMessage, Block, Message, Usage
 from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
 
 if TYPE_CHECKING:
     from sidecar.contract.results import McpServer
-    from sidecar.core.prefix import PrefixStore
-    from sidecar.core.tokens import TokenLedger
-    from sidecar.core.workspace_trust import Trust
+    from sidecar.core.accounting.tokens import TokenLedger
+    from sidecar.core.workspace.prefix import PrefixStore
+    from sidecar.core.workspace.trust import Trust
 
 # ----- model providers ---------------------------------------------------------------------
 
@@ -56,11 +56,11 @@ class ModelRequest:
     prompt_cache_key: str | None = None
     # Cache the latest message too (off for forked one-shot calls such as summaries).
     cache_latest_message: bool = True
-    # The message whose prefix is cached for an hour (see sidecar.core.cache_anchor);
+    # The message whose prefix is cached for an hour (see sidecar.core.accounting.cache_anchor);
     # adapters without cache breakpoints ignore it.
     cache_anchor: int | None = None
     timeout_seconds: float = 600.0
-    # Sent as HTTP headers (see sidecar.core.request_labels); the APIs ignore them.
+    # Sent as HTTP headers (see sidecar.core.turns.request_labels); the APIs ignore them.
     headers: dict[str, str] = field(default_factory=dict)
 
 
@@ -201,7 +201,7 @@ class Provider(Protocol):
     # The provider can summarize the conversation itself (``compact``).
     server_compaction: bool
     # The provider's prompt cache takes explicit breakpoints with TTLs (Anthropic's): the
-    # one-hour anchor (sidecar.core.cache_anchor) is planned only then.
+    # one-hour anchor (sidecar.core.accounting.cache_anchor) is planned only then.
     cache_breakpoints: bool
 
     def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
@@ -245,7 +245,7 @@ class ToolContext(Protocol):
     readable: list[Path]
     # Files outside the roots that Write and Edit may change: the session's plan file.
     writable: list[Path]
-    # Whether the running call must ask the user first (sidecar.core.permissions decides).
+    # Whether the running call must ask the user first (sidecar.core.permissions.modes decides).
     must_ask: bool
 
     async def read_buffer(self, path: Path) -> str | None:

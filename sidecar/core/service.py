@@ -14,17 +14,6 @@ import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping, cast
 
-from sidecar.core.ports import (
-    Adapters,
-    Editor,
-    McpServers,
-    ModelDescription,
-    PromptHistoryStore,
-    Provider,
-    SessionArchive,
-    TranscriptStore,
-    WorkspaceWatcher,
-)
 from sidecar.contract.errors import (
     CompactionFailed,
     InvalidParams,
@@ -70,23 +59,34 @@ from sidecar.contract.updates import (
     available_commands_update,
     session_info_update,
 )
-from sidecar.core.held_keys import ProcessEnvironment, hold_configured
-from sidecar.core.messages import Block, new_uuid
 from sidecar.core.commands import announced, run_command
-from sidecar.core.editor_context import editor_attachments, editor_context_view
-from sidecar.core.error_advice import configuration_advice, status_line
-from sidecar.core.history_replay import replay_history
-from sidecar.core.model_registry import CACHE_FILE, ModelRegistry, endpoint_key
-from sidecar.core.model_status import ModelStatus, model_status, today_utc
-from sidecar.core.normalize import normalize_for_api
-from sidecar.core.permissions import MODE_IDS, MODES, is_mode
+from sidecar.core.conversation.history_replay import replay_history
+from sidecar.core.conversation.messages import Block, new_uuid
+from sidecar.core.conversation.normalize import normalize_for_api
+from sidecar.core.conversation.session_ids import is_valid_session_id
+from sidecar.core.models.registry import CACHE_FILE, ModelRegistry, endpoint_key
+from sidecar.core.models.status import ModelStatus, model_status, today_utc
+from sidecar.core.permissions.modes import MODE_IDS, MODES, is_mode
+from sidecar.core.ports import (
+    Adapters,
+    Editor,
+    McpServers,
+    ModelDescription,
+    PromptHistoryStore,
+    Provider,
+    SessionArchive,
+    TranscriptStore,
+    WorkspaceWatcher,
+)
+from sidecar.core.secrets.held_keys import ProcessEnvironment, hold_configured
+from sidecar.core.secrets.redaction import RedactingEditor, redact_exception, redact_value
 from sidecar.core.session import Session, SessionInfo
 from sidecar.core.settings import Settings, storage_dir
 from sidecar.core.storage_health import StorageHealth
-from sidecar.core.redaction import RedactingEditor, redact_exception, redact_value
-from sidecar.core.session_ids import is_valid_session_id
-from sidecar.core.prefix import read_ahead
-from sidecar.core.workspace_trust import TrustBook
+from sidecar.core.turns.error_advice import configuration_advice, status_line
+from sidecar.core.workspace.editor_context import editor_attachments, editor_context_view
+from sidecar.core.workspace.prefix import read_ahead
+from sidecar.core.workspace.trust import TrustBook
 
 log = logging.getLogger(__name__)
 
@@ -263,7 +263,7 @@ class SessionService:
 
     def _make_session(self, info: SessionInfo, settings: Settings) -> Session:
         from sidecar.core.compaction.pipeline import ContextTiers
-        from sidecar.core.file_state import FileReadState
+        from sidecar.core.conversation.file_state import FileReadState
 
         self._remember_loop()
         session = Session(
@@ -342,7 +342,7 @@ class SessionService:
     # ----- SessionStart hooks -------------------------------------------------------
 
     def _start_hooks(self, session: Session, source: str) -> None:
-        from sidecar.core.hooks import may_have_hooks
+        from sidecar.core.workspace.hooks import may_have_hooks
 
         if not may_have_hooks(session.settings, Path(session.info.cwd), Path.home(), "SessionStart"):
             return
@@ -353,7 +353,7 @@ class SessionService:
         self._starting[session.id] = asyncio.ensure_future(self._run_start_hooks(session, source))
 
     async def _run_start_hooks(self, session: Session, source: str) -> None:
-        from sidecar.core.hooks import session_start
+        from sidecar.core.workspace.hooks import session_start
 
         try:
             for record in await session_start(session, source):
@@ -710,7 +710,7 @@ class SessionService:
         return await self._context_view(self.get(p.session_id))
 
     async def _context_view(self, session: Session) -> ContextView:
-        from sidecar.core.context_view import withheld_view
+        from sidecar.core.accounting.context_view import withheld_view
 
         trust, skipped, withheld = await asyncio.to_thread(
             withheld_view, self.trust, session.settings, session.info.cwd)
@@ -737,7 +737,7 @@ class SessionService:
         })
 
     async def _skills_view(self, session: Session) -> list[SkillInfo]:
-        from sidecar.core.skills import discover_skills, invoked_skill_names
+        from sidecar.core.workspace.skills import discover_skills, invoked_skill_names
 
         skills = await asyncio.to_thread(discover_skills, Path(session.info.cwd), Path.home())
         invoked = set(invoked_skill_names(session.transcript.records))
@@ -761,7 +761,7 @@ class SessionService:
                 return {"tokens": int(counted), "source": "count_tokens"}
         except Exception as exc:  # no key, provider down: the estimate stands
             log.info("count_tokens unavailable: %s", exc)
-        from sidecar.core.tokens import load_encoding
+        from sidecar.core.accounting.tokens import load_encoding
 
         enc = load_encoding(session.info.model)
         if enc is None:

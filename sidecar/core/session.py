@@ -1,7 +1,7 @@
 """One chat session: what it is (identity, model, settings), what it holds (its transcript,
 token ledger and prefix) and what it sends (requests, gauge, updates).
 
-The agent loop lives in ``sidecar.core.turn``, the records in ``sidecar.core.transcript``,
+The agent loop lives in ``sidecar.core.turns.turn``, the records in ``sidecar.core.conversation.transcript``,
 and the context tiers in ``sidecar.core.compaction``; the session gives the tiers the
 narrow ``CompactionHost`` view they need.
 """
@@ -19,26 +19,31 @@ from typing import TYPE_CHECKING, Callable
 
 from sidecar.contract.results import Gauge
 from sidecar.contract.updates import SessionUpdate, current_mode_update, usage_update
-from sidecar.core.cache_anchor import CacheAnchors
-from sidecar.core.catalog import api_model_id, cost_usd
-from sidecar.core.gauge import BreakerState, build_gauge
-from sidecar.core.messages import Block, Message, Usage, iso_at
-from sidecar.core.permissions_plan import PLAN_FILE_NAME, plan_entered_note, plan_left_note
-from sidecar.core.normalize import clear_results, model_slice, normalize_for_api, with_leading_context
+from sidecar.core.accounting.cache_anchor import CacheAnchors
+from sidecar.core.accounting.gauge import BreakerState, build_gauge
+from sidecar.core.accounting.tokens import Tiktoken, TokenLedger, make_counter, prefix_counter
+from sidecar.core.accounting.window import Thresholds, Window, compute_thresholds, resolve_window
+from sidecar.core.conversation.messages import Block, Message, Usage, iso_at
+from sidecar.core.conversation.normalize import (
+    clear_results,
+    model_slice,
+    normalize_for_api,
+    with_leading_context,
+)
+from sidecar.core.conversation.tool_record import ToolNotes
+from sidecar.core.conversation.transcript import Transcript
+from sidecar.core.models.catalog import api_model_id, cost_usd
+from sidecar.core.permissions.plan import PLAN_FILE_NAME, plan_entered_note, plan_left_note
 from sidecar.core.ports import ModelRequest, Tool, tool_specs
-from sidecar.core.skills import SKILL_TOOL
-from sidecar.core.request_labels import CallKind, Cause, request_headers
 from sidecar.core.settings import Settings
-from sidecar.core.tokens import Tiktoken, TokenLedger, make_counter, prefix_counter
-from sidecar.core.tool_record import ToolNotes
-from sidecar.core.transcript import Transcript
-from sidecar.core.turn import TurnRunner
-from sidecar.core.window import Thresholds, Window, compute_thresholds, resolve_window
-from sidecar.core.workspace_trust import UNTRUSTED, Trust
+from sidecar.core.turns.request_labels import CallKind, Cause, request_headers
+from sidecar.core.turns.turn import TurnRunner
+from sidecar.core.workspace.skills import SKILL_TOOL
+from sidecar.core.workspace.trust import UNTRUSTED, Trust
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.pipeline import ContextTiers
-    from sidecar.core.file_state import FileReadState
+    from sidecar.core.conversation.file_state import FileReadState
     from sidecar.core.ports import (
         Editor,
         McpSessionLink,
@@ -47,7 +52,7 @@ if TYPE_CHECKING:
         Tool,
         TranscriptStore,
     )
-    from sidecar.core.prefix import PrefixStore, PrefixView
+    from sidecar.core.workspace.prefix import PrefixStore, PrefixView
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +113,7 @@ class Session:
         self.allowed_always: set[str] = set()
         # Permission answers and shown outputs of tool calls, for their updates and replay.
         self.tool_notes = ToolNotes()
-        # The permission mode (sidecar.core.permissions); whether it has ever been plan
+        # The permission mode (sidecar.core.permissions.modes); whether it has ever been plan
         # mode in this process; whether the user accepted every edit of the running turn.
         self.mode: str = settings.permissions.defaultMode
         self.planned = self.mode == "plan"
@@ -309,7 +314,7 @@ class Session:
         return results.parent / PLAN_FILE_NAME if results is not None else None
 
     def set_mode(self, mode: str, *, restored: bool = False, tell_model: bool = True) -> bool:
-        """Enter ``mode`` (an id of sidecar.core.permissions.MODES); False when already in
+        """Enter ``mode`` (an id of sidecar.core.permissions.modes.MODES); False when already in
         it. The client hears of the change; the model is told with the next request when
         plan mode starts or ends (an approved plan's tool result says so itself). A restored
         mode (a loaded session's) is no news to either."""
@@ -360,7 +365,7 @@ class Session:
     def list_skills(self) -> bool:
         """Append the skill listing unless the context since the boundary holds one (a
         compaction re-injects it); True when it was appended now."""
-        from sidecar.core.skills import discover_skills, listing_attachment
+        from sidecar.core.workspace.skills import discover_skills, listing_attachment
 
         if any((m.attachment or {}).get("type") == "skill_listing"
                for m in self.transcript.since_boundary()):
@@ -480,7 +485,7 @@ class Session:
         )
 
     def with_cache_anchor(self, request: ModelRequest) -> ModelRequest:
-        """A main request with its one-hour anchor (sidecar.core.cache_anchor), where the
+        """A main request with its one-hour anchor (sidecar.core.accounting.cache_anchor), where the
         provider's cache takes breakpoints and TTLs."""
         if not self.settings.promptCache.hourAnchors or not self.provider().cache_breakpoints:
             return request

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, Mapping, get_type_hints
 
 from sidecar.core.environment import env_flag, env_positive_int
-from sidecar.core.own_files import read_own_text
-from sidecar.core.permissions import MODE_IDS
+from sidecar.core.permissions.modes import MODE_IDS
+from sidecar.core.workspace.own_files import read_own_text
 
 SECTION = "contextSidecar"
 
@@ -70,7 +70,7 @@ class ApiContextManagement:
 class PromptCache:
     # Keep one breakpoint on a prefix cached for an hour, moved when the expected pause
     # (five minutes to an hour) would cost more to rewrite than the hour's premium
-    # (sidecar.core.cache_anchor). Anthropic only.
+    # (sidecar.core.accounting.cache_anchor). Anthropic only.
     hourAnchors: bool = True
 
 
@@ -232,7 +232,7 @@ class Transport:
 
 @dataclass(frozen=True)
 class Permissions:
-    # The permission mode a new session starts in (sidecar.core.permissions.MODE_IDS).
+    # The permission mode a new session starts in (sidecar.core.permissions.modes.MODE_IDS).
     defaultMode: str = "default"
 
 

@@ -48,18 +48,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sidecar.core.request_labels import (
+from sidecar.core.permissions.plan import PLAN_FILE_INTRO, PLAN_REINJECTED_MARK
+from sidecar.core.settings import PostCompact
+from sidecar.core.turns.request_labels import (
     BLOCKING_HEADER,
     CALL_HEADER,
     CAUSES,
     EPOCH_HEADER,
     SESSION_HEADER,
 )
-
-from sidecar.core.hooks import HOOK_CONTEXT_MARK, hook_budget
-from sidecar.core.permissions_plan import PLAN_FILE_INTRO, PLAN_REINJECTED_MARK
-from sidecar.core.settings import PostCompact
-from sidecar.core.skills import INVOKED_SKILL_MARK, LOADED_SKILL_MARK, SKILL_TOOL, skill_budgets
+from sidecar.core.workspace.hooks import HOOK_CONTEXT_MARK, hook_budget
+from sidecar.core.workspace.skills import (
+    INVOKED_SKILL_MARK,
+    LOADED_SKILL_MARK,
+    SKILL_TOOL,
+    skill_budgets,
+)
 from sidecar.mcp.announce import DELTA_MARK, REANNOUNCE_MARK, REANNOUNCE_TOKENS
 
 from .counting import count_text
@@ -149,7 +153,7 @@ def _plan_path(text: str) -> str:
 def _plan_budget(blocking: int) -> int:
     """The plan's ceiling: the per-file budget of re-injected files, a fortieth of the window
     up to 5,000 tokens. The fake knows only the blocking limit, and however small the window,
-    its blocking limit is above three eighths of it (see sidecar.core.window), so a
+    its blocking limit is above three eighths of it (see sidecar.core.accounting.window), so a
     fortieth of the window is under a fifteenth of the blocking limit."""
     return min(PostCompact().perFileTokens, blocking // 15)
 

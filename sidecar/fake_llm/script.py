@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sidecar.core.request_labels import CALL_HEADER
+from sidecar.core.turns.request_labels import CALL_HEADER
+
 from .responses_input import content_text, input_items, message_role
 
 Block = dict[str, Any]

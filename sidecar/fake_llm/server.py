@@ -17,8 +17,6 @@ from typing import Any, Self
 from . import anthropic_wire, models_wire, openai_wire, responses_wire
 from .cache import AnthropicPromptCache, CacheUsage, Clock, OpenAIPrefixCache
 from .context_edits import ContextEditError, apply_context_edits
-from .invariants import InvariantChecker, Violation
-from .models_wire import FakeModel
 from .counting import (
     anthropic_units,
     openai_units,
@@ -27,6 +25,8 @@ from .counting import (
     total_tokens,
     warm_up_in_background,
 )
+from .invariants import InvariantChecker, Violation
+from .models_wire import FakeModel
 from .request_rules import beta_flags
 from .responses_compact import compacted_json
 from .script import Provider, RecordedRequest, Reply, Responder, default_reply

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Literal
 
+from sidecar.core.workspace.own_files import read_own_bytes
 from sidecar.tools.documents import write_text
-from sidecar.core.own_files import read_own_bytes
 
 log = logging.getLogger(__name__)
 

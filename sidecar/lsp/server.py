@@ -20,8 +20,13 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcRequestCancelled
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
-from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.protocol import (
+    JsonRPCNotification,
+    JsonRPCRequestMessage,
+    JsonRPCResponseMessage,
+    LanguageServerProtocol,
+    lsp_method,
+)
 
 from sidecar import __version__
 from sidecar.composition import default_adapters
@@ -32,9 +37,9 @@ from sidecar.contract.uris import uri_to_path
 from sidecar.contract.version import PROTOCOL_VERSION
 from sidecar.core.service import SessionService
 from sidecar.core.settings import PROVIDERS, SECTION, Settings, resolve_settings
+from sidecar.jsonrpc import describe, error_message, short
 from sidecar.logs import setup_logging
 from sidecar.lsp.editor_client import LspEditor
-from sidecar.jsonrpc import describe, error_message, short
 from sidecar.lsp.stdio import LspIntake, read_stdio
 from sidecar.routes import REQUESTS, ROUTES, Route, settle
 from sidecar.sdk_warmup import SdkWarmUp

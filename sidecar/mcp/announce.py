@@ -39,12 +39,12 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sidecar.core.messages import Message
+from sidecar.core.conversation.messages import Message
 from sidecar.core.ports import Tool
 from sidecar.mcp.tool import McpTool
 
 if TYPE_CHECKING:
-    from sidecar.core.tokens import TokenLedger
+    from sidecar.core.accounting.tokens import TokenLedger
     from sidecar.mcp.manager import McpManager
 
 # What the re-announcement after a compaction may take: this many tokens, and at most this
@@ -151,7 +151,7 @@ class McpLink:
     def _fit(self, session: LinkedSession, current: list[McpTool],
              wanted: dict[str, str], budget: int, window: int,
              percent: int) -> list[McpTool]:
-        from sidecar.core.tokens import prefix_counter
+        from sidecar.core.accounting.tokens import prefix_counter
 
         model = getattr(getattr(session, "info", None), "model", None)
         counter = prefix_counter(session.ledger.counter, model)

@@ -16,9 +16,15 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping, Protocol
 
+from sidecar.core.workspace.trust import UNTRUSTED, Trust
 from sidecar.mcp.config import ServerConfig
-from sidecar.core.workspace_trust import UNTRUSTED, Trust
-from sidecar.mcp.trust import ApprovalStore, Verdict, claude_code_verdicts, command_line, fingerprint
+from sidecar.mcp.trust import (
+    ApprovalStore,
+    Verdict,
+    claude_code_verdicts,
+    command_line,
+    fingerprint,
+)
 
 if TYPE_CHECKING:
     from sidecar.mcp.connection import ServerConnection

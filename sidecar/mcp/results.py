@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sidecar.core.messages import Block
+from sidecar.core.conversation.messages import Block
 
 # The image types every provider accepts in a tool result.
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})

@@ -34,8 +34,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
-from sidecar.core.claude_config import (config_dir, global_file, managed_file, projects,
-                                         read_json, trusted_in)
+from sidecar.core.workspace.claude_config import (
+    config_dir,
+    global_file,
+    managed_file,
+    projects,
+    read_json,
+    trusted_in,
+)
 from sidecar.mcp.config import ServerConfig
 from sidecar.storage.paths import project_dir
 

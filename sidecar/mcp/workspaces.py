@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from sidecar.contract.updates import mcp_status_update
-from sidecar.core.held_keys import child_environment
-from sidecar.core.workspace_trust import UNTRUSTED, Trust
+from sidecar.core.secrets.held_keys import child_environment
+from sidecar.core.workspace.trust import UNTRUSTED, Trust
 from sidecar.mcp.announce import McpLink
 from sidecar.mcp.approval import REJECTED, RESTRICTED, WAITING, Approvals, Asker
 from sidecar.mcp.connection import McpLimits
@@ -216,7 +216,7 @@ class McpWorkspaces:
         """The user trusted ``folder``: the servers of the workspaces in it that were held
         for the editor's Restricted Mode are judged again (started, or asked about as any
         workspace server is)."""
-        from sidecar.core.own_files import inside
+        from sidecar.core.workspace.own_files import inside
 
         await asyncio.gather(*(self._trusted(cwd, manager) for cwd, manager in list(self.managers.items())
                                if inside(Path(cwd), [Path(folder)])))

@@ -2,7 +2,7 @@
 
 The SDK takes about two seconds to import, so it is imported on first use, never when this
 module loads. The client is built with ``max_retries=0``: retries belong to
-``sidecar.core.retry`` so that every attempt is visible to the session.
+``sidecar.core.turns.retry`` so that every attempt is visible to the session.
 
 Request shaping:
 
@@ -25,25 +25,21 @@ import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sidecar.core.catalog import ModelInfo
-from sidecar.core.messages import Block, Usage
+from sidecar.core.conversation.messages import Block, Usage
+from sidecar.core.models.catalog import ModelInfo
 from sidecar.core.ports import (
-    ModelDescription,
-    ServerCompaction,
     Completed,
+    ModelDescription,
     ModelRequest,
     ProviderError,
+    ServerCompaction,
     StreamEvent,
     TextDelta,
     ThinkingDelta,
     ToolInputDelta,
     ToolUseStart,
 )
-from sidecar.core.retry import RETRYABLE_TYPES
-from sidecar.providers.sdk_values import sdk_dict, sdk_field, tool_input
-from sidecar.providers.sdk_client import SdkClientHolder
-from sidecar.providers.text_parts import TextParts
-from sidecar.providers.model_listing import list_anthropic_models
+from sidecar.core.turns.retry import RETRYABLE_TYPES
 from sidecar.providers.http_errors import (
     mid_stream,
     parse_retry_after,
@@ -51,6 +47,10 @@ from sidecar.providers.http_errors import (
     transport_error,
     type_for_status,
 )
+from sidecar.providers.model_listing import list_anthropic_models
+from sidecar.providers.sdk_client import SdkClientHolder
+from sidecar.providers.sdk_values import sdk_dict, sdk_field, tool_input
+from sidecar.providers.text_parts import TextParts
 
 CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27"
 COMPACTION_BETA = "compact-2026-09-04"
@@ -97,7 +97,7 @@ def build_messages_body(
         content = [b for b in (_wire_block(block) for block in message.content) if b is not None]
         messages.append({"role": message.role, "content": content})
 
-    # With an anchor (sidecar.core.cache_anchor) its message carries a one-hour breakpoint,
+    # With an anchor (sidecar.core.accounting.cache_anchor) its message carries a one-hour breakpoint,
     # and so do the tools and the system prompt, since the API takes one-hour breakpoints
     # only before five-minute ones; the latest message keeps five minutes.
     anchor = request.cache_anchor

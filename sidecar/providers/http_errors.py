@@ -1,6 +1,6 @@
 """Which HTTP and transport failures are transient: the half of error classification the
 provider adapters share (each maps its SDK's exceptions through it). The retry policy
-itself is the engine's, in ``sidecar.core.retry``."""
+itself is the engine's, in ``sidecar.core.turns.retry``."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ One class serves every server that speaks OpenAI's older wire, by base URL: Olla
 llama.cpp server, OpenRouter, Gemini's compatible endpoint (``provider: "openai"`` itself
 goes through the Responses API, ``openai_responses``). Named "openai" it still speaks to
 OpenAI as OpenAI takes this wire. The SDK is imported on first use and runs with
-``max_retries=0``: ``sidecar.core.retry`` owns retries. The Responses adapter shares its
+``max_retries=0``: ``sidecar.core.turns.retry`` owns retries. The Responses adapter shares its
 error classification and its readers of SDK objects.
 
 Conversion from our Anthropic-form request:
@@ -29,14 +29,15 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any, Literal
 
-from sidecar.core.catalog import ModelInfo
-from sidecar.core.messages import NO_CONTENT, ApiMessage, Block, Usage
+from sidecar.core.conversation.messages import NO_CONTENT, ApiMessage, Block, Usage
+from sidecar.core.models.catalog import ModelInfo
+from sidecar.core.models.status import today_utc
 from sidecar.core.ports import (
-    ModelDescription,
-    ServerCompaction,
     Completed,
+    ModelDescription,
     ModelRequest,
     ProviderError,
+    ServerCompaction,
     StreamEvent,
     TextDelta,
     ThinkingDelta,
@@ -44,12 +45,7 @@ from sidecar.core.ports import (
     ToolSpec,
     ToolUseStart,
 )
-from sidecar.core.retry import RETRYABLE_TYPES
-from sidecar.core.model_status import today_utc
-from sidecar.providers.sdk_values import sdk_field, tool_input
-from sidecar.providers.sdk_client import SdkClientHolder
-from sidecar.providers.text_parts import TextParts
-from sidecar.providers.model_listing import list_openai_models
+from sidecar.core.turns.retry import RETRYABLE_TYPES
 from sidecar.providers.http_errors import (
     mid_stream,
     parse_retry_after,
@@ -57,6 +53,10 @@ from sidecar.providers.http_errors import (
     transport_error,
     type_for_status,
 )
+from sidecar.providers.model_listing import list_openai_models
+from sidecar.providers.sdk_client import SdkClientHolder
+from sidecar.providers.sdk_values import sdk_field, tool_input
+from sidecar.providers.text_parts import TextParts
 
 FINISH_REASONS = {
     "stop": "end_turn",

@@ -11,7 +11,7 @@ as it came. The conversion lives in ``openai_responses_items``, the stream assem
 ``openai_responses_stream``.
 
 The SDK is imported on first use (about a second) and runs with ``max_retries=0``:
-``sidecar.core.retry`` owns retries. Errors go through the same classification as Chat
+``sidecar.core.turns.retry`` owns retries. Errors go through the same classification as Chat
 Completions (context-length errors become prompt-too-long, transient statuses retryable);
 failures reported inside the stream (``response.failed``, ``error``) by their error code.
 
@@ -35,7 +35,6 @@ from sidecar.core.ports import (
 )
 from sidecar.providers.http_errors import mid_stream
 from sidecar.providers.openai_chat import classify_openai_error, new_openai_client
-from sidecar.providers.sdk_client import SdkClientHolder
 from sidecar.providers.openai_responses_items import (
     build_compact_body,
     build_count_body,
@@ -43,6 +42,7 @@ from sidecar.providers.openai_responses_items import (
     compacted_blocks,
 )
 from sidecar.providers.openai_responses_stream import ResponsesAssembly, usage_from_responses
+from sidecar.providers.sdk_client import SdkClientHolder
 
 
 class OpenAIResponsesProvider(SdkClientHolder):

@@ -31,16 +31,16 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from sidecar.core.catalog import ModelInfo
-from sidecar.core.messages import ApiMessage, Block
+from sidecar.core.conversation.messages import ApiMessage, Block
+from sidecar.core.models.catalog import ModelInfo
 from sidecar.core.ports import ModelRequest, ToolSpec
-from sidecar.providers.sdk_values import sdk_field
 from sidecar.providers.openai_chat import (
     compaction_text,
     document_text,
     image_url,
     tool_result_text,
 )
+from sidecar.providers.sdk_values import sdk_field
 
 # The API refuses max_output_tokens below 16.
 MIN_OUTPUT_TOKENS = 16

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sidecar.core.messages import Block, Usage
+from sidecar.core.conversation.messages import Block, Usage
 from sidecar.core.ports import (
     Completed,
     ProviderError,
@@ -31,10 +31,10 @@ from sidecar.core.ports import (
     ToolInputDelta,
     ToolUseStart,
 )
-from sidecar.core.retry import RETRYABLE_TYPES
+from sidecar.core.turns.retry import RETRYABLE_TYPES
 from sidecar.providers.openai_chat import stream_error_type, token_count
-from sidecar.providers.sdk_values import sdk_field, tool_input
 from sidecar.providers.openai_responses_items import ENCRYPTED_CONTENT, REASONING_ID
+from sidecar.providers.sdk_values import sdk_field, tool_input
 from sidecar.providers.text_parts import TextParts
 
 # Why a response stopped early (``incomplete_details.reason``) in our stop reasons.

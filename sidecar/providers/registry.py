@@ -12,18 +12,17 @@ line or an error. Importing this module does not import either SDK.
 
 from __future__ import annotations
 
-import logging
-
 import dataclasses
+import logging
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from sidecar.core.catalog import ModelInfo, lookup
 from sidecar.contract.errors import ProviderNotConfigured
-from sidecar.core.settings import BASE_URL_ENV, PROVIDERS, SECTION, Settings, resolve_base_url
-from sidecar.core.held_keys import DEFAULT_KEY_ENV, read_key
-from sidecar.providers.anthropic_messages import AnthropicProvider
+from sidecar.core.models.catalog import ModelInfo, lookup
 from sidecar.core.ports import Provider
+from sidecar.core.secrets.held_keys import DEFAULT_KEY_ENV, read_key
+from sidecar.core.settings import BASE_URL_ENV, PROVIDERS, SECTION, Settings, resolve_base_url
+from sidecar.providers.anthropic_messages import AnthropicProvider
 from sidecar.providers.openai_chat import KEYLESS_PLACEHOLDER, OpenAIChatProvider
 from sidecar.providers.openai_responses import OpenAIResponsesProvider
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sidecar.core.catalog import ModelInfo
+from sidecar.core.models.catalog import ModelInfo
 
 
 class SdkClientHolder:

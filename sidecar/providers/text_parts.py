@@ -7,7 +7,7 @@ block, so Python cannot grow it in place): an answer of a megabyte in 12-byte de
 
 from __future__ import annotations
 
-from sidecar.core.messages import Block
+from sidecar.core.conversation.messages import Block
 
 
 class TextParts:

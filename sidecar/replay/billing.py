@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sidecar.core import catalog
-from sidecar.core.messages import Usage
+from sidecar.core.conversation.messages import Usage
+from sidecar.core.models import catalog
 
 CACHE_WRITE_WEIGHT = catalog.CACHE_WRITE_5M
 CACHE_WRITE_1H_WEIGHT = catalog.CACHE_WRITE_1H

@@ -19,7 +19,8 @@ from sidecar.composition import default_adapters
 from sidecar.contract.decoding import decode
 from sidecar.contract.errors import SidecarError
 from sidecar.contract.params import NewSessionParams, PromptParams
-from sidecar.core.messages import Block, Usage
+from sidecar.core.conversation.messages import Block, Usage
+from sidecar.core.ports import tool_specs
 from sidecar.core.service import SessionService
 from sidecar.core.session import Session
 from sidecar.core.settings import Retry, Settings
@@ -32,7 +33,6 @@ from sidecar.replay.result import SessionResult, TierEvent
 from sidecar.replay.script import ReplayScript, Turn, build_script, first_call_payload
 from sidecar.replay.tools import ReplayTool, replay_tools
 from sidecar.storage.transcript_loader import load_transcript
-from sidecar.core.ports import tool_specs
 
 KEY_ENV = "CONTEXT_SIDECAR_REPLAY_KEY"
 WINDOW = 200_000

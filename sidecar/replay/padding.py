@@ -19,9 +19,9 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.messages import Block, Message
-from sidecar.core.prefix import PrefixStore, PrefixView, base_prompt
+from sidecar.core.conversation.messages import Block, Message
 from sidecar.core.settings import Settings
+from sidecar.core.workspace.prefix import PrefixStore, PrefixView, base_prompt
 from sidecar.fake_llm.counting import anthropic_units, encoding, total_tokens
 
 FILLER_HEAD = (

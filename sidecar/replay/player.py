@@ -14,7 +14,7 @@ import time
 from typing import Any, Literal
 
 from sidecar.core.compaction.prompts import compact_prompt, memory_update_prompt
-from sidecar.core.messages import NO_CONTENT
+from sidecar.core.conversation.messages import NO_CONTENT
 from sidecar.fake_llm import FakeLLMServer, RecordedRequest, Reply, default_reply
 from sidecar.replay.padding import ReplayPrefix
 from sidecar.replay.script import ReplayScript

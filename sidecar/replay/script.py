@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from sidecar.core.messages import NO_CONTENT, Block, Message, is_compact_boundary
-from sidecar.core.normalize import normalize_for_api, render_attachment
+from sidecar.core.conversation.messages import NO_CONTENT, Block, Message, is_compact_boundary
+from sidecar.core.conversation.normalize import normalize_for_api, render_attachment
 from sidecar.storage.claude_code import ApiCall, api_calls
 
 Action = Literal["prompt", "compact", "clear"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
-from sidecar.replay.script import RecordedResult
 from sidecar.core.ports import Tool, ToolContext, ToolOutcome
+from sidecar.replay.script import RecordedResult
 from sidecar.tools.base import BaseTool
 
 MISSING_RESULT = "The recording holds no result for this tool call."

@@ -8,9 +8,9 @@ from pathlib import Path
 from sidecar.storage.session_index import (
     SessionSummary,
     delete_session,
-    retitle_session,
     find_session,
     list_sessions,
+    retitle_session,
 )
 from sidecar.storage.transcript_loader import LoadedTranscript, load_transcript
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sidecar.core.messages import (
+from sidecar.core.conversation.messages import (
     SYNTHETIC_MODEL,
     Block,
     Kind,

@@ -34,15 +34,22 @@ from pathlib import Path
 from typing import Any, Self
 
 from sidecar import host
-from sidecar.storage.files import PartialWrite, open_append, open_fd, open_regular, seal, write_whole
-from sidecar.core.messages import Block
+from sidecar.core.conversation.messages import Block
 from sidecar.core.storage_health import StorageHealth
+from sidecar.storage.files import (
+    PartialWrite,
+    open_append,
+    open_fd,
+    open_regular,
+    seal,
+    write_whole,
+)
 from sidecar.storage.history_entry import HistoryEntry, PastedContent, now_ms
-from sidecar.storage.prompt_pastes import entry_from_prompt
 from sidecar.storage.jsonl import BAD, TolerantJson
 from sidecar.storage.line_reader import iter_lines_reversed
 from sidecar.storage.paste_store import PasteStore
 from sidecar.storage.paths import history_path, paste_cache_dir
+from sidecar.storage.prompt_pastes import entry_from_prompt
 
 log = logging.getLogger(__name__)
 

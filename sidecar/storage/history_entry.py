@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from sidecar.core.redaction import redact_api_keys
+from sidecar.core.secrets.redaction import redact_api_keys
 
 PasteType = Literal["text", "image"]
 

@@ -10,7 +10,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from sidecar.core.session_ids import is_valid_session_id
+from sidecar.core.conversation.session_ids import is_valid_session_id
 
 TRANSCRIPT_SUFFIX = ".jsonl"
 # Claude Code caps the directory name; longer paths get a hash suffix so two long paths

@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.messages import SYNTHETIC_MODEL, as_blocks
+from sidecar.core.conversation.messages import SYNTHETIC_MODEL, as_blocks
+from sidecar.core.conversation.session_ids import is_valid_session_id
 from sidecar.storage.claude_code import ENTRYPOINT, STATE_TYPE, is_sidechain
 from sidecar.storage.line_reader import read_head, read_tail
-from sidecar.core.session_ids import is_valid_session_id
 from sidecar.storage.paths import TRANSCRIPT_SUFFIX, project_dir, projects_dir
 from sidecar.storage.transcript import encode_line
 from sidecar.storage.transcript_loader import prompt_title, provider_for_model

@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any, Self
 
 from sidecar import __version__
-from sidecar.core.messages import Message, now_iso
+from sidecar.core.conversation.messages import Message, now_iso
+from sidecar.core.secrets.redaction import redact_api_keys, redact_value
+from sidecar.core.storage_health import StorageHealth
 from sidecar.storage.claude_code import SKIPPED_TYPES, STATE_TYPE, record_from_message
 from sidecar.storage.files import PartialWrite, open_append, seal, write_whole
-from sidecar.core.storage_health import StorageHealth
-from sidecar.core.redaction import redact_api_keys, redact_value
 from sidecar.storage.line_reader import iter_lines_reversed
 from sidecar.storage.paths import check_session_id, tool_results_dir, transcript_path
 from sidecar.storage.tool_results import save_tool_result

@@ -17,17 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sidecar.storage.files import read_regular
-from sidecar.storage.jsonl import BAD, TolerantJson
-from sidecar.core.redaction import contains_secret, contains_secret_bytes, redact_value
-
-from sidecar.core.messages import SYNTHETIC_MODEL, Message
+from sidecar.core.conversation.messages import SYNTHETIC_MODEL, Message
+from sidecar.core.secrets.redaction import contains_secret, contains_secret_bytes, redact_value
 from sidecar.storage.claude_code import (
     STATE_TYPE,
     is_sidechain,
     message_from_record,
     settle_response_usage,
 )
+from sidecar.storage.files import read_regular
+from sidecar.storage.jsonl import BAD, TolerantJson
 
 TITLE_LENGTH = 80
 _EPOCH = "1970-01-01T00:00:00.000Z"

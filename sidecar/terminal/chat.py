@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.messages import json_object
-from sidecar.terminal.diff import compact_diff
 from sidecar import __version__
 from sidecar.contract import methods as m
+from sidecar.core.conversation.messages import json_object
 from sidecar.terminal.client import ProtocolMismatch, SidecarClient
+from sidecar.terminal.diff import compact_diff
 from sidecar.terminal.jsonrpc import RpcError
 from sidecar.terminal.line_input import LineReader
 from sidecar.terminal.screen import Screen

@@ -8,10 +8,9 @@ few dozen turns.
 
 from __future__ import annotations
 
-import sys
-
 import asyncio
 import os
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -19,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.messages import json_object
+from sidecar.core.conversation.messages import json_object
 from sidecar.fake_llm import FakeLLMServer
-from sidecar.terminal.client import ProtocolMismatch, SidecarClient
 from sidecar.terminal.chat import print_error
+from sidecar.terminal.client import ProtocolMismatch, SidecarClient
 from sidecar.terminal.demo_agent import DemoAgent, ForkedCall
 from sidecar.terminal.demo_workspace import create_workspace
 from sidecar.terminal.jsonrpc import RpcError

@@ -13,9 +13,9 @@ from collections.abc import Awaitable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from sidecar.core.messages import Block
+from sidecar.core.conversation.messages import Block
 from sidecar.core.ports import ToolContext, ToolKind, ToolOutcome
-from sidecar.core.redaction import redact_api_keys, redact_value
+from sidecar.core.secrets.redaction import redact_api_keys, redact_value
 
 log = logging.getLogger(__name__)
 

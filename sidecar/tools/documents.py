@@ -13,8 +13,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from sidecar.storage.files import NotRegularFile, file_kind, open_fd, write_whole
 from sidecar.core.ports import ToolContext
+from sidecar.storage.files import NotRegularFile, file_kind, open_fd, write_whole
 from sidecar.tools.base import ToolError
 
 # Larger files are not loaded whole; the model is pointed at Grep or the shell instead.

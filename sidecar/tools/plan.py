@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, ClassVar
 
-from sidecar.core.permissions_plan import read_plan
+from sidecar.core.permissions.plan import read_plan
 from sidecar.core.ports import ToolContext, ToolOutcome
 from sidecar.tools.base import BaseTool, ToolError
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-
-from sidecar.core.settings import Settings
 from sidecar.core.ports import Tool
+from sidecar.core.settings import Settings
 from sidecar.tools.plan import ExitPlanModeTool
 from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool

@@ -26,7 +26,13 @@ from sidecar.tools.globbing import (
     split_base,
     walk_files,
 )
-from sidecar.tools.paths import display_path, is_inside_roots, location_of, resolve_path, resolve_readable
+from sidecar.tools.paths import (
+    display_path,
+    is_inside_roots,
+    location_of,
+    resolve_path,
+    resolve_readable,
+)
 from sidecar.tools.read import split_lines
 
 GLOB_MAX_RESULTS = 100

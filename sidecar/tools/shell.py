@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sidecar import host
-from sidecar.core.held_keys import child_environment
-from sidecar.core import process_groups, readonly_shell, safe_git
+from sidecar.core import process_groups
+from sidecar.core.permissions import readonly_shell
 from sidecar.core.ports import ALLOWING, ToolContext, ToolOutcome
+from sidecar.core.secrets.held_keys import child_environment
+from sidecar.core.workspace import safe_git
 from sidecar.tools.base import BaseTool, ToolError
 
 DEFAULT_TIMEOUT_MS = 120_000
@@ -266,10 +268,10 @@ class BashTool(BaseTool):
 
 def plan_environment(command: str, roots: Sequence[Path],
                      env: Mapping[str, str]) -> tuple[dict[str, str], str | None]:
-    """The environment of a command plan mode runs (``sidecar.core.readonly_shell`` let it
+    """The environment of a command plan mode runs (``sidecar.core.permissions.readonly_shell`` let it
     through), and why it must not run after all (None when it may). In it git, in every
     folder the command runs it in, starts none of the programs the repository's config
-    names (``sidecar.core.safe_git``), and ``cd`` goes where it says (no ``CDPATH``). A
+    names (``sidecar.core.workspace.safe_git``), and ``cd`` goes where it says (no ``CDPATH``). A
     repository whose work tree (``core.worktree``) is outside the workspace and not above
     that folder would have git read files there: such a command does not run."""
     vetting = readonly_shell.vet(command, roots)

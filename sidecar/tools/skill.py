@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sidecar.core.ports import ToolContext, ToolOutcome
-from sidecar.core.skills import SKILL_TOOL, discover_skills
+from sidecar.core.workspace.skills import SKILL_TOOL, discover_skills
 from sidecar.tools.base import BaseTool, ToolError
 
 

@@ -31,6 +31,7 @@ from tests.e2e.fuzz_cases import (  # noqa: E402
     params_case,
 )
 
+
 def fuzz(acp: bool, goal: int, tmp: Path) -> tuple[FuzzTarget, list[str], float]:
     target = FuzzTarget(tmp, acp)
     wire = Wire(acp)

@@ -60,8 +60,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from sidecar.fake_llm import FakeLLMServer  # noqa: E402
 from tests import claude_code  # noqa: E402
 from tests.bench.figures import header  # noqa: E402
-from tests.bench.peer.agent import ScriptedAgent  # noqa: E402
 from tests.bench.peer import drivers  # noqa: E402
+from tests.bench.peer.agent import ScriptedAgent  # noqa: E402
 from tests.bench.peer.drivers import RunOutcome, run_claude_code, run_sidecar  # noqa: E402
 from tests.bench.peer.report import (  # noqa: E402
     BREAKDOWN_COLUMNS,

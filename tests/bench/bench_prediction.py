@@ -19,12 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.figures import CORPUS_DIR, header, median, percentile  # noqa: E402
-
-from sidecar.core import tokens as tokens_module  # noqa: E402
-from sidecar.core.messages import Message  # noqa: E402
-from sidecar.core.settings import Settings  # noqa: E402
-from sidecar.core.tokens import (  # noqa: E402
+from sidecar.core.accounting import tokens as tokens_module  # noqa: E402
+from sidecar.core.accounting.tokens import (  # noqa: E402
     Calibrated,
     SeedBytes,
     TextCounter,
@@ -34,8 +30,11 @@ from sidecar.core.tokens import (  # noqa: E402
     message_tokens,
     model_blocks,
 )
+from sidecar.core.conversation.messages import Message  # noqa: E402
+from sidecar.core.settings import Settings  # noqa: E402
 from sidecar.storage.claude_code import COMPACT_BOUNDARY, api_calls  # noqa: E402
 from sidecar.storage.transcript_loader import load_transcript  # noqa: E402
+from tests.bench.figures import CORPUS_DIR, header, median, percentile  # noqa: E402
 
 PRIORS = (2.3, 2.6, 3.0)
 # The "% of added" figure divides by the real growth; below this it is noise over noise

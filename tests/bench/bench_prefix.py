@@ -27,7 +27,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.bench.figures import header, median, percentile  # noqa: E402
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client  # noqa: E402
+from tests.e2e.session_client import (  # noqa: E402
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 os.environ.setdefault("FAKE_LLM_KEY", "bench-key")
 

@@ -17,12 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from sidecar.fake_llm import FakeLLMServer  # noqa: E402
 from tests.bench.figures import header  # noqa: E402
 from tests.bench.sidecar_process import open_sidecar, rss_mb, server_pid  # noqa: E402
 from tests.bench.transcripts import write_transcript  # noqa: E402
 from tests.e2e.session_client import call, stop_client  # noqa: E402
-
-from sidecar.fake_llm import FakeLLMServer  # noqa: E402
 
 
 async def settle(pid: int, timeout: float = 40.0) -> float:

@@ -21,12 +21,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from sidecar.fake_llm import (  # noqa: E402
+    FakeLLMServer,
+    Reply,
+    transport,  # noqa: E402
+)
 from tests.bench.figures import header, median, percentile  # noqa: E402
 from tests.bench.sidecar_process import Inbox, open_sidecar, quiet_fake_disconnects  # noqa: E402
 from tests.e2e.session_client import call, prompt, stop_client  # noqa: E402
-
-from sidecar.fake_llm import FakeLLMServer, Reply  # noqa: E402
-from sidecar.fake_llm import transport  # noqa: E402
 
 MARKER = re.compile(rb"<(\d{5})>")
 TEXT_MARKER = re.compile(r"<(\d{5})>")

@@ -19,9 +19,16 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from sidecar.core.tokens import make_counter, prefix_counter
+from sidecar.core.accounting.tokens import make_counter, prefix_counter
 from sidecar.fake_llm import Reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 from tests.e2e.test_mcp import open_session, result_text, servers, tool_results, wait_status
 from tests.mcp_servers.helpers import REPO, write_mcp_json
 

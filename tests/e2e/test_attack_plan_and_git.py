@@ -25,7 +25,14 @@ from acp import text_block
 
 from sidecar.fake_llm import Reply
 from tests.e2e.acp_client import acp_agent
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"),
               pytest.mark.skipif(not Path("/bin/sh").exists(), reason="shell scripts as git helpers")]

@@ -217,7 +217,7 @@ SID = "5b5e7f4e-2222-4333-8444-95556666777{}"  # one session per test, on the sh
 
 def write_huge_transcript(store: Path, workspace: Path, sid: str) -> None:
     """A session whose one answer is 5 MB: more than any request (or the window) can carry."""
-    from sidecar.core.messages import Message, Usage, user_text
+    from sidecar.core.conversation.messages import Message, Usage, user_text
     from sidecar.storage.transcript import TranscriptWriter
 
     writer = TranscriptWriter(store)

@@ -22,8 +22,15 @@ from acp import text_block
 
 from sidecar.fake_llm import Reply
 from tests.e2e.acp_client import acp_agent
-from tests.e2e.session_client import (call, initialize, prompt, settings_for,
-                                      start_client, stop_client, trust_folder)
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+    trust_folder,
+)
 from tests.fifo_release import release_later
 
 REJECT = {"outcome": {"outcome": "selected", "optionId": "reject_once"}}

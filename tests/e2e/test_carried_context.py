@@ -29,8 +29,8 @@ from typing import Any
 import pytest
 from acp import text_block
 
-from sidecar.core.permissions_plan import PLAN_FILE_INTRO
-from sidecar.core.skills import INVOKED_SKILL_MARK, LISTING_HEADER
+from sidecar.core.permissions.plan import PLAN_FILE_INTRO
+from sidecar.core.workspace.skills import INVOKED_SKILL_MARK, LISTING_HEADER
 from sidecar.fake_llm import Reply, default_reply
 from sidecar.fake_llm.counting import count_text
 from sidecar.fake_llm.invariants import BUDGET_TOLERANCE

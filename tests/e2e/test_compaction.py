@@ -330,7 +330,7 @@ async def test_openai_gets_the_same_edit_client_side(llm: Any, tmp_path: Path, w
 
 
 async def test_time_based_microcompact_after_a_break(llm: Any, tmp_path: Path, workspace: Path) -> None:
-    from sidecar.core.messages import Message, Usage, tool_result_block, user_text
+    from sidecar.core.conversation.messages import Message, Usage, tool_result_block, user_text
     from sidecar.storage.transcript import TranscriptWriter
 
     store = tmp_path / "store"

@@ -18,7 +18,14 @@ import pytest
 from pygls.exceptions import JsonRpcException
 
 from sidecar.fake_llm import Reply, default_reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

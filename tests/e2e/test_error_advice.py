@@ -12,7 +12,14 @@ from pygls.exceptions import JsonRpcException
 
 from sidecar.fake_llm import Reply
 from tests.e2e.conftest import KEY_ENV
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -20,8 +20,15 @@ import pytest
 from pygls.exceptions import JsonRpcException
 
 from sidecar.fake_llm import Reply
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 from tests.fifo_release import release_later
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
 
 pytestmark = [pytest.mark.asyncio,
               pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")]

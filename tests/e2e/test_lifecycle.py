@@ -14,7 +14,6 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from sidecar import PROTOCOL_VERSION
-
 from tests.e2e.conftest import client_capabilities, raw_json
 
 SERVER = [sys.executable, "-m", "sidecar", "serve", "--stdio"]

@@ -14,10 +14,16 @@ import random
 from pathlib import Path
 from typing import Any
 
-
 from sidecar.fake_llm import Reply, default_reply
 from sidecar.storage.transcript_loader import load_transcript
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 TURNS = 300
 SETTINGS = {

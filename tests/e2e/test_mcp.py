@@ -17,9 +17,16 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from sidecar.core.turns.request_labels import EPOCH_HEADER
 from sidecar.fake_llm import Reply
-from sidecar.core.request_labels import EPOCH_HEADER
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 from tests.mcp_servers.helpers import (
     REPO,
     HttpProbe,

@@ -17,7 +17,14 @@ from typing import Any
 import pytest
 
 from sidecar.fake_llm import Reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 from tests.e2e.test_mcp import servers, tool_names, wait_status
 from tests.mcp_servers.helpers import REPO, probe_stdio, write_mcp_json
 

@@ -21,7 +21,6 @@ from tests.e2e.session_client import (
     stop_client,
 )
 
-
 # Longer than the SDKs take to import after start-up, when a refresh could first run.
 QUIET_SECONDS = 5.0
 

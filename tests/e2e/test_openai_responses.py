@@ -15,7 +15,14 @@ import pytest_asyncio
 from pytest_lsp import LanguageClient
 
 from sidecar.fake_llm import Reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

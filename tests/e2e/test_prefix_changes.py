@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 
 from sidecar.fake_llm import Reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 
 def git(ws: Path, *args: str) -> None:

@@ -10,9 +10,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.messages import ApiMessage, Usage
-from sidecar.core.settings import Settings
-from sidecar.providers.anthropic_messages import CONTEXT_MANAGEMENT_BETA, AnthropicProvider
+from sidecar.core.conversation.messages import ApiMessage, Usage
 from sidecar.core.ports import (
     Completed,
     ModelRequest,
@@ -23,11 +21,13 @@ from sidecar.core.ports import (
     ToolSpec,
     ToolUseStart,
 )
+from sidecar.core.settings import Settings
+from sidecar.core.turns.retry import Restarted, stream_with_retry
 from sidecar.fake_llm import FakeLLMServer, Reply
+from sidecar.providers.anthropic_messages import CONTEXT_MANAGEMENT_BETA, AnthropicProvider
 from sidecar.providers.openai_chat import OpenAIChatProvider
 from sidecar.providers.openai_responses import OpenAIResponsesProvider
 from sidecar.providers.registry import make_provider
-from sidecar.core.retry import Restarted, stream_with_retry
 
 KEY = "sk-e2e-not-a-real-key"
 ANTHROPIC_MODEL = "claude-sonnet-4-6"
@@ -326,7 +326,7 @@ async def test_anthropic_applied_edits_are_reported(
 
 async def test_anthropic_long_context_goes_by_beta_header(srv: FakeLLMServer) -> None:
     """The 1M window is a beta flag on the request; the model id stays the plain id."""
-    from sidecar.core.catalog import lookup
+    from sidecar.core.models.catalog import lookup
 
     provider = AnthropicProvider(KEY, base_url=srv.url, model_info=lookup("claude-opus-4-6", "anthropic"))
     try:

@@ -18,10 +18,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.skills import LISTING_HEADER
+from sidecar.core.workspace.skills import LISTING_HEADER
 from sidecar.fake_llm import Reply, default_reply
-from tests.e2e.session_client import (call, initialize, prompt, settings_for, start_client,
-                                      stop_client, trust_folder)
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+    trust_folder,
+)
 
 TURNS = 300
 SETTINGS = {

@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 
 from sidecar.fake_llm import Reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -17,7 +17,14 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from sidecar.fake_llm import Reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 

@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from sidecar.fake_llm import Reply
-from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+)
 
 RULE = "Keep functions short."
 NOTES = "notes: " + "the parser keeps its state between calls. " * 500

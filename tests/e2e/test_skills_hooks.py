@@ -15,11 +15,18 @@ import os
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.hooks import HOOK_CONTEXT_MARK
-from sidecar.core.skills import INVOKED_SKILL_MARK, LISTING_HEADER
+from sidecar.core.workspace.hooks import HOOK_CONTEXT_MARK
+from sidecar.core.workspace.skills import INVOKED_SKILL_MARK, LISTING_HEADER
 from sidecar.fake_llm import Reply, default_reply
-from tests.e2e.session_client import (call, initialize, prompt, settings_for, start_client,
-                                      stop_client, trust_folder)
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+    trust_folder,
+)
 
 REVIEW_BODY = "# Review\n\nRead CHECKLIST.md beside this file, then review the diff line by line.\n"
 

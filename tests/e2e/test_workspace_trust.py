@@ -15,8 +15,15 @@ from typing import Any
 
 from sidecar.fake_llm import FakeLLMServer
 from tests.e2e.conftest import KEY_ENV
-from tests.e2e.session_client import (call, initialize, prompt, settings_for, start_client,
-                                      stop_client, trust_folder)
+from tests.e2e.session_client import (
+    call,
+    initialize,
+    prompt,
+    settings_for,
+    start_client,
+    stop_client,
+    trust_folder,
+)
 
 OTHER_SECRET = "other-secret-value"
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from sidecar.core.catalog import api_model_id
 from sidecar.core.compaction.microcompact import anthropic_context_management
-from sidecar.core.answer_cap import AnswerCut
+from sidecar.core.conversation.messages import Message, user_text
+from sidecar.core.models.catalog import api_model_id
 from sidecar.core.ports import Completed, TextDelta
-from sidecar.core.retry import Restarted, stream_with_retry
-from sidecar.core.messages import Message, user_text
-from sidecar.core.request_labels import CallKind
+from sidecar.core.turns.answer_cap import AnswerCut
+from sidecar.core.turns.request_labels import CallKind
+from sidecar.core.turns.retry import Restarted, stream_with_retry
 
 if TYPE_CHECKING:
+    from sidecar.core.accounting.window import Thresholds
     from sidecar.core.compaction.host import CompactionHost
-    from sidecar.core.window import Thresholds
 
 SUMMARY_MAX_TOKENS = 20_000
 

@@ -1,7 +1,7 @@
 """Tier 4, full compaction, with tier 5, the prompt-too-long retry, inside it.
 
 The history (images, re-injected attachments and loaded skills stripped, pre-compact hook
-output added, see ``sidecar.core.hooks``)
+output added, see ``sidecar.core.workspace.hooks``)
 goes to a forked call with the compact prompt. The request is made to fit the window
 before it is sent: a block that alone would take more than a quarter of the room is cut
 (its start and end kept, a note between them), then the oldest API-round groups are
@@ -20,19 +20,19 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
+from sidecar.core.accounting.tokens import TextCounter, block_tokens, message_tokens
 from sidecar.core.compaction.forked_call import forked_text_call, summary_answer_tokens
-from sidecar.core.compaction.reinjection import reinjected_context
 from sidecar.core.compaction.prompts import (
     PTL_MARKER,
     compact_prompt,
     format_summary,
     server_compaction_instructions,
 )
-from sidecar.core.messages import Block, Message, user_text
+from sidecar.core.compaction.reinjection import reinjected_context
+from sidecar.core.conversation.messages import Block, Message, user_text
 from sidecar.core.ports import ProviderError, ServerCompaction
-from sidecar.core.retry import call_with_retry
-from sidecar.core.skills import skill_tool_use_ids
-from sidecar.core.tokens import TextCounter, block_tokens, message_tokens
+from sidecar.core.turns.retry import call_with_retry
+from sidecar.core.workspace.skills import skill_tool_use_ids
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost

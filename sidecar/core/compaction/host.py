@@ -15,15 +15,15 @@ if TYPE_CHECKING:
 
     from sidecar.contract.results import Gauge
     from sidecar.contract.updates import SessionUpdate
-    from sidecar.core.file_state import FileReadState
-    from sidecar.core.messages import Block, Message
+    from sidecar.core.accounting.tokens import TokenLedger
+    from sidecar.core.accounting.window import Thresholds
+    from sidecar.core.conversation.file_state import FileReadState
+    from sidecar.core.conversation.messages import Block, Message
+    from sidecar.core.conversation.transcript import Transcript
     from sidecar.core.ports import Editor, ModelDescription, ModelRequest, Provider, Tool
-    from sidecar.core.request_labels import CallKind, Cause
     from sidecar.core.settings import Settings
-    from sidecar.core.workspace_trust import Trust
-    from sidecar.core.tokens import TokenLedger
-    from sidecar.core.transcript import Transcript
-    from sidecar.core.window import Thresholds
+    from sidecar.core.turns.request_labels import CallKind, Cause
+    from sidecar.core.workspace.trust import Trust
 
 
 class CompactionHost(Protocol):

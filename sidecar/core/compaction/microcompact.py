@@ -15,11 +15,12 @@ import copy
 from datetime import datetime
 from typing import Iterable
 
-from sidecar.core.catalog import CACHE_READ, CACHE_WRITE_5M
-from sidecar.core.messages import CLEARED_TOOL_RESULT, ApiMessage, Block, Message
+from sidecar.core.accounting.tokens import TextCounter, block_tokens
+from sidecar.core.conversation.messages import CLEARED_TOOL_RESULT, ApiMessage, Block, Message
+from sidecar.core.models.catalog import CACHE_READ, CACHE_WRITE_5M
 from sidecar.core.settings import Settings
-from sidecar.core.skills import SKILL_TOOL
-from sidecar.core.tokens import TextCounter, block_tokens
+from sidecar.core.workspace.skills import SKILL_TOOL
+
 
 def compactable_results(records: Iterable[Message], compactable: frozenset[str]) -> list[str]:
     """tool_use ids of the results of ``compactable`` tools in the records, oldest first.

@@ -8,7 +8,7 @@ A compaction is committed only when it really shrinks the context; a failed one 
 nothing and says so. One that shrinks it without making real room (see ``room_target``) is
 kept but reported as short of it, and an automatic one counts as a failure for the circuit
 breaker. Auto-compactions are counted per turn, so a turn that refills the context as fast
-as it is compacted can stop (``sidecar.core.turn``).
+as it is compacted can stop (``sidecar.core.turns.turn``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,11 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded
+from sidecar.contract.results import CompactionBackend, CompactionTier
+from sidecar.contract.updates import CompactionTrigger, compaction_update
+from sidecar.core.accounting.gauge import BreakerState
 from sidecar.core.compaction.breaker import CircuitBreaker
-from sidecar.core.compaction.reinjection import reinjected_context
 from sidecar.core.compaction.full import (
     FullResult,
     api_round_groups,
@@ -34,14 +37,11 @@ from sidecar.core.compaction.microcompact import (
     time_based_candidates,
 )
 from sidecar.core.compaction.prompts import server_summary_note, summary_message_text
+from sidecar.core.compaction.reinjection import reinjected_context
 from sidecar.core.compaction.session_memory import SessionMemory, plan_memory_compaction
-from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded
-from sidecar.contract.results import CompactionBackend, CompactionTier
-from sidecar.contract.updates import CompactionTrigger, compaction_update
-from sidecar.core.gauge import BreakerState
-from sidecar.core.hooks import after_compaction, with_hook_output
-from sidecar.core.messages import Message, new_uuid, user_text
+from sidecar.core.conversation.messages import Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
+from sidecar.core.workspace.hooks import after_compaction, with_hook_output
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost

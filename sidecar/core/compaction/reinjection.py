@@ -16,10 +16,10 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Awaitable, Callable, Literal
 
-from sidecar.core.hooks import reinjected_hook_context
-from sidecar.core.messages import Message
-from sidecar.core.permissions_plan import reinjected_plan
-from sidecar.core.skills import reinjected_skill_listing, reinjected_skills
+from sidecar.core.conversation.messages import Message
+from sidecar.core.permissions.plan import reinjected_plan
+from sidecar.core.workspace.hooks import reinjected_hook_context
+from sidecar.core.workspace.skills import reinjected_skill_listing, reinjected_skills
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost

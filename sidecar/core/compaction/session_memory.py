@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sidecar.core.accounting.tokens import message_tokens
 from sidecar.core.compaction.forked_call import forked_text_call
 from sidecar.core.compaction.prompts import format_summary, memory_template, memory_update_prompt
-from sidecar.core.messages import Message, is_compact_boundary
-from sidecar.core.tokens import message_tokens
-from sidecar.core.own_files import read_own_text
+from sidecar.core.conversation.messages import Message, is_compact_boundary
+from sidecar.core.workspace.own_files import read_own_text
 
 if TYPE_CHECKING:
     from sidecar.core.compaction.host import CompactionHost

@@ -12,16 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sidecar.core.request_labels import CALL_HEADER
+from sidecar.core.conversation.messages import Usage
+from sidecar.core.turns.request_labels import CALL_HEADER
 from sidecar.fake_llm import FakeLLMServer, RecordedRequest
 from sidecar.fake_llm.counting import anthropic_units
-from sidecar.core.messages import Usage
 from sidecar.replay.billing import (
-    Billed,
     CACHE_READ_WEIGHT,
     CACHE_WRITE_1H_WEIGHT,
     CACHE_WRITE_WEIGHT,
     CLAUDE_OUTPUT_WEIGHT,
+    Billed,
 )
 from tests.bench.peer.agent import is_side_call, is_summary_request
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.messages import Block, Message, Usage, as_blocks
+from sidecar.core.conversation.messages import Block, Message, Usage, as_blocks
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"

@@ -22,8 +22,21 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from sidecar.contract.params import (
+    CompactParams,
+    NewSessionParams,
+    PromptParams,
+    SessionParams,
+)
+from sidecar.core.accounting.tokens import SeedBytes, block_tokens
 from sidecar.core.compaction.pipeline import ContextTiers
-from sidecar.core.messages import CLEARED_TOOL_RESULT, Block, Message, Usage, is_compact_boundary
+from sidecar.core.conversation.messages import (
+    CLEARED_TOOL_RESULT,
+    Block,
+    Message,
+    Usage,
+    is_compact_boundary,
+)
 from sidecar.core.ports import (
     Adapters,
     Completed,
@@ -37,20 +50,6 @@ from sidecar.core.ports import (
     ToolOutcome,
     ToolUseStart,
 )
-from sidecar.core.prefix import MemoryFile, PrefixStore, PrefixView
-from sidecar.core.request_labels import (
-    BLOCKING_HEADER,
-    CALL_HEADER,
-    CAUSES,
-    EPOCH_HEADER,
-    SESSION_HEADER,
-)
-from sidecar.contract.params import (
-    CompactParams,
-    NewSessionParams,
-    PromptParams,
-    SessionParams,
-)
 from sidecar.core.service import SessionService
 from sidecar.core.session import Session
 from sidecar.core.settings import (
@@ -61,7 +60,14 @@ from sidecar.core.settings import (
     StepClearing,
     Tokens,
 )
-from sidecar.core.tokens import SeedBytes, block_tokens
+from sidecar.core.turns.request_labels import (
+    BLOCKING_HEADER,
+    CALL_HEADER,
+    CAUSES,
+    EPOCH_HEADER,
+    SESSION_HEADER,
+)
+from sidecar.core.workspace.prefix import MemoryFile, PrefixStore, PrefixView
 from sidecar.fake_llm.invariants import InvariantChecker
 from sidecar.fake_llm.request_rules import anthropic_problems
 from sidecar.providers.anthropic_messages import betas_for, build_messages_body

@@ -7,8 +7,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sidecar.core.answer_cap import AnswerBudget, AnswerCut, answer_limit
-from sidecar.core.messages import ApiMessage, Usage
+from sidecar.core.conversation.messages import ApiMessage, Usage
 from sidecar.core.ports import (
     Completed,
     ModelRequest,
@@ -18,7 +17,8 @@ from sidecar.core.ports import (
     ToolInputDelta,
     ToolUseStart,
 )
-from sidecar.core.retry import Restarted, RetryReporter, stream_with_retry
+from sidecar.core.turns.answer_cap import AnswerBudget, AnswerCut, answer_limit
+from sidecar.core.turns.retry import Restarted, RetryReporter, stream_with_retry
 
 REQUEST = ModelRequest(model="m", system=[], max_tokens=100,
                        messages=[ApiMessage("user", [{"type": "text", "text": "hi"}])])

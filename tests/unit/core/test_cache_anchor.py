@@ -3,8 +3,8 @@ while what precedes it is unchanged and its hour lasts, dropped otherwise."""
 
 from __future__ import annotations
 
-from sidecar.core.cache_anchor import ANCHOR_LIFETIME, PRIOR_REQUESTS, CacheAnchors
-from sidecar.core.messages import ApiMessage
+from sidecar.core.accounting.cache_anchor import ANCHOR_LIFETIME, PRIOR_REQUESTS, CacheAnchors
+from sidecar.core.conversation.messages import ApiMessage
 from sidecar.core.ports import ModelRequest
 
 

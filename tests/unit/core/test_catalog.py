@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sidecar.core import catalog
+from sidecar.core.models import catalog
 
 
 @pytest.mark.parametrize("model, provider, window, out", [

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.context_view import render_context
+from sidecar.core.accounting.context_view import render_context
 
 VIEW: dict[str, Any] = {
     "gauge": {

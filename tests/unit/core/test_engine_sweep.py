@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded, ProviderFailed
-from sidecar.core.messages import Message
+from sidecar.core.conversation.messages import Message
 from sidecar.core.ports import ProviderError
 from sidecar.core.settings import (
     ApiContextManagement,

@@ -4,7 +4,7 @@ import os
 import time
 from pathlib import Path
 
-from sidecar.core.file_state import FileReadState, text_digest
+from sidecar.core.conversation.file_state import FileReadState, text_digest
 
 
 def test_record_read_and_staleness_by_hash(tmp_path: Path) -> None:

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from tests.unit.core.core_builders import assistant, result, text, tool_use, user
-from sidecar.core.gauge import BreakerState, build_gauge
-from sidecar.core.messages import Usage
+from sidecar.core.accounting.gauge import BreakerState, build_gauge
+from sidecar.core.accounting.tokens import SeedBytes, TokenLedger
+from sidecar.core.accounting.window import Thresholds, Window, compute_thresholds, resolve_window
+from sidecar.core.conversation.messages import Usage
 from sidecar.core.settings import AutoCompact, Settings
-from sidecar.core.tokens import SeedBytes, TokenLedger
-from sidecar.core.window import Thresholds, Window, compute_thresholds, resolve_window
+from tests.unit.core.core_builders import assistant, result, text, tool_use, user
 
 PROTOCOL_FIELDS = {
     "sessionId", "seq", "model", "provider", "used", "size", "effectiveWindow", "autoCompactAt",

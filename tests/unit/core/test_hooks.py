@@ -9,9 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.hooks import HookCommand, configured_hooks, matches, run_hook, skipped_hook_files
 from sidecar.core.settings import Hooks, Settings
-from sidecar.core.workspace_trust import UNTRUSTED, Trust, TrustBook
+from sidecar.core.workspace.hooks import (
+    HookCommand,
+    configured_hooks,
+    matches,
+    run_hook,
+    skipped_hook_files,
+)
+from sidecar.core.workspace.trust import UNTRUSTED, Trust, TrustBook
 
 
 def test_matchers_follow_claude_code() -> None:
@@ -89,7 +95,7 @@ def test_a_slow_hook_is_stopped_at_its_timeout(tmp_path: Path) -> None:
 
 
 def test_a_large_claude_json_still_trusts_its_folders(tmp_path: Path) -> None:
-    from sidecar.core.claude_config import workspace_trusted
+    from sidecar.core.workspace.claude_config import workspace_trusted
 
     ws, home = tmp_path / "ws", tmp_path / "home"
     home.mkdir()

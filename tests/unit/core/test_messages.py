@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sidecar.core.messages import Message, Usage, as_blocks
+from sidecar.core.conversation.messages import Message, Usage, as_blocks
 
 
 def test_usage_from_json_ignores_junk_and_sums_the_window() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sidecar.core.model_registry import (
+from sidecar.core.models.registry import (
     CACHE_FILE,
     RETRY_SECONDS,
     TTL_SECONDS,

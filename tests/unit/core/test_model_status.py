@@ -6,9 +6,13 @@ import datetime as dt
 
 import pytest
 
-from sidecar.core.model_status import CATALOG_SOURCE, ModelStatus, model_status
+from sidecar.core.models.retirements import (
+    ANTHROPIC_RETIREMENTS,
+    OPENAI_RETIREMENTS,
+    lookup_retirement,
+)
+from sidecar.core.models.status import CATALOG_SOURCE, ModelStatus, model_status
 from sidecar.core.ports import ModelDescription
-from sidecar.core.retirements import ANTHROPIC_RETIREMENTS, OPENAI_RETIREMENTS, lookup_retirement
 
 TODAY = dt.date(2026, 12, 1)
 SOURCE = "anthropic /v1/models"

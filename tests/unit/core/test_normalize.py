@@ -6,6 +6,20 @@ from collections import defaultdict
 
 import pytest
 
+from sidecar.core.conversation.messages import (
+    MISSING_TOOL_RESULT,
+    NO_CONTENT,
+    SYNTHETIC_MODEL,
+    ApiMessage,
+    Message,
+)
+from sidecar.core.conversation.normalize import (
+    MEDIA_REMOVED,
+    ORPHAN_REMOVED,
+    ensure_tool_result_pairing,
+    model_slice,
+    normalize_for_api,
+)
 from tests.unit.core.core_builders import (
     assistant,
     corpus_lines,
@@ -15,20 +29,6 @@ from tests.unit.core.core_builders import (
     text,
     tool_use,
     user,
-)
-from sidecar.core.messages import (
-    MISSING_TOOL_RESULT,
-    NO_CONTENT,
-    SYNTHETIC_MODEL,
-    ApiMessage,
-    Message,
-)
-from sidecar.core.normalize import (
-    MEDIA_REMOVED,
-    ORPHAN_REMOVED,
-    ensure_tool_result_pairing,
-    model_slice,
-    normalize_for_api,
 )
 
 

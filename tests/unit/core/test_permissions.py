@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.permissions import CallView, decide
+from sidecar.core.permissions.modes import CallView, decide
 
 ROOT = Path("/ws")
 PLAN = Path("/store/projects/-ws/s1/plan.md")

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.permissions_plan import reinjected_plan
-from sidecar.core.file_state import FileReadState
+from sidecar.core.conversation.file_state import FileReadState
+from sidecar.core.permissions.plan import reinjected_plan
 from sidecar.core.settings import Settings
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from sidecar.core.prefix import PrefixStore
 from sidecar.core.settings import Settings
+from sidecar.core.workspace.prefix import PrefixStore
 
 Git = Callable[..., str]  # the `git` fixture: git(cwd, *args) -> stdout
 

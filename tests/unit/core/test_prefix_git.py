@@ -10,8 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.prefix import GIT_STATUS_MAX_CHARS, SNAPSHOT_NOTE, TRUNCATION_NOTE, PrefixStore
 from sidecar.core.settings import Settings, Tools
+from sidecar.core.workspace.prefix import (
+    GIT_STATUS_MAX_CHARS,
+    SNAPSHOT_NOTE,
+    TRUNCATION_NOTE,
+    PrefixStore,
+)
 
 Git = Callable[..., str]  # the `git` fixture: git(cwd, *args) -> stdout
 

@@ -8,9 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.prefix import CLAUDE_MD_HEADER, PrefixStore, clean_memory_text, prefix_for
+from sidecar.core.accounting.tokens import SeedBytes
 from sidecar.core.settings import Settings
-from sidecar.core.tokens import SeedBytes
+from sidecar.core.workspace.prefix import (
+    CLAUDE_MD_HEADER,
+    PrefixStore,
+    clean_memory_text,
+    prefix_for,
+)
 
 
 def write(path: Path, text: str) -> Path:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.readonly_shell import parse, vet
+from sidecar.core.permissions.readonly_shell import parse, vet
 
 
 @pytest.fixture()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sidecar.core.result_budget import MAX_RESULT_TOKENS, preview, result_budget
+from sidecar.core.accounting.window import Window, compute_thresholds
 from sidecar.core.settings import Settings, parse_settings
-from sidecar.core.window import Window, compute_thresholds
+from sidecar.core.turns.result_budget import MAX_RESULT_TOKENS, preview, result_budget
 
 SMALL = compute_thresholds(Window(60_000, 32_000, "test"), Settings())  # auto-compact at 27,000
 LARGE = compute_thresholds(Window(200_000, 32_000, "test"), Settings())

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.messages import ApiMessage, Usage
+from sidecar.core.conversation.messages import ApiMessage, Usage
 from sidecar.core.ports import Completed, ModelRequest, ProviderError, TextDelta
-from sidecar.core.retry import Restarted, backoff_delay, stream_with_retry
+from sidecar.core.turns.retry import Restarted, backoff_delay, stream_with_retry
 
 REQUEST = ModelRequest(
     model="m", system=[], messages=[ApiMessage("user", [{"type": "text", "text": "hi"}])]

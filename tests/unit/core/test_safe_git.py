@@ -1,4 +1,4 @@
-"""git in a hostile repository, with and without sidecar.core.safe_git's overrides: each
+"""git in a hostile repository, with and without sidecar.core.workspace.safe_git's overrides: each
 program the repository's config names runs without them (the attack is real in this git)
 and none runs with them."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core import safe_git
-from sidecar.core.prefix import PrefixStore
 from sidecar.core.settings import Settings
+from sidecar.core.workspace import safe_git
+from sidecar.core.workspace.prefix import PrefixStore
 from tests.git_repo import Git
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="shell scripts as git helpers")

@@ -14,10 +14,15 @@ from typing import Any
 
 import pytest
 
-from sidecar.contract.errors import InvalidParams
-from sidecar.contract.params import HistoryListParams, LoadSessionParams, NewSessionParams, SessionParams
-from sidecar.core.messages import user_text
 from sidecar.composition import default_adapters
+from sidecar.contract.errors import InvalidParams
+from sidecar.contract.params import (
+    HistoryListParams,
+    LoadSessionParams,
+    NewSessionParams,
+    SessionParams,
+)
+from sidecar.core.conversation.messages import user_text
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings
 from sidecar.storage.history_entry import HistoryEntry
@@ -82,7 +87,7 @@ async def test_no_usable_cwd_needs_the_clients_workspace(
     answer = await svc.load_session(LoadSessionParams(session_id=str(path), cwd=str(workspace)))
     session = svc.sessions[answer["sessionId"]]
     assert session.info.cwd == str(workspace)
-    from sidecar.core.tool_context import SessionToolContext
+    from sidecar.core.turns.tool_context import SessionToolContext
 
     assert SessionToolContext(session).roots == [workspace.resolve()]
     await svc.shutdown()
@@ -123,7 +128,7 @@ async def test_context_reports_skipped_lines_and_values(tmp_path: Path) -> None:
     assert view["storage"] == {"skippedTranscriptLines": 2, "skippedTranscriptValues": 1,
                                "skippedHistoryLines": 0, "skippedHistoryValues": 0,
                                "pendingWrites": 0, "lastWriteError": None}
-    from sidecar.core.context_view import render_context
+    from sidecar.core.accounting.context_view import render_context
 
     assert "2 lines and 1 value skipped" in render_context(view)
     await svc.shutdown()

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from sidecar.composition import default_adapters
-from sidecar.core.context_view import render_context
-from sidecar.core.model_registry import CACHE_FILE, TTL_SECONDS
+from sidecar.contract.params import NewSessionParams, PromptParams, SessionParams, SetModelParams
+from sidecar.core.accounting.context_view import render_context
+from sidecar.core.models.registry import CACHE_FILE, TTL_SECONDS
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings
 from sidecar.fake_llm import FakeLLMServer, Reply
-from sidecar.contract.params import NewSessionParams, PromptParams, SessionParams, SetModelParams
 from tests.unit.core.engine_builders import RecordingEditor as Editor
 
 KEY_ENV = "FAKE_MODELS_KEY"

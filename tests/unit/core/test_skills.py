@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.messages import Message
-from sidecar.core.prefix import PrefixStore
+from sidecar.core.accounting.tokens import SeedBytes
+from sidecar.core.conversation.messages import Message
 from sidecar.core.settings import Settings
-from sidecar.core.skills import (
+from sidecar.core.workspace.prefix import PrefixStore
+from sidecar.core.workspace.skills import (
     INVOKED_SKILL_MARK,
     build_invoked_skills,
     discover_skills,
@@ -18,7 +19,6 @@ from sidecar.core.skills import (
     parse_front_matter,
     skill_budgets,
 )
-from sidecar.core.tokens import SeedBytes
 
 
 def skill(root: Path, folder: str, text: str) -> Path:

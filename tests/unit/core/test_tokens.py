@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.core.core_builders import assistant, corpus_messages, result, text, tool_use, user
-from sidecar.core import tokens
-from sidecar.core.messages import SYNTHETIC_MODEL, Message, Usage
-from sidecar.core.tokens import (
+from sidecar.core.accounting import tokens
+from sidecar.core.accounting.tokens import (
     CALIBRATED_PRIOR,
     Calibrated,
     SeedBytes,
@@ -19,6 +17,8 @@ from sidecar.core.tokens import (
     make_counter,
     message_tokens,
 )
+from sidecar.core.conversation.messages import SYNTHETIC_MODEL, Message, Usage
+from tests.unit.core.core_builders import assistant, corpus_messages, result, text, tool_use, user
 
 SEED = SeedBytes()
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.messages import CLEARED_TOOL_RESULT, Message
-from sidecar.core.transcript import Transcript
+from sidecar.core.conversation.messages import CLEARED_TOOL_RESULT, Message
+from sidecar.core.conversation.transcript import Transcript
 from tests.unit.core.core_builders import assistant, result, text, tool_use, user
 from tests.unit.core.engine_builders import build_engine, tool_turns
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from sidecar.contract.errors import ProviderFailed
-from sidecar.core.messages import INTERRUPTED_MARK
-from sidecar.core.normalize import MEDIA_REMOVED
+from sidecar.core.conversation.messages import INTERRUPTED_MARK
+from sidecar.core.conversation.normalize import MEDIA_REMOVED
 from sidecar.core.ports import ProviderError
-from sidecar.core.request_labels import EPOCH_HEADER
+from sidecar.core.turns.request_labels import EPOCH_HEADER
 from tests.unit.core.engine_builders import (
     Reply,
     build_engine,

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
+from sidecar.core.accounting.window import Thresholds, Window, compute_thresholds, resolve_window
 from sidecar.core.settings import AutoCompact, Settings
-from sidecar.core.window import Thresholds, Window, compute_thresholds, resolve_window
 
 DEFAULTS = Settings()
 AUTO_OFF = dataclasses.replace(DEFAULTS, autoCompact=AutoCompact(enabled=False))
@@ -184,7 +184,7 @@ def test_32k_window_with_8k_output() -> None:
 
 
 def test_every_catalog_model_is_ordered() -> None:
-    from sidecar.core import catalog
+    from sidecar.core.models import catalog
 
     for table, provider in ((catalog.ANTHROPIC_MODELS, "anthropic"),
                             (catalog.OPENAI_COMPATIBLE_MODELS, "openai-compatible")):

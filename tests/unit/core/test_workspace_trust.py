@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.own_files import RefusedFile, is_own_file, read_own_text
 from sidecar.core.settings import WORKSPACE_SETTINGS, resolve_settings
-from sidecar.core.workspace_trust import TrustBook
+from sidecar.core.workspace.own_files import RefusedFile, is_own_file, read_own_text
+from sidecar.core.workspace.trust import TrustBook
 
 
 def write(path: Path, data: object) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sidecar.core.request_labels import request_headers
+from sidecar.core.turns.request_labels import request_headers
 from sidecar.fake_llm.invariants import InvariantChecker
 
 CONTEXT = ("<system-reminder>\nThe following context may be used while you answer the user:\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sidecar.core.tokens import TokenLedger, make_counter
+from sidecar.core.accounting.tokens import TokenLedger, make_counter
 from sidecar.mcp.announce import REANNOUNCE_MARK, McpLink, reannouncement
 from sidecar.mcp.config import ServerConfig
 from sidecar.mcp.connection import ListedTool, McpLimits, ServerConnection

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from sidecar.fake_llm.request_rules import _ANTHROPIC_TOOL_NAME, _OPENAI_TOOL_NAME
 from sidecar.mcp.config import expand, load_configs
 from sidecar.mcp.names import MAX_LENGTH, tool_name
-from sidecar.fake_llm.request_rules import _ANTHROPIC_TOOL_NAME, _OPENAI_TOOL_NAME
 
 ENV = {"HOME_DIR": "/home/u", "TOKEN": "t0k", "EMPTY": ""}
 

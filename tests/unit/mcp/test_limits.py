@@ -16,7 +16,7 @@ from typing import Any
 import mcp.shared.message  # noqa: F401 - imported here, not in the timed part
 import pytest
 
-from sidecar.core.tokens import TokenLedger, make_counter
+from sidecar.core.accounting.tokens import TokenLedger, make_counter
 from sidecar.mcp.announce import McpLink, fit_tools
 from sidecar.mcp.config import ServerConfig, parse_server
 from sidecar.mcp.connection import ListedTool, McpLimits, ServerConnection

@@ -6,17 +6,8 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.catalog import ModelInfo
-from sidecar.core.messages import ApiMessage, Usage
-from sidecar.providers.anthropic_messages import (
-    CONTEXT_MANAGEMENT_BETA,
-    EFFORT_BETA,
-    LONG_CONTEXT_BETA,
-    AnthropicProvider,
-    _Assembly,
-    betas_for,
-    build_messages_body,
-)
+from sidecar.core.conversation.messages import ApiMessage, Usage
+from sidecar.core.models.catalog import ModelInfo
 from sidecar.core.ports import (
     ModelRequest,
     ProviderError,
@@ -25,6 +16,15 @@ from sidecar.core.ports import (
     ToolInputDelta,
     ToolSpec,
     ToolUseStart,
+)
+from sidecar.providers.anthropic_messages import (
+    CONTEXT_MANAGEMENT_BETA,
+    EFFORT_BETA,
+    LONG_CONTEXT_BETA,
+    AnthropicProvider,
+    _Assembly,
+    betas_for,
+    build_messages_body,
 )
 
 EPHEMERAL = {"type": "ephemeral"}

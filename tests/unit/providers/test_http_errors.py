@@ -11,8 +11,8 @@ import openai
 import pytest
 
 from sidecar.providers.anthropic_messages import classify_anthropic_error
-from sidecar.providers.openai_chat import classify_openai_error
 from sidecar.providers.http_errors import mid_stream, parse_retry_after, transport_error
+from sidecar.providers.openai_chat import classify_openai_error
 
 REQUEST = httpx2.Request("POST", "http://127.0.0.1:9/v1/messages")
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.messages import NO_CONTENT, ApiMessage, Usage
+from sidecar.core.conversation.messages import NO_CONTENT, ApiMessage, Usage
 from sidecar.core.ports import (
     ModelRequest,
     ProviderError,

@@ -16,8 +16,8 @@ import pytest
 from openai._models import construct_type
 from openai.types.responses import CompactedResponse, ResponseStreamEvent
 
-from sidecar.core.catalog import ModelInfo
-from sidecar.core.messages import ApiMessage, Usage
+from sidecar.core.conversation.messages import ApiMessage, Usage
+from sidecar.core.models.catalog import ModelInfo
 from sidecar.core.ports import (
     ModelRequest,
     ProviderError,

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from sidecar.contract.errors import ProviderNotConfigured
-from sidecar.core.messages import Usage
+from sidecar.core.conversation.messages import Usage
+from sidecar.core.models.catalog import cost_usd
 from sidecar.core.settings import Settings
 from sidecar.providers.anthropic_messages import AnthropicProvider
 from sidecar.providers.openai_chat import OpenAIChatProvider
 from sidecar.providers.openai_responses import OpenAIResponsesProvider
-from sidecar.core.catalog import cost_usd
 from sidecar.providers.registry import is_local_url, make_provider
 
 REPO_ROOT = Path(__file__).resolve().parents[3]

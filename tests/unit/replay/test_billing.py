@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sidecar.core.messages import Message, Usage
+from sidecar.core.conversation.messages import Message, Usage
 from sidecar.replay.billing import (
     CACHE_READ_WEIGHT,
     CACHE_WRITE_WEIGHT,

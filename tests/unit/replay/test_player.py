@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from sidecar.core.compaction.prompts import compact_prompt, memory_update_prompt
-from sidecar.core.messages import Message, Usage
+from sidecar.core.conversation.messages import Message, Usage
 from sidecar.core.settings import Settings
 from sidecar.fake_llm import RecordedRequest
 from sidecar.fake_llm.counting import anthropic_units, total_tokens

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.messages import Usage
+from sidecar.core.conversation.messages import Usage
 from sidecar.replay.billing import billed_of
 from sidecar.replay.chart import render_svg
 from sidecar.replay.report import (

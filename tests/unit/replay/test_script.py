@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sidecar.core.messages import Message, Usage
+from sidecar.core.conversation.messages import Message, Usage
 from sidecar.replay.script import CONTINUE_TEXT, build_script, command_of, reply_blocks
 
 USAGE = Usage(

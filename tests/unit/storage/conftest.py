@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from sidecar.core.redaction import forget_secrets
+from sidecar.core.secrets.redaction import forget_secrets
 
 
 @pytest.fixture(autouse=True)

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.messages import Usage, user_text
-from sidecar.storage import files
+from sidecar.core.conversation.messages import Usage, user_text
 from sidecar.core.storage_health import StorageHealth
+from sidecar.storage import files
 from sidecar.storage.history import LOOP_WAIT, PromptHistory
 from sidecar.storage.history_entry import HistoryEntry, PastedContent
 from sidecar.storage.line_reader import iter_lines_reversed

@@ -14,10 +14,8 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.messages import user_text
-from sidecar.storage.history import PromptHistory
-from sidecar.storage.history_entry import HistoryEntry, PastedContent
-from sidecar.core.redaction import (
+from sidecar.core.conversation.messages import user_text
+from sidecar.core.secrets.redaction import (
     MIN_SECRET_LENGTH,
     REDACTED_KEY,
     RedactingEditor,
@@ -26,6 +24,8 @@ from sidecar.core.redaction import (
     redact_value,
     register_secret,
 )
+from sidecar.storage.history import PromptHistory
+from sidecar.storage.history_entry import HistoryEntry, PastedContent
 from sidecar.storage.transcript import TranscriptWriter
 from sidecar.storage.transcript_loader import load_transcript
 
@@ -72,7 +72,7 @@ def test_loaded_transcripts_are_redacted_too(tmp_path: Path) -> None:
 
 def test_values_too_short_to_tell_from_words_are_left_alone(caplog: pytest.LogCaptureFixture) -> None:
     # Named: the replay runner quiets the "sidecar" logger when its tests run first.
-    with caplog.at_level(logging.WARNING, logger="sidecar.core.redaction"):
+    with caplog.at_level(logging.WARNING, logger="sidecar.core.secrets.redaction"):
         assert not register_secret("test")
     assert redact_api_keys("pytest tests") == "pytest tests"
     assert "too short to redact" in caplog.text
@@ -145,7 +145,7 @@ def test_redaction_leaves_clean_values_alone_and_handles_depth() -> None:
 KEY_SCRIPT = r"""
 import json, os, subprocess, sys
 from sidecar.credentials import take_environment
-from sidecar.core.held_keys import child_environment, hold
+from sidecar.core.secrets.held_keys import child_environment, hold
 take_environment()
 import sidecar.credentials as c
 own = open(f"/proc/{os.getpid()}/environ", "rb").read().decode() if os.path.exists("/proc") else ""
@@ -182,7 +182,7 @@ def test_the_environment_block_holds_no_key_after_start() -> None:
 def test_tracebacks_printed_outside_logging_are_redacted() -> None:
     script = (
         "import threading\n"
-        "from sidecar.core.redaction import register_secret\n"
+        "from sidecar.core.secrets.redaction import register_secret\n"
         f"register_secret({SHORT_KEY!r})\n"
         f"def boom(): raise OSError(2, 'gone {SHORT_KEY}', '/tmp/{SHORT_KEY}')\n"
         "t = threading.Thread(target=boom); t.start(); t.join()\n"

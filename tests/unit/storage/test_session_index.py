@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.messages import Block, Message, Usage, user_text
+from sidecar.core.conversation.messages import Block, Message, Usage, user_text
 from sidecar.storage import line_reader
 from sidecar.storage import session_index as index
 from sidecar.storage.session_index import delete_session, find_session, list_sessions

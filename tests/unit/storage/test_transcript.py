@@ -7,10 +7,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.messages import (
+from sidecar.core.conversation.messages import (
     SYNTHETIC_MODEL,
-    Message,
     Block,
+    Message,
     Usage,
     tool_result_block,
     user_text,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.messages import SYNTHETIC_MODEL, Message
+from sidecar.core.conversation.messages import SYNTHETIC_MODEL, Message
 from sidecar.storage.claude_code import api_calls
 from sidecar.storage.transcript_loader import LoadedTranscript, load_transcript
 

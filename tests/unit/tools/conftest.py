@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from sidecar.core.file_state import FileReadState
+from sidecar.core.conversation.file_state import FileReadState
+from sidecar.core.secrets.redaction import forget_secrets
 from sidecar.core.settings import Settings, Tools
-from sidecar.core.redaction import forget_secrets
 
 
 @pytest.fixture(autouse=True)

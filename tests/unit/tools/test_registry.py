@@ -4,8 +4,8 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.settings import Settings, Tools
 from sidecar.core.ports import ToolOutcome, ToolSpec, tool_specs
+from sidecar.core.settings import Settings, Tools
 from sidecar.tools.registry import default_tools
 
 CLAUDE_CODE_NAMES = ["Read", "Write", "Edit", "Glob", "Grep", "LS", "Bash", "ExitPlanMode"]

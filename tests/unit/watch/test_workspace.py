@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sidecar.core.messages import Message
-from sidecar.core.prefix import PrefixStore
+from sidecar.core.conversation.messages import Message
 from sidecar.core.settings import Settings
+from sidecar.core.workspace.prefix import PrefixStore
 from sidecar.watch import watch_workspace
 
 Git = Callable[..., str]  # the `git` fixture: git(cwd, *args) -> stdout

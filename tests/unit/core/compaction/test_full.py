@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.compaction.full import MAX_PTL_RETRIES
-from sidecar.core.compaction.reinjection import read_regular_file
-from sidecar.core.compaction.prompts import PTL_MARKER
 from sidecar.contract.errors import CompactionFailed
+from sidecar.core.compaction.full import MAX_PTL_RETRIES
+from sidecar.core.compaction.prompts import PTL_MARKER
+from sidecar.core.compaction.reinjection import read_regular_file
 from sidecar.core.ports import ProviderError
 from tests.unit.core.engine_builders import (
     SUMMARY_TEXT,

@@ -7,14 +7,14 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from sidecar.core.accounting.tokens import SeedBytes
 from sidecar.core.compaction.microcompact import (
     anthropic_context_management,
     client_side_context_edit,
     step_clearing_candidates,
 )
-from sidecar.core.messages import CLEARED_TOOL_RESULT, ApiMessage, Message
+from sidecar.core.conversation.messages import CLEARED_TOOL_RESULT, ApiMessage, Message
 from sidecar.core.settings import Microcompact, Settings, StepClearing, Thinking, TimeBased
-from sidecar.core.tokens import SeedBytes
 from tests.unit.core.engine_builders import (
     Reply,
     build_engine,

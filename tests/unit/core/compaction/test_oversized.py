@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sidecar.core.messages import Message, user_text
+from sidecar.core.accounting.tokens import SeedBytes
+from sidecar.core.conversation.messages import Message, user_text
 from sidecar.core.ports import ProviderError
-from sidecar.core.tokens import SeedBytes
 from tests.unit.core.engine_builders import Reply, build_engine, request_tokens, texts
 
 HUGE = "".join(f"line {i}: all work and no play makes Jack a dull boy.\n" for i in range(40_000))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.compaction.prompts import compact_prompt
 from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded
-from sidecar.core.messages import CLEARED_TOOL_RESULT
+from sidecar.core.compaction.prompts import compact_prompt
+from sidecar.core.conversation.messages import CLEARED_TOOL_RESULT
 from sidecar.core.ports import ModelRequest, ProviderError
 from sidecar.core.settings import ApiContextManagement, AutoCompact
 from tests.unit.core.engine_builders import (
@@ -22,8 +22,8 @@ from tests.unit.core.engine_builders import (
     ScriptedProvider,
     build_engine,
     call_kind,
-    filler,
     epoch_of,
+    filler,
     request_tokens,
     shell,
     tool_result_contents,

@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+from sidecar.core.accounting.tokens import SeedBytes, TokenLedger, message_tokens
 from sidecar.core.compaction.prompts import memory_template
 from sidecar.core.compaction.session_memory import select_tail
-from sidecar.core.messages import Message, tool_result_block
+from sidecar.core.conversation.messages import Message, tool_result_block
 from sidecar.core.ports import ProviderError
 from sidecar.core.settings import SessionMemory, Settings
-from sidecar.core.tokens import SeedBytes, TokenLedger, message_tokens
 from tests.unit.core.engine_builders import (
     MEMORY_NOTES,
     Engine,

@@ -1,0 +1,1 @@
+"""The API keys the sidecar holds, and their removal from everything that leaves the process."""
