@@ -120,7 +120,9 @@ export class ChatController {
   private failedPrompt: { text: string; attachments: Attachment[] } | null = null;
   private resumeTried = false;
   /** The stage the panel's compact offer was last posted for ("normal": no offer). */
-  private offeredStage = "normal";
+  /** The compact offer the panel shows: its stage and the gauge's `next`, the one text that
+   * says what happens next (the status bar's tooltip shows the same). */
+  private offered: { stage: string; next?: string } = { stage: "normal" };
   /** The editor's verdict on the workspace (undefined: the editor has none). */
   private trusted: boolean | undefined;
   /** What the sidecar says it withholds from the untrusted workspace (`sidecar/context`). */
@@ -712,8 +714,8 @@ export class ChatController {
     this.model = model;
     this.tracker.setSession(sessionId ?? undefined);
     this.hooks.gaugeChanged(undefined);
-    if (this.offeredStage !== "normal") {
-      this.offeredStage = "normal";
+    if (this.offered.stage !== "normal") {
+      this.offered = { stage: "normal" };
       this.hooks.post({ type: "compactOffer", stage: "normal" });
     }
   }
@@ -747,9 +749,10 @@ export class ChatController {
       this.hooks.gaugeChanged(g);
       this.hooks.post({ type: "gauge", gauge: g });
       const stage = offersCompact(g) ? gaugeStage(g) : "normal";
-      if (stage !== this.offeredStage) {
-        this.offeredStage = stage;
-        this.hooks.post({ type: "compactOffer", stage, next: g.next });
+      const next = stage === "normal" ? undefined : g.next;
+      if (stage !== this.offered.stage || next !== this.offered.next) {
+        this.offered = { stage, next };
+        this.hooks.post({ type: "compactOffer", stage, next });
       }
     }
   }

@@ -75,3 +75,16 @@ test("the panel is offered /compact when the stage reaches warning, and the offe
     { type: "compactOffer", stage: "normal", next: undefined },
   ]);
 });
+
+test("the panel's offer says what the gauge's next says, as it changes within a stage", async () => {
+  const t = harness({ "session/new": () => started("s-1", { gauge: gauge({ seq: 1, stage: "normal" }) }) });
+  await t.controller.setConnection("running", t.port);
+  await t.controller.newSession();
+  const usage = (seq: number, over: object) => ({ sessionUpdate: "usage_update" as const, used: 1, size: 1, _meta: { sidecar: gauge({ seq, ...over }) } });
+  const nearer = "Auto-compact at 167K (in 15K tokens): older turns will be summarized";
+  const due = "Auto-compact runs before the next request: older turns will be summarized";
+  t.controller.onSessionUpdate({ sessionId: "s-1", update: usage(2, { stage: "warning", next: NEXT }) });
+  t.controller.onSessionUpdate({ sessionId: "s-1", update: usage(3, { stage: "warning", next: nearer }) });
+  t.controller.onSessionUpdate({ sessionId: "s-1", update: usage(4, { stage: "warning", next: due }) });
+  assert.deepEqual(t.posted("compactOffer").map((o) => (o as { next?: string }).next), [NEXT, nearer, due]);
+});
