@@ -5,13 +5,14 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { after, before, test } from "node:test";
-import { CodeServerSession, skipReason } from "../support/codeServer";
+import { after, before } from "node:test";
+import { CodeServerSession, scenarios, skipReason } from "../support/codeServer";
 import { EXTENSION_ROOT, startFakeLlm, type FakeLlm } from "../support/processes";
 
 const skip = skipReason();
 const ANSWER = "Hello from the fake model. The **context gauge** is in the status bar.";
 const cs = new CodeServerSession();
+const scenario = scenarios(cs);
 let fake: FakeLlm;
 // Requests the browser made beyond loopback, from the first page load on.
 const outside: string[] = [];
@@ -62,13 +63,13 @@ function extensionHostLog(): string {
   return out.join("\n");
 }
 
-test("the sidecar starts and the gauge says there is no session yet", { skip, timeout: 90_000 }, async () => {
+scenario("the sidecar starts and the gauge says there is no session yet", { skip, timeout: 90_000 }, async () => {
   await cs.statusBar().getByText(/no session/).waitFor({ timeout: 60_000 }).catch((e) => {
     throw new Error(`${e.message}\n${extensionHostLog()}`);
   });
 });
 
-test("a chat turn streams into the panel and the status bar shows the gauge in its level's colour", { skip, timeout: 120_000 }, async () => {
+scenario("a chat turn streams into the panel and the status bar shows the gauge in its level's colour", { skip, timeout: 120_000 }, async () => {
   const page = cs.page;
   await page.locator('.activitybar .action-item a[aria-label^="Context Sidecar"]').click();
   const frame = cs.chat();

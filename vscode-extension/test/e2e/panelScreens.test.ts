@@ -8,14 +8,15 @@
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { after, before, test } from "node:test";
+import { after, before } from "node:test";
 import type { FrameLocator } from "playwright-core";
-import { CodeServerSession, skipReason } from "../support/codeServer";
+import { CodeServerSession, scenarios, skipReason } from "../support/codeServer";
 import { REPO_ROOT, startFakeLlm, type FakeLlm } from "../support/processes";
 
 const skip = skipReason();
 const SHOTS = path.join(REPO_ROOT, "docs", "screenshots");
 const cs = new CodeServerSession();
+const scenario = scenarios(cs);
 let fake: FakeLlm;
 
 const CALC = 'def add(a, b):\n    """The sum of a and b."""\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n';
@@ -67,7 +68,7 @@ async function shoot(name: string): Promise<void> {
 const style = (frame: FrameLocator, selector: string, prop: "color" | "backgroundColor") =>
   frame.locator(selector).first().evaluate((e, p) => getComputedStyle(e)[p as "color"], prop);
 
-test("the panel in the Dark and Light themes: tool rows, a permission, a framed code block", { skip, timeout: 180_000 }, async () => {
+scenario("the panel in the Dark and Light themes: tool rows, a permission, a framed code block", { skip, timeout: 180_000 }, async () => {
   const page = cs.page;
   await page.locator('.activitybar .action-item a[aria-label^="Context Sidecar"]').click();
   const frame = cs.chat();

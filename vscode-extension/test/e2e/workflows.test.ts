@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { after, afterEach, before, beforeEach, test } from "node:test";
-import { CodeServerSession, skipReason } from "../support/codeServer";
+import { after, afterEach, before, beforeEach } from "node:test";
+import { CodeServerSession, scenarios, skipReason } from "../support/codeServer";
 import { startFakeLlm, type FakeLlm } from "../support/processes";
 
 const skip = skipReason();
@@ -15,6 +15,7 @@ const skip = skipReason();
 const KEY_ENV = "CONTEXT_SIDECAR_E2E_KEY";
 const APP = "def add(a, b):\n    return a + b\n";
 const cs = new CodeServerSession();
+const scenario = scenarios(cs);
 let fake: FakeLlm;
 const shots: string[] = [];
 
@@ -73,7 +74,7 @@ const panelAndEditor = async (file: string) => {
   await cs.page.screenshot({ path: file });
 };
 
-test("first run without a key: the error says how to fix it, Set API Key restarts the sidecar and the prompt is sent again", { skip, timeout: 180_000 }, async () => {
+scenario("first run without a key: the error says how to fix it, Set API Key restarts the sidecar and the prompt is sent again", { skip, timeout: 180_000 }, async () => {
   await cs.statusBar().getByText(/no session/).waitFor({ timeout: 60_000 });
   await sendPrompt("Summarize the README");
   const frame = cs.chat();
@@ -100,7 +101,7 @@ test("first run without a key: the error says how to fix it, Set API Key restart
   assert.match(JSON.stringify(requests[0].body.messages), /Summarize the README/);
 });
 
-test("Add Selection to Chat sends the selected lines with the next prompt", { skip, timeout: 120_000 }, async () => {
+scenario("Add Selection to Chat sends the selected lines with the next prompt", { skip, timeout: 120_000 }, async () => {
   await cs.page.keyboard.press("Control+P");
   const quick = cs.page.locator(".quick-input-widget input");
   await quick.fill("app.py");
@@ -123,7 +124,7 @@ test("Add Selection to Chat sends the selected lines with the next prompt", { sk
   shots.push(...(await cs.shootBoth("add-selection", panelAndEditor)));
 });
 
-test("@ completes a workspace file and the prompt sends it: the file reaches the model, not only its name", { skip, timeout: 120_000 }, async () => {
+scenario("@ completes a workspace file and the prompt sends it: the file reaches the model, not only its name", { skip, timeout: 120_000 }, async () => {
   writeFileSync(path.join(cs.dirs.workspace, "notes.txt"), "Meeting notes: ship the mention fix on Friday.\n");
   const frame = await cs.openChat();
   await frame.locator("#send:not([disabled])").waitFor({ timeout: 60_000 });
@@ -141,7 +142,7 @@ test("@ completes a workspace file and the prompt sends it: the file reaches the
   assert.match(sent, /ship the mention fix on Friday/, "the mentioned file's text reached the model");
 });
 
-test("the gauge takes its stage's colour, offers Compact and its tooltip says what comes next", { skip, timeout: 120_000 }, async () => {
+scenario("the gauge takes its stage's colour, offers Compact and its tooltip says what comes next", { skip, timeout: 120_000 }, async () => {
   // 150,000 input tokens of a 200K window: past the warning point (auto-compact at 167K).
   await fake.queue([text("Noted.", { usage: { input_tokens: 150_000, output_tokens: 10 } })]);
   await sendPrompt("Remember this.");
@@ -171,7 +172,7 @@ test("the gauge takes its stage's colour, offers Compact and its tooltip says wh
   await cs.page.mouse.move(0, 0);
 });
 
-test("an edit the sidecar applies is saved, so the shell sees it", { skip, timeout: 120_000 }, async () => {
+scenario("an edit the sidecar applies is saved, so the shell sees it", { skip, timeout: 120_000 }, async () => {
   // Edits go through without review in this mode; the review has its own scenario.
   await cs.runCommand("Context Sidecar: Set Permission Mode");
   await cs.page.locator(".quick-input-list .monaco-list-row", { hasText: /accept edits/i }).first().click();
@@ -190,7 +191,7 @@ test("an edit the sidecar applies is saved, so the shell sees it", { skip, timeo
   await cs.page.locator(".quick-input-list .monaco-list-row", { hasText: /ask before edits|default/i }).first().click();
 });
 
-test("edit review: the diff editor shows the proposed edit; Accept applies and saves it, Reject leaves the file", { skip, timeout: 150_000 }, async () => {
+scenario("edit review: the diff editor shows the proposed edit; Accept applies and saves it, Reject leaves the file", { skip, timeout: 150_000 }, async () => {
   const before = readFileSync(appPath(), "utf8");
   await fake.queue([
     tool("toolu_read2", "Read", { file_path: appPath() }),
@@ -221,7 +222,7 @@ test("edit review: the diff editor shows the proposed edit; Accept applies and s
   assert.match(rejected, /The user rejected this edit/);
 });
 
-test("after a window reload the workspace's last session is back: conversation and gauge", { skip, timeout: 150_000 }, async () => {
+scenario("after a window reload the workspace's last session is back: conversation and gauge", { skip, timeout: 150_000 }, async () => {
   await cs.reload();
   await cs.statusBar().locator(".statusbar-item", { hasText: /K \/ 200K/ }).waitFor({ timeout: 60_000 });
   const frame = await cs.openChat();

@@ -8,12 +8,13 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { after, before, test } from "node:test";
-import { CodeServerSession, skipReason } from "../support/codeServer";
+import { after, before } from "node:test";
+import { CodeServerSession, scenarios, skipReason } from "../support/codeServer";
 import { startFakeLlm, type FakeLlm } from "../support/processes";
 
 const skip = skipReason();
 const cs = new CodeServerSession();
+const scenario = scenarios(cs);
 let fake: FakeLlm;
 const shots: string[] = [];
 
@@ -69,7 +70,7 @@ async function sendPrompt(prompt: string, answer: string): Promise<void> {
 
 const sidebar = (file: string) => cs.page.locator("#workbench\\.parts\\.sidebar").screenshot({ path: file });
 
-test("Restricted Mode: the folder's hooks do not run and the model hears nothing of them", { skip, timeout: 240_000 }, async () => {
+scenario("Restricted Mode: the folder's hooks do not run and the model hears nothing of them", { skip, timeout: 240_000 }, async () => {
   await cs.statusBar().getByText(/no session/).waitFor({ timeout: 60_000 });
   await fake.queue([reply("Restricted answer.")]);
   await sendPrompt("What does this repository do?", "Restricted answer.");
@@ -98,7 +99,7 @@ test("Restricted Mode: the folder's hooks do not run and the model hears nothing
   shots.push(...(await cs.shootBoth("restricted-mode", sidebar)));
 });
 
-test("trusting the folder from the banner: the next session runs its hooks and the model gets their output", { skip, timeout: 240_000 }, async () => {
+scenario("trusting the folder from the banner: the next session runs its hooks and the model gets their output", { skip, timeout: 240_000 }, async () => {
   const frame = await cs.openChat();
   await frame.locator("#trust-manage").click();
   // VS Code's Workspace Trust editor, opened by workbench.trust.manage.

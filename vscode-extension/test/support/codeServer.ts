@@ -6,7 +6,8 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import * as path from "node:path";
-import type { Browser, FrameLocator, Page } from "playwright-core";
+import { test, type TestOptions } from "node:test";
+import type { Browser, FrameLocator, Locator, Page } from "playwright-core";
 import { chromiumAvailable, launchChromium } from "./browser";
 import { EXTENSION_ROOT, PYTHON, REPO_ROOT, pythonAvailable, removeScratch, scratchDirs, stopGroup, withTimeout } from "./processes";
 
@@ -259,6 +260,34 @@ export class CodeServerSession {
     return files;
   }
 
+  /** Runs a scenario; when it fails, its error also says what the window showed and what the
+   * sidecar logged last, so a failure on a machine nobody watches can be read from its log. */
+  async diagnosed(scenario: () => Promise<void>): Promise<void> {
+    try {
+      await scenario();
+    } catch (error) {
+      const seen = await this.whatTheWindowShows().catch((e) => `(the window could not be read: ${e})`);
+      if (error instanceof Error) error.message += `\n--- what the window showed ---\n${seen}`;
+      throw error;
+    }
+  }
+
+  private async whatTheWindowShows(): Promise<string> {
+    const texts = async (locator: Locator) =>
+      (await locator.allInnerTexts().catch(() => [] as string[])).map((t) => t.replace(/\s+/g, " ").trim().slice(0, 300));
+    const status = await texts(this.statusBar().locator(".statusbar-item"));
+    const toasts = await texts(this.page.locator(".notification-toast"));
+    const messages = (await texts(this.chat().locator(".message, .error"))).slice(-6);
+    const log = this.channelLogs().trim().split("\n").slice(-30);
+    return [
+      `status bar: ${status.filter(Boolean).join(" | ")}`,
+      `notifications: ${toasts.join(" | ") || "none"}`,
+      `panel, last entries:\n  ${messages.join("\n  ") || "(none)"}`,
+      `sidecar channel, last lines:\n  ${log.join("\n  ")}`,
+      `code-server, last lines:\n  ${this.serverLog.trim().split("\n").slice(-10).join("\n  ")}`,
+    ].join("\n");
+  }
+
   /** The "Context Sidecar" output channels of every window session, oldest first. */
   channelLogs(): string {
     const logs = path.join(this.userData, "logs");
@@ -271,4 +300,11 @@ export class CodeServerSession {
     }
     return out.join("\n");
   }
+}
+
+/** `test` for scenarios in `cs`: a failing one also says what the window showed and what the
+ * sidecar logged last. */
+export function scenarios(cs: CodeServerSession) {
+  return (name: string, options: TestOptions, scenario: () => Promise<void>) =>
+    test(name, options, () => cs.diagnosed(scenario));
 }
