@@ -1,166 +1,110 @@
-// Wire types of the context-sidecar protocol, version 4 (docs/protocol.md), as far as this
-// extension reads them. Fields the extension never looks at are typed loosely so a newer
-// sidecar adding fields does not break the build or the UI. The unit tests hold the names,
-// codes, update kinds and result fields below to the golden fixtures in docs/contract/.
+// The context-sidecar protocol (docs/protocol.md) as this extension reads it.
+//
+// The wire's types, method names, error codes, update kinds and version are generated from
+// the sidecar's contract into contract.generated.ts (`python -m sidecar.contract.mirrors`;
+// the Python suite fails when it is stale). This module is the client's side of them: the
+// generated names under the names the extension uses, the shorter method names, ACP's tool
+// call and diff shapes the contract passes on as plain objects, and the answers as the
+// extension reads them. Those take every field name and type from the contract but let a
+// field the extension can do without be absent (an older sidecar's answer, a test's partial
+// one), so a field renamed or retyped in the contract breaks the build where it is read.
 
-export const PROTOCOL_MAJOR = 4;
+import * as Contract from "./contract.generated";
+
+export type {
+  CompactionTier,
+  ContentBlock,
+  Level as GaugeLevel,
+  McpServer as McpServerStatus,
+  PermissionKind as PermissionOptionKind,
+  PermissionOption,
+  PermissionResult as PermissionOutcome,
+  Stage as GaugeStage,
+  ToolCallStatus,
+  WorkspaceTrust,
+  WorkspaceTrusted as TrustWorkspaceResult,
+} from "./contract.generated";
+
+export const PROTOCOL_MAJOR = Contract.PROTOCOL_VERSION;
 
 export const Methods = {
-  sessionNew: "session/new",
-  sessionLoad: "session/load",
-  sessionList: "session/list",
-  sessionClose: "session/close",
-  sessionDelete: "session/delete",
-  setTitle: "session/set_title",
-  sessionPrompt: "session/prompt",
-  sessionCancel: "session/cancel",
-  sessionUpdate: "session/update",
-  requestPermission: "session/request_permission",
-  gauge: "sidecar/gauge",
-  compact: "sidecar/compact",
-  context: "sidecar/context",
-  didChangeStatus: "sidecar/didChangeStatus",
-  setMode: "session/set_mode",
-  /** The user has just trusted the workspace folder (the editor's own trust). */
-  trustWorkspace: "sidecar/trustWorkspace",
+  ...Contract.Methods,
+  setTitle: Contract.Methods.sessionSetTitle,
+  setMode: Contract.Methods.sessionSetMode,
+  requestPermission: Contract.Methods.sessionRequestPermission,
 } as const;
 
-export const ErrorCodes = {
-  invalidParams: -32602,
-  requestCancelled: -32800,
-  // Outside JSON-RPC's reserved -32768..-32000 since protocol version 2.
-  sessionNotFound: -33001,
-  providerNotConfigured: -33002,
-  contextWindowExceeded: -33003,
-  providerError: -33004,
-  compactionFailed: -33005,
-  sessionBusy: -33006,
-} as const;
+export const ErrorCodes = Contract.ErrorCodes;
 
-export type GaugeLevel = "ok" | "warning" | "error" | "blocking";
-/** The presentation ramp clients colour by (fall back to `level` when absent). */
-export type GaugeStage = "normal" | "warning" | "error" | "blocking";
+/** Every update kind; the compiler holds the list to the contract's union. */
+export const SessionUpdateKinds = Contract.SessionUpdateKinds;
 
-export interface Gauge {
-  sessionId: string;
-  seq: number;
-  model: string;
-  provider: string;
-  used: number;
-  size: number;
-  effectiveWindow?: number;
-  autoCompactAt?: number | null;
-  warningAt?: number;
-  errorAt?: number;
-  blockingAt?: number;
-  percentUsed: number;
-  percentLeftUntilAutoCompact?: number | null;
-  level: GaugeLevel;
-  stage?: GaugeStage;
-  /** What happens next as the context grows, in plain words (tooltip, panel). */
-  next?: string;
-  source?: "provider" | "estimate";
-  anchor?: { apiTokens?: number; estimatedSince?: number; messagesSince?: number };
-  breakdown?: Partial<Record<
-    "system" | "tools" | "memoryFiles" | "messages" | "toolResults" | "summary" | "free" | "reservedOutput",
-    number
-  >>;
-  lastTurn?: { inputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number; outputTokens?: number };
-  cost?: { amount: number; currency: string } | null;
-  compactions?: Record<string, number> | number;
-  autoCompact?: { enabled: boolean; circuitBreaker: "closed" | "open"; consecutiveFailures?: number };
+/** T as the extension reads it: the fields K as the contract has them, the others optional. */
+type Reads<T, K extends keyof T = never> = Pick<T, K> & Partial<Omit<T, K>>;
+
+/** The gauge: what every view needs of it, and the rest when the sidecar sends it. */
+export type Gauge = Reads<
+  Contract.Gauge,
+  "sessionId" | "seq" | "model" | "provider" | "used" | "size" | "percentUsed" | "level"
+>;
+
+/** ACP's location of a tool call: a path, and a line. */
+export type ToolCallLocation = Pick<Required<Contract.Location>, "path"> & Contract.Location;
+
+/** The fields of ACP's tool call that a `tool_call_update` may repeat. */
+interface ToolCallFields {
+  title?: string;
+  kind?: string;
+  rawInput?: unknown;
+  locations?: ToolCallLocation[];
+  content?: unknown[];
 }
-
-export type ContentBlock =
-  | { type: "text"; text: string }
-  | { type: "resource_link"; uri: string; name?: string }
-  | { type: "resource"; resource: { uri: string; text: string } }
-  | { type: "image"; mimeType: string; data: string };
-
-export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
 
 /** Every kind of `session/update`, one union. */
 export type SessionUpdateKind =
-  | { sessionUpdate: "user_message_chunk"; content: ContentBlock; messageId?: string }
-  | { sessionUpdate: "agent_message_chunk"; content: ContentBlock; messageId?: string }
-  | { sessionUpdate: "agent_thought_chunk"; content: ContentBlock; messageId?: string }
-  | {
-      sessionUpdate: "tool_call";
-      toolCallId: string;
-      title: string;
-      kind?: string;
-      status?: ToolCallStatus;
-      rawInput?: unknown;
-      locations?: { path: string; line?: number }[];
-      content?: unknown[];
-    }
-  | {
-      sessionUpdate: "tool_call_update";
-      toolCallId: string;
-      status?: ToolCallStatus;
-      title?: string;
-      kind?: string;
-      locations?: { path: string; line?: number }[];
-      content?: unknown[];
-      rawInput?: unknown;
-      rawOutput?: unknown;
-      /** The option the user picked when the call asked permission (final update). */
-      permission?: { optionId: string; name: string };
-    }
-  | {
-      sessionUpdate: "usage_update";
-      used: number;
-      size: number;
-      cost?: { amount: number; currency: string } | null;
-      _meta?: { sidecar?: Gauge };
-    }
-  | {
-      sessionUpdate: "compaction_update";
-      compactionId: string;
-      status: "in_progress" | "completed" | "failed" | "cancelled";
-      tier?: string;
-      trigger?: "auto" | "manual";
-      tokensBefore?: number | null;
-      tokensAfter?: number | null;
-      summary?: unknown;
-      error?: unknown;
-    }
-  | { sessionUpdate: "session_info_update"; title?: string | null; updatedAt?: string | null }
-  | { sessionUpdate: "available_commands_update"; availableCommands: { name: string; description?: string }[] }
-  | { sessionUpdate: "current_mode_update"; currentModeId: string }
-  | {
-      sessionUpdate: "retry_update";
-      attempt: number;
-      maxRetries: number;
-      delayMs: number;
-      reason: string;
-      status: number | null;
-      done?: boolean;
-    }
-  | { sessionUpdate: "mcp_status_update"; servers: McpServerStatus[] }
-  | { sessionUpdate: "hook_result"; event: string; command: string; output: string; exitCode: number | null };
+  | (Reads<Contract.UserMessageChunk, "sessionUpdate" | "content"> & { messageId?: never })
+  | Reads<Contract.AgentMessageChunk, "sessionUpdate" | "content">
+  | Reads<Contract.AgentThoughtChunk, "sessionUpdate" | "content">
+  | (Reads<Omit<Contract.ToolCall, "locations">, "sessionUpdate" | "toolCallId" | "title"> & ToolCallFields)
+  | (Reads<Contract.ToolCallUpdate, "sessionUpdate" | "toolCallId"> & ToolCallFields)
+  | (Reads<Omit<Contract.UsageUpdate, "_meta">, "sessionUpdate" | "used" | "size"> & { _meta?: { sidecar?: Gauge } })
+  | Reads<Contract.CompactionUpdate, "sessionUpdate" | "compactionId" | "status">
+  | Reads<Contract.SessionInfoUpdate, "sessionUpdate">
+  | { sessionUpdate: "available_commands_update"; availableCommands: Reads<Contract.Command, "name">[] }
+  | Reads<Contract.CurrentModeUpdate, "sessionUpdate" | "currentModeId">
+  | Reads<Contract.RetryUpdate, "sessionUpdate" | "attempt" | "maxRetries" | "delayMs" | "reason" | "status">
+  | Reads<Contract.McpStatusUpdate, "sessionUpdate" | "servers">
+  | Reads<Contract.HookResultUpdate, "sessionUpdate" | "event" | "command" | "output" | "exitCode">;
 
 /** An update as it arrives: any kind, marked `replay` when `session/load` replays it. */
 export type SessionUpdate = SessionUpdateKind & { replay?: boolean };
 
-export interface McpServerStatus {
-  name: string;
-  status: "starting" | "connected" | "failed" | "stopped";
-  transport: "stdio" | "http";
-  tools: string[];
-  error?: string;
-}
+export type SessionUpdateParams = Omit<Contract.SessionUpdateParams, "update"> & { update: SessionUpdate };
 
-export interface SessionMode {
-  id: string;
-  name: string;
-  description?: string;
-}
+export type SessionMode = Reads<Contract.SessionMode, "id" | "name">;
 
-export interface SessionModes {
-  currentModeId: string;
-  availableModes: SessionMode[];
-}
+export type SessionModes = Omit<Contract.SessionModes, "availableModes"> & { availableModes: SessionMode[] };
+
+/** `session/new` and `session/load`. */
+export type SessionStarted = Reads<Omit<Contract.SessionOpened, "gauge" | "modes">, "sessionId" | "model" | "provider"> & {
+  gauge?: Gauge;
+  modes?: SessionModes;
+};
+
+export type SessionSummary = Reads<Contract.SessionSummary, "sessionId">;
+
+export type SessionList = Omit<Contract.SessionList, "sessions"> & { sessions: SessionSummary[] };
+
+export type PromptResult = Reads<Omit<Contract.PromptResult, "gauge">, "stopReason"> & { gauge?: Gauge };
+
+export type CompactResult = Reads<Contract.Compacted, "compactionId" | "status">;
+
+/** The tool call of a permission request: ACP's shape, which the contract passes on as is. */
+export type PermissionToolCall = ToolCallFields & { toolCallId?: string };
+
+export type RequestPermissionParams = Omit<Contract.PermissionParams, "toolCall"> & { toolCall: PermissionToolCall };
+
+export type StatusParams = Reads<Contract.StatusParams, "kind">;
 
 /** One ACP diff content item of a tool call (an edit proposed by the model). */
 export interface DiffContent {
@@ -170,134 +114,17 @@ export interface DiffContent {
   newText: string;
 }
 
-/** Every update kind; the compiler holds this list to the union above. */
-export const SessionUpdateKinds = {
-  user_message_chunk: true,
-  agent_message_chunk: true,
-  agent_thought_chunk: true,
-  tool_call: true,
-  tool_call_update: true,
-  usage_update: true,
-  compaction_update: true,
-  session_info_update: true,
-  available_commands_update: true,
-  current_mode_update: true,
-  retry_update: true,
-  mcp_status_update: true,
-  hook_result: true,
-} as const satisfies Record<SessionUpdate["sessionUpdate"], true>;
-
-export interface SessionUpdateParams {
-  sessionId: string;
-  update: SessionUpdate;
-}
-
-export interface SessionStarted {
-  sessionId: string;
-  model: string;
-  provider: string;
-  gauge?: Gauge;
-  modes?: SessionModes;
-}
-
-export interface SessionSummary {
-  sessionId: string;
-  title?: string | null;
-  cwd?: string;
-  model?: string;
-  provider?: string;
-  createdAt?: string;
-  updatedAt?: string;
-  used?: number;
-  size?: number;
-}
-
-export interface SessionList {
-  sessions: SessionSummary[];
-}
-
-export interface PromptResult {
-  stopReason: "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | string;
-  gauge?: Gauge;
-}
-
-export interface CompactResult {
-  compactionId: string;
-  status: string;
-  tier?: string;
-  tokensBefore?: number;
-  tokensAfter?: number;
-}
-
-export type PermissionOptionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always";
-
-export interface PermissionOption {
-  optionId: string;
-  name: string;
-  kind: PermissionOptionKind;
-}
-
-export interface PermissionToolCall {
-  toolCallId?: string;
-  title?: string;
-  kind?: string;
-  rawInput?: unknown;
-  locations?: { path: string; line?: number }[];
-  content?: unknown[];
-}
-
-export interface RequestPermissionParams {
-  sessionId: string;
-  toolCall: PermissionToolCall;
-  options: PermissionOption[];
-}
-
-export type PermissionOutcome =
-  | { outcome: { outcome: "selected"; optionId: string } }
-  | { outcome: { outcome: "cancelled" } };
-
-export interface StatusParams {
-  kind: "normal" | "warning" | "error" | "inactive";
-  busy?: boolean;
-  message?: string;
-}
-
 /** The `sidecar/context` answer, as far as the extension reads it (the /context document
  *  prints the rest as it comes). */
-export interface ContextView {
+export type ContextView = Reads<Omit<Contract.ContextView, "gauge" | "prefix" | "fileReadState" | "skills">> & {
   gauge: Gauge;
-  prefix?: {
-    parts?: Record<string, number>;
-    memoryFiles?: { path: string; kind?: string; tokens?: number; chars?: number }[];
-    [key: string]: unknown;
-  };
-  fileReadState?: { path: string; tokens?: number; readAt?: string; stale?: boolean; origin?: string }[];
-  messages?: { role?: string; content?: unknown }[];
-  mcpServers?: McpServerStatus[];
-  skills?: { name: string; description?: string; source?: string; invoked?: boolean }[];
-  lastCompaction?: { tier?: string; trigger?: string | null; tokensBefore?: number | null } | null;
-  /** The workspace's hook files that did not run: the folder is not trusted. */
-  skippedHookFiles?: string[];
-  /** Whether the workspace is trusted, who said so, and what is withheld while it is not. */
-  workspaceTrust?: WorkspaceTrust;
-}
+  prefix?: Reads<Omit<Contract.Prefix, "memoryFiles">> & { memoryFiles?: Reads<Contract.MemoryFile, "path">[] };
+  fileReadState?: Reads<Contract.FileRead, "path">[];
+  skills?: Reads<Contract.SkillInfo, "name">[];
+};
 
-/** Who decided the workspace's trust: the editor's verdict in initialize, Claude Code's trust
- *  record, the sidecar's own remembered answer, the user's settings, or nobody (untrusted). */
-export type TrustSource = "editor" | "claude-code" | "sidecar" | "user-settings" | "none";
-
-export interface WorkspaceTrust {
-  trusted: boolean;
-  source: TrustSource;
-  /** What the workspace ships that is not applied, in plain words. */
-  withheld: string[];
-}
-
-/** `sidecar/trustWorkspace {cwd?}`: the folder that is trusted from now on. */
-export interface TrustWorkspaceResult {
-  trusted: true;
-  cwd: string;
-}
+/** Who decided the workspace's trust. */
+export type TrustSource = Contract.WorkspaceTrust["source"];
 
 /** The fields of T at run time, for the tests; the compiler holds the list to T's keys. */
 const fieldsOf = <T>(fields: Record<keyof T, true>) => Object.keys(fields) as (keyof T & string)[];
@@ -310,19 +137,19 @@ export const ResultFields: Record<string, string[]> = {
   [Methods.sessionLoad]: sessionStarted,
   [Methods.sessionList]: fieldsOf<SessionList>({ sessions: true }),
   [Methods.sessionPrompt]: fieldsOf<PromptResult>({ stopReason: true, gauge: true }),
-  [Methods.compact]: fieldsOf<CompactResult>({
+  [Methods.compact]: fieldsOf<Omit<CompactResult, "backend">>({
     compactionId: true, status: true, tier: true, tokensBefore: true, tokensAfter: true,
   }),
-  [Methods.gauge]: fieldsOf<Gauge>({
+  [Methods.gauge]: fieldsOf<Omit<Gauge, "windowSource" | "estimator">>({
     sessionId: true, seq: true, model: true, provider: true, used: true, size: true,
     effectiveWindow: true, autoCompactAt: true, warningAt: true, errorAt: true, blockingAt: true,
     percentUsed: true, percentLeftUntilAutoCompact: true, level: true, stage: true, next: true,
     source: true, anchor: true, breakdown: true, lastTurn: true, cost: true, compactions: true, autoCompact: true,
   }),
-  [Methods.context]: fieldsOf<Omit<ContextView, "mcpServers" | "skills" | "skippedHookFiles">>({
+  [Methods.context]: fieldsOf<Pick<ContextView, "gauge" | "prefix" | "fileReadState" | "messages" | "lastCompaction" | "workspaceTrust">>({
     gauge: true, prefix: true, fileReadState: true, messages: true, lastCompaction: true, workspaceTrust: true,
   }),
-  [Methods.trustWorkspace]: fieldsOf<TrustWorkspaceResult>({ trusted: true, cwd: true }),
+  [Methods.trustWorkspace]: fieldsOf<Contract.WorkspaceTrusted>({ trusted: true, cwd: true }),
 };
 
 /** What it reads of each entry of a session/list answer. */
