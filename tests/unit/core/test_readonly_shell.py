@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sidecar.core.permissions.readonly_shell import parse, vet
+from sidecar.core.permissions.readonly_shell import vet
+from sidecar.core.permissions.shell_syntax import parse
 
 
 @pytest.fixture()
