@@ -277,12 +277,15 @@ export class CodeServerSession {
       (await locator.allInnerTexts().catch(() => [] as string[])).map((t) => t.replace(/\s+/g, " ").trim().slice(0, 300));
     const status = await texts(this.statusBar().locator(".statusbar-item"));
     const toasts = await texts(this.page.locator(".notification-toast"));
-    const messages = (await texts(this.chat().locator(".message, .error"))).slice(-6);
+    const messages = (await texts(this.chat().locator(".message, .error, .compaction, .permission"))).slice(-6);
+    const box = await this.chat().locator("#input").inputValue({ timeout: 2_000 }).catch((e) => `? ${e}`);
+    const note = (await texts(this.chat().locator("#status"))).join(" ");
     const log = this.channelLogs().trim().split("\n").slice(-30);
     return [
       `status bar: ${status.filter(Boolean).join(" | ")}`,
       `notifications: ${toasts.join(" | ") || "none"}`,
       `panel, last entries:\n  ${messages.join("\n  ") || "(none)"}`,
+      `prompt box: ${JSON.stringify(box)}; below it: ${JSON.stringify(note)}`,
       `sidecar channel, last lines:\n  ${log.join("\n  ")}`,
       `code-server, last lines:\n  ${this.serverLog.trim().split("\n").slice(-10).join("\n  ")}`,
     ].join("\n");
