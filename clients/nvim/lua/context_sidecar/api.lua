@@ -2,78 +2,33 @@
 ---optional callback `cb(err, result)`. Without a callback it must run inside a coroutine: it
 ---yields until the answer arrives and returns `err, result`.
 local client = require("context_sidecar.client")
+local contract = require("context_sidecar.contract")
 
 local M = {}
 
----The wire names of the methods below; tests hold them to docs/contract/index.json.
+---The wire names of the methods below (the contract's); tests hold them to docs/contract/index.json.
 M.methods = {
-  session_new = "session/new",
-  session_load = "session/load",
-  session_list = "session/list",
-  session_close = "session/close",
-  session_delete = "session/delete",
-  session_prompt = "session/prompt",
-  session_set_model = "session/set_model",
-  session_set_mode = "session/set_mode",
-  session_set_title = "session/set_title",
-  session_cancel = "session/cancel",
-  gauge = "sidecar/gauge",
-  compact = "sidecar/compact",
-  context = "sidecar/context",
-  history_list = "sidecar/history/list",
-  history_undo = "sidecar/history/undo",
-  trust_workspace = "sidecar/trustWorkspace",
+  session_new = contract.methods.SESSION_NEW,
+  session_load = contract.methods.SESSION_LOAD,
+  session_list = contract.methods.SESSION_LIST,
+  session_close = contract.methods.SESSION_CLOSE,
+  session_delete = contract.methods.SESSION_DELETE,
+  session_prompt = contract.methods.SESSION_PROMPT,
+  session_set_model = contract.methods.SESSION_SET_MODEL,
+  session_set_mode = contract.methods.SESSION_SET_MODE,
+  session_set_title = contract.methods.SESSION_SET_TITLE,
+  session_cancel = contract.methods.SESSION_CANCEL,
+  gauge = contract.methods.GAUGE,
+  compact = contract.methods.COMPACT,
+  context = contract.methods.CONTEXT,
+  history_list = contract.methods.HISTORY_LIST,
+  history_undo = contract.methods.HISTORY_UNDO,
+  trust_workspace = contract.methods.TRUST_WORKSPACE,
 }
 local methods = M.methods
 
----@alias context_sidecar.Level "ok"|"warning"|"error"|"blocking"
-
----@class context_sidecar.Gauge
----@field sessionId string
----@field seq integer rises by one per change; older payloads are dropped
----@field model string
----@field provider string
----@field used integer tokens in context now
----@field size integer the model's raw context window
----@field effectiveWindow integer
----@field autoCompactAt integer|nil
----@field warningAt integer
----@field errorAt integer
----@field blockingAt integer
----@field percentUsed number
----@field percentLeftUntilAutoCompact number|nil
----@field level context_sidecar.Level
----@field source "provider"|"estimate"
----@field breakdown table<string, integer>|nil
----@field cost {amount: number, currency: string}|nil
-
----@class context_sidecar.SessionResult
----@field sessionId string
----@field model string
----@field provider string
----@field gauge context_sidecar.Gauge
-
----@class context_sidecar.SessionSummary
----@field sessionId string
----@field title string|nil
----@field cwd string
----@field model string
----@field provider string
----@field createdAt string
----@field updatedAt string
----@field used integer
----@field size integer
-
----@class context_sidecar.PromptResult
----@field stopReason "end_turn"|"max_tokens"|"max_turn_requests"|"refusal"|"cancelled"
----@field gauge context_sidecar.Gauge
-
----@class context_sidecar.CompactResult
----@field compactionId string
----@field status string
----@field tier string
----@field tokensBefore integer
----@field tokensAfter integer
+---The params and results below are the contract's types (context_sidecar/contract.lua,
+---generated from the sidecar's contract).
 
 ---@alias context_sidecar.Callback fun(err: {code: integer, message: string, data: any}|nil, result: any)
 
@@ -104,36 +59,36 @@ function M.request(state, method, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
----@param params {cwd: string, model?: string, provider?: string, title?: string}
----@param cb? fun(err: table|nil, result: context_sidecar.SessionResult|nil)
+---@param params context_sidecar.NewSessionParams
+---@param cb? fun(err: table|nil, result: context_sidecar.SessionOpened|nil)
 function M.session_new(state, params, cb)
   return M.request(state, methods.session_new, params, cb)
 end
 
 ---Replays the session's visible history as session/update notifications, then answers.
 ---@param state context_sidecar.ClientState
----@param params {sessionId: string}
----@param cb? fun(err: table|nil, result: context_sidecar.SessionResult|nil)
+---@param params context_sidecar.LoadSessionParams
+---@param cb? fun(err: table|nil, result: context_sidecar.SessionOpened|nil)
 function M.session_load(state, params, cb)
   return M.request(state, methods.session_load, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
----@param params {cwd?: string}
----@param cb? fun(err: table|nil, result: {sessions: context_sidecar.SessionSummary[]}|nil)
+---@param params context_sidecar.ListSessionsParams
+---@param cb? fun(err: table|nil, result: context_sidecar.SessionList|nil)
 function M.session_list(state, params, cb)
   return M.request(state, methods.session_list, client.object(params), cb)
 end
 
 ---@param state context_sidecar.ClientState
----@param params {sessionId: string}
+---@param params context_sidecar.SessionParams
 ---@param cb? context_sidecar.Callback
 function M.session_close(state, params, cb)
   return M.request(state, methods.session_close, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
----@param params {sessionId: string}
+---@param params context_sidecar.SessionParams
 ---@param cb? context_sidecar.Callback
 function M.session_delete(state, params, cb)
   return M.request(state, methods.session_delete, params, cb)
@@ -141,78 +96,81 @@ end
 
 ---Answered when the turn ends; streamed output arrives as session/update meanwhile.
 ---@param state context_sidecar.ClientState
----@param params {sessionId: string, prompt: table[]}
+---@param params context_sidecar.PromptParams
 ---@param cb? fun(err: table|nil, result: context_sidecar.PromptResult|nil)
 function M.session_prompt(state, params, cb)
   return M.request(state, methods.session_prompt, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
----@param params {sessionId: string, model: string, provider?: string}
----@param cb? fun(err: table|nil, result: {gauge: context_sidecar.Gauge}|nil)
+---@param params context_sidecar.SetModelParams
+---@param cb? fun(err: table|nil, result: context_sidecar.ModelSet|nil)
 function M.session_set_model(state, params, cb)
   return M.request(state, methods.session_set_model, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
----@param params {sessionId: string, modeId: string}
----@param cb? fun(err: table|nil, result: table|nil)
+---@param params context_sidecar.SetModeParams
+---@param cb? fun(err: table|nil, result: context_sidecar.Empty|nil)
 function M.session_set_mode(state, params, cb)
   return M.request(state, methods.session_set_mode, params, cb)
 end
 
 ---`session/set_title {sessionId, title}` -> `{}`: a new title for an open or stored session.
+---@param state context_sidecar.ClientState
+---@param params context_sidecar.SetTitleParams
+---@param cb? fun(err: table|nil, result: context_sidecar.Empty|nil)
 function M.session_set_title(state, params, cb)
   return M.request(state, methods.session_set_title, params, cb)
 end
 
 ---Notification: the running session/prompt then answers with stopReason "cancelled".
 ---@param state context_sidecar.ClientState
----@param params {sessionId: string}
+---@param params context_sidecar.SessionParams
 ---@return boolean
 function M.session_cancel(state, params)
   return client.notify(state, methods.session_cancel, params)
 end
 
 ---@param state context_sidecar.ClientState
----@param params {sessionId: string}
+---@param params context_sidecar.SessionParams
 ---@param cb? fun(err: table|nil, result: context_sidecar.Gauge|nil)
 function M.gauge(state, params, cb)
   return M.request(state, methods.gauge, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
----@param params {sessionId: string, instructions?: string, workDoneToken?: string}
----@param cb? fun(err: table|nil, result: context_sidecar.CompactResult|nil)
+---@param params context_sidecar.CompactParams
+---@param cb? fun(err: table|nil, result: context_sidecar.Compacted|nil)
 function M.compact(state, params, cb)
   return M.request(state, methods.compact, params, cb)
 end
 
 ---The `/context` view.
 ---@param state context_sidecar.ClientState
----@param params {sessionId: string}
----@param cb? fun(err: table|nil, result: {gauge: context_sidecar.Gauge, prefix: any, fileReadState: any, messages: any}|nil)
+---@param params context_sidecar.SessionParams
+---@param cb? fun(err: table|nil, result: context_sidecar.ContextView|nil)
 function M.context(state, params, cb)
   return M.request(state, methods.context, params, cb)
 end
 
 ---@param state context_sidecar.ClientState
----@param params {limit?: integer, project?: string}
----@param cb? context_sidecar.Callback
+---@param params context_sidecar.HistoryListParams
+---@param cb? fun(err: table|nil, result: context_sidecar.HistoryList|nil)
 function M.history_list(state, params, cb)
   return M.request(state, methods.history_list, client.object(params), cb)
 end
 
 ---@param state context_sidecar.ClientState
----@param cb? context_sidecar.Callback
+---@param cb? fun(err: table|nil, result: context_sidecar.HistoryUndone|nil)
 function M.history_undo(state, cb)
   return M.request(state, methods.history_undo, vim.empty_dict(), cb)
 end
 
 ---The user trusts the folder: sessions opened afterwards get its hooks, settings and MCP servers.
 ---@param state context_sidecar.ClientState
----@param params {cwd?: string}
----@param cb? fun(err: table|nil, result: {trusted: boolean, cwd: string}|nil)
+---@param params {cwd?: string} the folder (over LSP, the workspace root when not given)
+---@param cb? fun(err: table|nil, result: context_sidecar.WorkspaceTrusted|nil)
 function M.trust_workspace(state, params, cb)
   return M.request(state, methods.trust_workspace, client.object(params), cb)
 end

@@ -568,7 +568,7 @@ local function window_options(win)
 end
 
 ---@param state context_sidecar.ClientState
----@param result context_sidecar.SessionResult
+---@param result context_sidecar.SessionOpened
 ---@param root string
 ---@return context_sidecar.Chat
 function M.create(state, result, root)

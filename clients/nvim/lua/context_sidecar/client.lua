@@ -4,9 +4,10 @@
 ---version is stopped with a message saying why.
 local M = {}
 
----The protocol major version this client speaks (docs/protocol.md, "version 4": the editor's
----verdict on the workspace's trust in initialize, and `sidecar/trustWorkspace`).
-M.PROTOCOL_VERSION = 4
+local contract = require("context_sidecar.contract")
+
+---The protocol major version this client speaks: the contract's (docs/protocol.md).
+M.PROTOCOL_VERSION = contract.PROTOCOL_VERSION
 M.NAME = "context_sidecar"
 
 local has_011 = vim.fn.has("nvim-0.11") == 1
@@ -20,7 +21,7 @@ local has_011 = vim.fn.has("nvim-0.11") == 1
 ---@field waiters fun(err: string|nil, state: context_sidecar.ClientState|nil)[]
 ---@field server_info {name: string, version: string}|nil
 ---@field server_capabilities table|nil `capabilities.experimental.contextSidecar` of the server
----@field trust {trusted: boolean, source: string, withheld: string[]}|nil the last `workspaceTrust` the sidecar reported
+---@field trust context_sidecar.WorkspaceTrust|nil the last `workspaceTrust` the sidecar reported
 
 ---@type table<string, context_sidecar.ClientState>
 local states = {}
@@ -117,13 +118,13 @@ end
 ---@return table<string, function>
 function M.handlers()
   return {
-    ["session/update"] = function(_, params, ctx)
+    [contract.methods.SESSION_UPDATE] = function(_, params, ctx)
       require("context_sidecar.chat").on_update(params, ctx.client_id)
     end,
-    ["sidecar/didChangeStatus"] = function(_, params)
+    [contract.methods.DID_CHANGE_STATUS] = function(_, params)
       require("context_sidecar.status").set_server_status(params)
     end,
-    ["session/request_permission"] = function(_, params)
+    [contract.methods.SESSION_REQUEST_PERMISSION] = function(_, params)
       return require("context_sidecar.chat").request_permission(params)
     end,
     ["workspace/applyEdit"] = function(err, params, ctx)

@@ -275,7 +275,7 @@ end
 
 ---Compact the current session now.
 ---@param instructions? string what the summary should keep
----@param cb? fun(err: table|nil, result: context_sidecar.CompactResult|nil)
+---@param cb? fun(err: table|nil, result: context_sidecar.Compacted|nil)
 function M.compact(instructions, cb)
   local chat = current_chat()
   if not chat then
@@ -364,7 +364,7 @@ end
 ---`:ContextSidecarTrust`: trust the workspace root in Neovim's trust database (vim.secure, the
 ---same one `:trust` and 'exrc' use), then tell the sidecar (`sidecar/trustWorkspace`), which
 ---applies the folder's hooks, settings and MCP servers to sessions opened afterwards.
----@param cb? fun(err: string|nil, result: {trusted: boolean, cwd: string}|nil)
+---@param cb? fun(err: string|nil, result: context_sidecar.WorkspaceTrusted|nil)
 function M.trust(cb)
   local chat = current_chat(true)
   local client = require("context_sidecar.client")
@@ -387,7 +387,7 @@ function M.trust(cb)
     end
     require("context_sidecar.api").trust_workspace(state, { cwd = root }, function(req_err, result)
       if req_err or not result then
-        return done("sidecar/trustWorkspace failed: " .. (req_err and tostring(req_err.message) or "no result"))
+        return done(require("context_sidecar.contract").methods.TRUST_WORKSPACE .. " failed: " .. (req_err and tostring(req_err.message) or "no result"))
       end
       state.trust = { trusted = true, source = "editor", withheld = {} }
       vim.cmd("redrawstatus!")

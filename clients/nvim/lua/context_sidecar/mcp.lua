@@ -4,13 +4,6 @@ local M = {}
 
 local nn = require("context_sidecar.client").value
 
----@class context_sidecar.McpServer
----@field name string
----@field status "starting"|"connected"|"failed"|"stopped"
----@field transport "stdio"|"http"
----@field tools string[]
----@field error string|nil
-
 ---@type table<string, context_sidecar.McpServer[]>
 local by_root = {}
 
