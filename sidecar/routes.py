@@ -33,7 +33,14 @@ from sidecar.contract.params import (
     SetTitleParams,
     TrustWorkspaceParams,
 )
-from sidecar.contract.results import SessionOpened, WorkspaceTrusted
+from sidecar.contract.results import (
+    ContextView,
+    HistoryList,
+    HistoryUndone,
+    ModelSet,
+    SessionOpened,
+    WorkspaceTrusted,
+)
 from sidecar.core.service import SessionService
 from sidecar.core.workspace.prefix import read_ahead
 from sidecar.core.workspace.trust import trust_folder
@@ -45,7 +52,8 @@ P = TypeVar("P")
 class Route(Generic[P]):
     method: str
     params: type[P]
-    # The service's method, unbound: it returns the result, or an awaitable of it.
+    # The service's method, unbound, or a function of the service reaching one of its
+    # rooms: it returns the result, or an awaitable of it.
     call: Callable[[SessionService, P], Any]
 
     def decode(self, params: Any) -> P:
@@ -79,6 +87,41 @@ async def trust_workspace(service: SessionService, p: TrustWorkspaceParams) -> W
     return await trust_folder(service.trust, p.cwd)
 
 
+# The calls the service's rooms answer (see ``sidecar.core.service``).
+
+
+def set_model(service: SessionService, p: SetModelParams) -> ModelSet:
+    return service.models.set_model(p)
+
+
+async def context_view(service: SessionService, p: SessionParams) -> ContextView:
+    return await service.report.context_view(p)
+
+
+async def history_list(service: SessionService, p: HistoryListParams) -> HistoryList:
+    return await service.prompt_history.history_list(p)
+
+
+async def history_undo(service: SessionService, p: NoParams) -> HistoryUndone:
+    return await service.prompt_history.history_undo(p)
+
+
+def document_opened(service: SessionService, p: DocumentOpenParams) -> None:
+    service.documents.document_opened(p)
+
+
+def document_changed(service: SessionService, p: DocumentChangeParams) -> None:
+    service.documents.document_changed(p)
+
+
+def document_closed(service: SessionService, p: DocumentCloseParams) -> None:
+    service.documents.document_closed(p)
+
+
+def files_changed(service: SessionService, p: FilesChangedParams) -> None:
+    service.documents.files_changed(p)
+
+
 REQUESTS: tuple[Route[Any], ...] = (
     Route(m.SESSION_NEW, NewSessionParams, new_session),
     Route(m.SESSION_LOAD, LoadSessionParams, SessionService.load_session),
@@ -86,23 +129,23 @@ REQUESTS: tuple[Route[Any], ...] = (
     Route(m.SESSION_CLOSE, SessionParams, SessionService.close_session),
     Route(m.SESSION_DELETE, SessionParams, SessionService.delete_session),
     Route(m.SESSION_PROMPT, PromptParams, SessionService.prompt),
-    Route(m.SESSION_SET_MODEL, SetModelParams, SessionService.set_model),
+    Route(m.SESSION_SET_MODEL, SetModelParams, set_model),
     Route(m.SESSION_SET_MODE, SetModeParams, SessionService.set_mode),
     Route(m.SESSION_SET_TITLE, SetTitleParams, SessionService.set_title),
     Route(m.GAUGE, SessionParams, SessionService.gauge),
     Route(m.COMPACT, CompactParams, SessionService.compact),
-    Route(m.CONTEXT, SessionParams, SessionService.context_view),
-    Route(m.HISTORY_LIST, HistoryListParams, SessionService.history_list),
-    Route(m.HISTORY_UNDO, NoParams, SessionService.history_undo),
+    Route(m.CONTEXT, SessionParams, context_view),
+    Route(m.HISTORY_LIST, HistoryListParams, history_list),
+    Route(m.HISTORY_UNDO, NoParams, history_undo),
     Route(m.TRUST_WORKSPACE, TrustWorkspaceParams, trust_workspace),
 )
 
 NOTIFICATIONS: tuple[Route[Any], ...] = (
     Route(m.SESSION_CANCEL, SessionParams, SessionService.cancel),
-    Route(m.DOCUMENT_DID_OPEN, DocumentOpenParams, SessionService.document_opened),
-    Route(m.DOCUMENT_DID_CHANGE, DocumentChangeParams, SessionService.document_changed),
-    Route(m.DOCUMENT_DID_CLOSE, DocumentCloseParams, SessionService.document_closed),
-    Route(m.FILES_DID_CHANGE, FilesChangedParams, SessionService.files_changed),
+    Route(m.DOCUMENT_DID_OPEN, DocumentOpenParams, document_opened),
+    Route(m.DOCUMENT_DID_CHANGE, DocumentChangeParams, document_changed),
+    Route(m.DOCUMENT_DID_CLOSE, DocumentCloseParams, document_closed),
+    Route(m.FILES_DID_CHANGE, FilesChangedParams, files_changed),
 )
 
 ROUTES: dict[str, Route[Any]] = {route.method: route for route in REQUESTS + NOTIFICATIONS}

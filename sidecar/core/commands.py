@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol, cast
 
 from sidecar.contract.errors import InvalidParams
-from sidecar.contract.results import Compacted, ContextView, SkillInfo, StopReason
+from sidecar.contract.results import Compacted, StopReason
 from sidecar.contract.updates import Command, CompactionTrigger, agent_message_chunk
 from sidecar.core.accounting.context_view import render_context
 from sidecar.core.conversation.messages import new_uuid
@@ -20,7 +20,10 @@ from sidecar.core.permissions.modes import MODES
 from sidecar.core.session import Session
 
 if TYPE_CHECKING:
+    from sidecar.core.accounting.context_report import ContextReport
+    from sidecar.core.models.session_models import SessionModels
     from sidecar.core.ports import McpServers
+    from sidecar.core.workspace.start_hooks import StartHooks
     from sidecar.core.workspace.trust import TrustBook
 
 
@@ -29,20 +32,15 @@ class CommandHost(Protocol):
 
     trust: TrustBook
     mcp: McpServers
+    models: SessionModels
+    report: ContextReport
+    start_hooks: StartHooks
 
     async def _compact(self, session: Session, instructions: str | None, *,
                        trigger: CompactionTrigger,
                        work_done_token: str | int | None = None) -> Compacted: ...
 
-    async def _context_view(self, session: Session) -> ContextView: ...
-
-    async def _run_start_hooks(self, session: Session, source: str) -> None: ...
-
     def _set_mode(self, session: Session, mode: str) -> None: ...
-
-    def _set_model(self, session: Session, model: str, provider: str | None) -> None: ...
-
-    async def _skills_view(self, session: Session) -> list[SkillInfo]: ...
 
 
 # A command's handler: the service, the session, and the text after the name (stripped).
@@ -68,13 +66,13 @@ async def _compact(host: CommandHost, session: Session, arg: str) -> StopReason:
 
 
 async def _context(host: CommandHost, session: Session, arg: str) -> StopReason:
-    view = await host._context_view(session)
+    view = await host.report.view(session)
     return _say(session, render_context(cast(dict[str, Any], view)))
 
 
 async def _clear(host: CommandHost, session: Session, arg: str) -> StopReason:
     session.clear()
-    await host._run_start_hooks(session, "clear")
+    await host.start_hooks.run(session, "clear")
     session.update(agent_message_chunk("Context cleared.", new_uuid()))
     session.send_usage_update()
     return "end_turn"
@@ -83,7 +81,7 @@ async def _clear(host: CommandHost, session: Session, arg: str) -> StopReason:
 async def _model(host: CommandHost, session: Session, arg: str) -> StopReason:
     if not arg:
         raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-5-5")
-    host._set_model(session, arg, None)
+    host.models.switch(session, arg, None)
     return _say(session, f"Model set to {arg}.")
 
 
@@ -106,7 +104,7 @@ async def _mode(host: CommandHost, session: Session, arg: str) -> StopReason:
 async def _skills(host: CommandHost, session: Session, arg: str) -> StopReason:
     from sidecar.core.workspace.skills import render_skills
 
-    skills = await host._skills_view(session)
+    skills = await host.report.skills(session)
     return _say(session, render_skills(skills))
 
 

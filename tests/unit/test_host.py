@@ -85,8 +85,8 @@ async def main():
                                                         "CONTEXT_SIDECAR_NO_WATCH": "1"})
         sid = svc.new_session(NewSessionParams(cwd=str(ws)))["sessionId"]
         result = await svc.prompt(PromptParams(session_id=sid, prompt=[{"type": "text", "text": "go"}]))
-        svc.history().flush()
-        listed = await svc.history_list(HistoryListParams())
+        svc.stores.history().flush()
+        listed = await svc.prompt_history.history_list(HistoryListParams())
         await svc.shutdown()
         done = {u["toolCallId"]: u for u in editor.updates
                 if u.get("sessionUpdate") == "tool_call_update" and u.get("status") in ("completed", "failed")}

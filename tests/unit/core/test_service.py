@@ -124,7 +124,7 @@ async def test_context_reports_skipped_lines_and_values(tmp_path: Path) -> None:
     answer = await svc.load_session(LoadSessionParams(session_id=str(path)))
     assert answer["sessionId"] == "s-1"
     assert any("unparseable" in text for _, text in editor.messages)
-    view = await svc.context_view(SessionParams(session_id="s-1"))
+    view = await svc.report.context_view(SessionParams(session_id="s-1"))
     assert view["storage"] == {"skippedTranscriptLines": 2, "skippedTranscriptValues": 1,
                                "skippedHistoryLines": 0, "skippedHistoryValues": 0,
                                "pendingWrites": 0, "lastWriteError": None}
@@ -143,13 +143,13 @@ async def test_failing_disk_is_reported_and_shutdown_still_succeeds(tmp_path: Pa
     sid = svc.new_session(NewSessionParams(cwd=str(workspace)))["sessionId"]
     session = svc.sessions[sid]
     session.append(user_text("a turn the disk did not take"))
-    svc._record_history(session, [{"type": "text", "text": "a prompt the disk did not take"}])
-    svc.history().flush()
+    svc.prompt_history.record(session, [{"type": "text", "text": "a prompt the disk did not take"}])
+    svc.stores.history().flush()
     errors = [text for level, text in editor.messages if level == "error"]
     assert any("transcript" in t and "Not a directory" in t for t in errors)
     assert any("prompt history" in t for t in errors)
     assert any(kind == "error" and "not saved" in text for kind, _, text in editor.statuses)
-    view = await svc.context_view(SessionParams(session_id=sid))
+    view = await svc.report.context_view(SessionParams(session_id=sid))
     assert view["storage"]["pendingWrites"] == 2
     assert "Not a directory" in view["storage"]["lastWriteError"]
     await svc.shutdown()  # must not raise
@@ -164,13 +164,13 @@ async def test_history_list_survives_a_broken_history_file(tmp_path: Path) -> No
         b'{"display":"fine","timestamp":1}\n{"display":"inf","timestamp":1e999}\n'
         + b"[" * 30_000 + b"]" * 30_000 + b"\n")
     svc, _ = service(store)
-    listed = await svc.history_list(HistoryListParams())
+    listed = await svc.prompt_history.history_list(HistoryListParams())
     assert [e["display"] for e in listed["entries"]] == ["inf", "fine"]
     workspace = tmp_path / "ws"
     workspace.mkdir()
     sid = svc.new_session(NewSessionParams(cwd=str(workspace)))["sessionId"]
-    storage = (await svc.context_view(SessionParams(session_id=sid)))["storage"]
+    storage = (await svc.report.context_view(SessionParams(session_id=sid)))["storage"]
     assert storage["skippedHistoryLines"] == 1 and storage["skippedHistoryValues"] == 1
-    svc.history().add(HistoryEntry("x"))
+    svc.stores.history().add(HistoryEntry("x"))
     await svc.shutdown()
     assert os.path.exists(store / "history.jsonl")

@@ -55,13 +55,13 @@ def service(store: Path, url: str, **settings: Any) -> tuple[SessionService, Edi
                                           **settings),
                          adapters=default_adapters(),
                          environ={KEY_ENV: "k", "CONTEXT_SIDECAR_NO_WATCH": "1"})
-    svc.today = lambda: TODAY
+    svc.models.today = lambda: TODAY
     return svc, editor
 
 
 async def settled(svc: SessionService) -> None:
     """Wait for the background refreshes (tests only: nothing in the sidecar waits)."""
-    await asyncio.gather(*svc._model_refreshes.values())
+    await asyncio.gather(*svc.models.refreshes.values())
 
 
 def usage_updates(editor: Editor) -> list[dict[str, Any]]:
@@ -122,9 +122,9 @@ async def test_the_cache_answers_the_next_start_until_its_day_is_up(
     assert svc.gauge(SessionParams(session_id=sid))["size"] == 300_000
 
     later = time.time() + TTL_SECONDS + 1
-    svc.models().clock = lambda: later
+    svc.models.registry().clock = lambda: later
     srv.configure_models({"models": [dict(SONNET_5_5, context_window=350_000)]})
-    svc.set_model(SetModelParams(session_id=sid, model="claude-sonnet-5-5"))
+    svc.models.set_model(SetModelParams(session_id=sid, model="claude-sonnet-5-5"))
     await settled(svc)
     assert srv.model_requests == ["GET /v1/models", "GET /v1/models"]
     assert svc.gauge(SessionParams(session_id=sid))["size"] == 350_000
@@ -142,7 +142,7 @@ async def test_an_unreachable_endpoint_leaves_the_catalog_without_delay(tmp_path
     assert not (tmp_path / CACHE_FILE).exists()
     assert editor.messages == [] and editor.statuses[-1][0] == "normal"
     # Not asked again at the next session: one attempt per ten minutes.
-    assert not svc.models().needs_refresh(f"anthropic {svc.settings.baseUrl}")
+    assert not svc.models.registry().needs_refresh(f"anthropic {svc.settings.baseUrl}")
     await svc.shutdown()
 
 
@@ -155,7 +155,7 @@ async def test_a_deprecated_model_names_its_replacement(srv: FakeLLMServer, tmp_
     said = ("claude-sonnet-5 is deprecated and retires on 2027-03-01; move to claude-sonnet-5-5.")
     assert editor.statuses[-1] == ("warning", False, f"anthropic · {said}")
     assert editor.messages == []  # deprecated still works: the status bar is enough
-    view = await svc.context_view(SessionParams(session_id=sid))
+    view = await svc.report.context_view(SessionParams(session_id=sid))
     assert view["modelStatus"] == {"model": "claude-sonnet-5", "lifecycle": "deprecated",
                                    "replacement": "claude-sonnet-5-5", "retiresAt": "2027-03-01",
                                    "source": "anthropic /v1/models", "message": said}
@@ -196,7 +196,7 @@ async def test_the_catalog_says_it_when_the_provider_cannot(tmp_path: Path) -> N
     # At once, from the catalog: no background work needed.
     assert editor.messages == [("warning", said)]
     assert editor.statuses[-1] == ("warning", False, f"anthropic · {said}")
-    view = await svc.context_view(SessionParams(session_id=sid))
+    view = await svc.report.context_view(SessionParams(session_id=sid))
     assert view["modelStatus"]["source"] == "model catalog"
     assert "(per model catalog)" in render_context(view)
     await settled(svc)
@@ -213,7 +213,7 @@ async def test_a_slow_models_endpoint_never_holds_a_turn(srv: FakeLLMServer, tmp
     result = await svc.prompt(PromptParams(session_id=sid, prompt=[{"type": "text", "text": "hi"}]))
     assert result["stopReason"] == "end_turn"
     assert time.monotonic() - started < 2.5
-    assert not all(t.done() for t in svc._model_refreshes.values())  # still asking
+    assert not all(t.done() for t in svc.models.refreshes.values())  # still asking
     started = time.monotonic()
     await svc.shutdown()  # and shutting down does not wait for it either
     assert time.monotonic() - started < 2.5
@@ -227,7 +227,7 @@ async def test_switching_to_another_endpoint_asks_that_one(srv: FakeLLMServer, t
         {"id": "qwen3-coder", "context_window": 32_768, "max_output": 8_192}]})
     svc.update_settings(Settings(storageDir=str(tmp_path), baseUrl=srv.openai_base_url,
                                  apiKeyEnv=KEY_ENV, provider="openai-compatible"))
-    svc.set_model(SetModelParams(session_id=sid, model="qwen3-coder", provider="openai-compatible"))
+    svc.models.set_model(SetModelParams(session_id=sid, model="qwen3-coder", provider="openai-compatible"))
     await settled(svc)
     gauge = svc.gauge(SessionParams(session_id=sid))
     assert (gauge["size"], gauge["windowSource"]) == (32_768, "vllm max_model_len")
