@@ -176,11 +176,10 @@ class AcpServer:
             self.editor.show_message("warning", f"context-sidecar: {warning}")
         if settings == self.service.settings:  # dataclass equality: nothing changed
             return
-        if settings.storageDir != self.service.settings.storageDir:
-            self.service.update_settings(settings)
-        else:
-            # New sessions take the workspace's settings; open ones keep theirs.
-            self.service.settings = settings
+        # New sessions take the workspace's settings; open ones keep theirs, unless the
+        # storage directory moved (their transcripts follow it).
+        moved = settings.storageDir != self.service.settings.storageDir
+        self.service.update_settings(settings, open_sessions=moved)
 
     # ----- lifecycle ----------------------------------------------------------------
 

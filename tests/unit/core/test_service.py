@@ -174,3 +174,27 @@ async def test_history_list_survives_a_broken_history_file(tmp_path: Path) -> No
     svc.stores.history().add(HistoryEntry("x"))
     await svc.shutdown()
     assert os.path.exists(store / "history.jsonl")
+
+
+async def test_workspace_settings_reach_new_sessions_and_hold_their_key(tmp_path: Path) -> None:
+    """A workspace's settings (what ACP resolves per folder) go through ``update_settings``:
+    the key they name is held, new sessions take them, open ones keep theirs."""
+    from sidecar.core.secrets.redaction import redact_value
+
+    editor = Editor()
+    svc = SessionService(editor, Settings(storageDir=str(tmp_path / "store")),
+                         adapters=default_adapters(),
+                         environ={"WORKSPACE_TEST_KEY": "sk-workspace-secret-0123456789",
+                                  "CONTEXT_SIDECAR_NO_WATCH": "1"})
+    before = svc.new_session(NewSessionParams(cwd=str(tmp_path)))["sessionId"]
+    workspace = Settings(storageDir=str(tmp_path / "store"), apiKeyEnv="WORKSPACE_TEST_KEY",
+                         model="claude-haiku-4-5")
+    svc.update_settings(workspace, open_sessions=False)
+    # Held before any session uses it: a prompt may quote it first.
+    assert "sk-workspace-secret-0123456789" not in redact_value("key sk-workspace-secret-0123456789")
+    after = svc.new_session(NewSessionParams(cwd=str(tmp_path)))["sessionId"]
+    assert svc.settings is workspace
+    assert svc.get(before).settings.apiKeyEnv != "WORKSPACE_TEST_KEY"
+    assert svc.get(after).settings.apiKeyEnv == "WORKSPACE_TEST_KEY"
+    assert svc.get(after).info.model == "claude-haiku-4-5"
+    await svc.shutdown()
