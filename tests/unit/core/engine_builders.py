@@ -67,7 +67,8 @@ from sidecar.core.turns.request_labels import (
     EPOCH_HEADER,
     SESSION_HEADER,
 )
-from sidecar.core.workspace.prefix import MemoryFile, PrefixStore, PrefixView
+from sidecar.core.workspace.claude_md import MemoryFile
+from sidecar.core.workspace.prefix import PrefixStore, PrefixView
 from sidecar.fake_llm.invariants import InvariantChecker
 from sidecar.fake_llm.request_rules import anthropic_problems
 from sidecar.providers.anthropic_messages import betas_for, build_messages_body

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from sidecar.core.settings import Settings, Tools
-from sidecar.core.workspace.prefix import (
+from sidecar.core.workspace.git_snapshot import (
     GIT_STATUS_MAX_CHARS,
     SNAPSHOT_NOTE,
     TRUNCATION_NOTE,
-    PrefixStore,
 )
+from sidecar.core.workspace.prefix import PrefixStore
 
 Git = Callable[..., str]  # the `git` fixture: git(cwd, *args) -> stdout
 

@@ -10,10 +10,10 @@ import pytest
 
 from sidecar.core.accounting.tokens import SeedBytes
 from sidecar.core.settings import Settings
+from sidecar.core.workspace.claude_md import clean_memory_text
 from sidecar.core.workspace.prefix import (
     CLAUDE_MD_HEADER,
     PrefixStore,
-    clean_memory_text,
     prefix_for,
 )
 
