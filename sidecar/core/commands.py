@@ -40,8 +40,6 @@ class CommandHost(Protocol):
                        trigger: CompactionTrigger,
                        work_done_token: str | int | None = None) -> Compacted: ...
 
-    def _set_mode(self, session: Session, mode: str) -> None: ...
-
 
 # A command's handler: the service, the session, and the text after the name (stripped).
 Handler = Callable[[CommandHost, Session, str], Awaitable[StopReason]]
@@ -88,16 +86,16 @@ async def _model(host: CommandHost, session: Session, arg: str) -> StopReason:
 async def _plan(host: CommandHost, session: Session, arg: str) -> StopReason:
     if arg not in ("", "off"):
         raise InvalidParams("/plan takes no argument but off")
-    host._set_mode(session, "default" if arg == "off" else "plan")
+    session.permissions.choose("default" if arg == "off" else "plan")
     return _say(session, _mode_sentence(session))
 
 
 async def _mode(host: CommandHost, session: Session, arg: str) -> StopReason:
     if not arg:  # which modes there are, and the one in force
-        lines = [f"- {m['id']}{' (current)' if m['id'] == session.mode else ''}: "
+        lines = [f"- {m['id']}{' (current)' if m['id'] == session.permissions.mode else ''}: "
                  f"{m['description']}" for m in MODES]
         return _say(session, "Permission modes (/mode NAME):\n" + "\n".join(lines))
-    host._set_mode(session, arg)
+    session.permissions.choose(arg)
     return _say(session, _mode_sentence(session))
 
 
@@ -159,9 +157,9 @@ async def run_command(host: CommandHost, session: Session, text: str) -> StopRea
 
 def _mode_sentence(session: Session) -> str:
     """What a mode change says: the mode now in force."""
-    if session.mode == "plan":
-        where = session.plan_file()
+    if session.permissions.mode == "plan":
+        where = session.permissions.plan_file()
         plan = f" The plan goes to {where}." if where is not None else ""
         return f"Plan mode: read-only until you approve the plan (/plan off leaves it).{plan}"
-    name = next(m["name"] for m in MODES if m["id"] == session.mode)
-    return f"Mode set to {name} ({session.mode})."
+    name = next(m["name"] for m in MODES if m["id"] == session.permissions.mode)
+    return f"Mode set to {name} ({session.permissions.mode})."

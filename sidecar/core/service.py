@@ -54,7 +54,7 @@ from sidecar.core.conversation.history_replay import replay_history
 from sidecar.core.conversation.messages import Block, new_uuid
 from sidecar.core.conversation.prompt_history import PromptHistory
 from sidecar.core.models.session_models import SessionModels
-from sidecar.core.permissions.modes import MODE_IDS, MODES, is_mode
+from sidecar.core.permissions.modes import MODES
 from sidecar.core.ports import Adapters, Editor
 from sidecar.core.secrets.held_keys import ProcessEnvironment, hold_configured
 from sidecar.core.secrets.redacting import redacting_errors
@@ -133,7 +133,6 @@ class SessionService:
         return session
 
     def _open(self, info: SessionInfo, settings: Settings) -> Session:
-        from sidecar.core.compaction.pipeline import ContextTiers
         from sidecar.core.conversation.file_state import FileReadState
 
         self.stores.remember_loop()
@@ -142,12 +141,10 @@ class SessionService:
             prefix=self.adapters.prefix(Path(info.cwd), settings), file_state=FileReadState(),
             tools=self.adapters.tools(settings), provider_factory=self.models.provider,
             describe=self.models.described, workspace_trust=lambda: self.trust.of(info.cwd),
+            mcp=self.mcp, tier_observers=self.tier_observers,
         )
-        session.tiers = ContextTiers(session)
-        session.tiers.observers.extend(self.tier_observers)
         self.sessions[info.session_id] = session
         self.documents.watch(info.cwd, session.prefix)
-        self.mcp.link(session)
         return session
 
     def _announce(self, session: Session) -> None:
@@ -195,10 +192,7 @@ class SessionService:
         if sid != session_id:
             self.sessions[session_id] = session
         session.restore(loaded.messages)
-        if is_mode(loaded.permission_mode):
-            session.set_mode(str(loaded.permission_mode), restored=True)
-        plan = session.plan_file()
-        session.planned = session.planned or (plan is not None and await asyncio.to_thread(plan.exists))
+        await session.permissions.restore(loaded.permission_mode)
         self.start_hooks.start(session, "resume")
         return session
 
@@ -244,14 +238,8 @@ class SessionService:
 
     def set_mode(self, p: SetModeParams) -> Empty:
         """``session/set_mode``: a permission mode for the session (it persists with it)."""
-        self._set_mode(self.get(p.session_id), p.mode_id)
+        self.get(p.session_id).permissions.choose(p.mode_id)
         return {}
-
-    def _set_mode(self, session: Session, mode: str) -> None:
-        if not is_mode(mode):
-            raise InvalidParams(f"unknown mode {mode!r}; the modes are {', '.join(MODE_IDS)}",
-                                data={"field": "modeId"})
-        session.set_mode(mode)
 
     def gauge(self, p: SessionParams) -> Gauge:
         return self.get(p.session_id).gauge(bump=False)
@@ -300,8 +288,7 @@ class SessionService:
         if session is None:
             return
         session.cancel_event.set()
-        if session.tiers is not None:
-            session.tiers.cancel()
+        session.tiers.cancel()
         if wait:
             for _ in range(100):
                 if not session.busy:
@@ -321,7 +308,6 @@ class SessionService:
             raise CompactionFailed(
                 "Compaction is turned off (DISABLE_COMPACT is set); use /clear to start over",
                 data={"tier": "full", "reason": "disabled"})
-        assert session.tiers is not None
         await self._sdk_ready()
         return cast(Compacted, await session.tiers.compact_now(
             trigger=trigger, instructions=instructions, work_done_token=work_done_token))
@@ -349,4 +335,4 @@ class SessionService:
 def _opened(session: Session) -> SessionOpened:
     return {"sessionId": session.id, "model": session.info.model,
             "provider": session.info.provider, "gauge": session.gauge(bump=False),
-            "modes": {"currentModeId": session.mode, "availableModes": list(MODES)}}
+            "modes": {"currentModeId": session.permissions.mode, "availableModes": list(MODES)}}

@@ -1,9 +1,12 @@
 """One chat session: what it is (identity, model, settings), what it holds (its transcript,
-token ledger and prefix) and what it sends (requests, gauge, updates).
+token ledger and prefix) and what it says (gauge, updates).
 
-The agent loop lives in ``sidecar.core.turns.turn``, the records in ``sidecar.core.conversation.transcript``,
-and the context tiers in ``sidecar.core.compaction``; the session gives the tiers the
-narrow ``CompactionHost`` view they need.
+Everything it needs is passed or built at construction. The agent loop lives in
+``sidecar.core.turns.turn``, the records in ``sidecar.core.conversation.transcript``, the
+request building in ``sidecar.core.turns.requests``, the tools offered in
+``sidecar.core.turns.tool_offering``, the permission mode and plan state in
+``sidecar.core.permissions.state``, and the context tiers in ``sidecar.core.compaction``;
+the session gives the tiers the narrow ``CompactionHost`` view they need.
 """
 
 from __future__ import annotations
@@ -15,41 +18,35 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from sidecar.contract.results import Gauge
-from sidecar.contract.updates import SessionUpdate, current_mode_update, usage_update
-from sidecar.core.accounting.cache_anchor import CacheAnchors
-from sidecar.core.accounting.gauge import BreakerState, build_gauge
+from sidecar.contract.updates import SessionUpdate, usage_update
+from sidecar.core.accounting.gauge import build_gauge
 from sidecar.core.accounting.tokens import Tiktoken, TokenLedger, make_counter, prefix_counter
 from sidecar.core.accounting.window import Thresholds, Window, compute_thresholds, resolve_window
 from sidecar.core.conversation.messages import Block, Message, Usage, iso_at
-from sidecar.core.conversation.normalize import (
-    clear_results,
-    model_slice,
-    normalize_for_api,
-    with_leading_context,
-)
+from sidecar.core.conversation.normalize import clear_results, model_slice
 from sidecar.core.conversation.tool_record import ToolNotes
 from sidecar.core.conversation.transcript import Transcript
-from sidecar.core.models.catalog import api_model_id, cost_usd
-from sidecar.core.permissions.plan import PLAN_FILE_NAME, plan_entered_note, plan_left_note
-from sidecar.core.ports import ModelRequest, Tool, tool_specs
+from sidecar.core.models.catalog import cost_usd
+from sidecar.core.permissions.state import SessionPermissions
+from sidecar.core.ports import Tool, tool_specs
 from sidecar.core.settings import Settings
-from sidecar.core.turns.request_labels import CallKind, Cause, request_headers
+from sidecar.core.turns.request_labels import Cause
+from sidecar.core.turns.requests import SessionRequests
+from sidecar.core.turns.tool_offering import ToolOffering
 from sidecar.core.turns.turn import TurnRunner
-from sidecar.core.workspace.skills import SKILL_TOOL
 from sidecar.core.workspace.trust import UNTRUSTED, Trust
 
 if TYPE_CHECKING:
-    from sidecar.core.compaction.pipeline import ContextTiers
     from sidecar.core.conversation.file_state import FileReadState
     from sidecar.core.ports import (
         Editor,
+        McpServers,
         McpSessionLink,
         ModelDescription,
         Provider,
-        Tool,
         TranscriptStore,
     )
     from sidecar.core.workspace.prefix import PrefixStore, PrefixView
@@ -81,7 +78,11 @@ class Session:
         provider_factory: Callable[[Settings], Provider],
         describe: Callable[[Settings], ModelDescription | None] = lambda settings: None,
         workspace_trust: Callable[[], Trust] = lambda: UNTRUSTED,
+        mcp: McpServers | None = None,
+        tier_observers: list[Callable[[dict[str, Any]], None]] | None = None,
     ) -> None:
+        from sidecar.core.compaction.pipeline import ContextTiers
+
         self.info = info
         # Whether the folder is trusted (blocking): its own hooks run only then.
         self.workspace_trust = workspace_trust
@@ -90,7 +91,9 @@ class Session:
         self.transcript = Transcript(info.session_id, info.cwd, writer)
         self.prefix = prefix
         self.file_state = file_state
+        # The session's tools (MCP servers' join this list), and those offered the model.
         self.tools = tools
+        self.offering = ToolOffering(tools)
         self._provider_factory = provider_factory
         self._provider: Provider | None = None
         # What the provider's models endpoint said of a model (None: nothing yet).
@@ -101,47 +104,41 @@ class Session:
         self.seq = 0
         self.last_usage: Usage | None = None
         self.cost_usd: float | None = None
-        # Whether the Skill tool is offered yet (there are skills to list).
-        self.skills_offered = False
-        # Which breakpoint of the main requests keeps its prefix cached for an hour.
-        self.cache_anchors = CacheAnchors()
         # What this session sends as its prefix, and the change records it has seen.
         self.prefix_view: PrefixView | None = None
         self.prefix_cursor = 0
         self._prefix_parts: dict[str, int] | None = None
         self.refresh_prefix()
-        self.allowed_always: set[str] = set()
         # Permission answers and shown outputs of tool calls, for their updates and replay.
         self.tool_notes = ToolNotes()
-        # The permission mode (sidecar.core.permissions.modes); whether it has ever been plan
-        # mode in this process; whether the user accepted every edit of the running turn.
-        self.mode: str = settings.permissions.defaultMode
-        self.planned = self.mode == "plan"
-        self.edits_accepted = False
-        # What the model is told of a mode change, sent with the next request.
-        self._mode_notes: list[Message] = [plan_entered_note(self.plan_file())] if self.planned else []
+        # The permission mode, plan mode's state, and what the user allowed.
+        self.permissions = SessionPermissions(
+            settings.permissions.defaultMode, results_dir=self.results_dir,
+            announce=self.update, persist=self.persist_state)
         self.cancel_event = asyncio.Event()
         self.busy = False
-        self.tiers: ContextTiers | None = None  # set by the service
         self.clock: Callable[[], float] = time.time
         # What this conversation sends only changes before its end for a named cause; the
         # epoch counts those changes and every request says which one came last. It starts
         # from the clock so that it still rises when another process resumes the session.
         self.epoch = time.time_ns() // 1_000_000
         self.epoch_cause: Cause = "start"
+        self.requests = SessionRequests(self)
         self.turns = TurnRunner(self)
-        # The workspace's MCP servers as this session announced them (set by the service).
+        # The context tiers around every call, their events told to ``tier_observers``.
+        self.tiers = ContextTiers(self)
+        self.tiers.observers.extend(tier_observers or [])
+        # The workspace's MCP servers as this session announced them: ``mcp.link`` gives
+        # the session its link (and gives it anew when the servers' settings change).
         self.mcp: McpSessionLink | None = None
+        if mcp is not None:
+            mcp.link(self)
 
     # ----- identity and configuration -------------------------------------------------
 
     @property
     def id(self) -> str:
         return self.info.session_id
-
-    @property
-    def updated_at(self) -> float:
-        return self.transcript.updated_at
 
     def described(self, model: str | None = None) -> ModelDescription | None:
         """What the provider's models endpoint said of this session's model (or another
@@ -242,10 +239,6 @@ class Session:
         if calls:
             self.last_usage = calls[-1].usage
 
-    @property
-    def compactions(self) -> dict[str, int]:
-        return self.transcript.compactions()
-
     def rebuild_ledger(self, anchor_ok: bool = True) -> None:
         self._prefix_parts = None
         self.ledger.prefix_tokens = self.prefix_parts()
@@ -304,35 +297,8 @@ class Session:
     def persist_state(self) -> None:
         self.transcript.write_state(model=self.info.model, provider=self.info.provider,
                                     title=self.info.title, used=self.ledger.used(),
-                                    size=self.thresholds.size, permission_mode=self.mode)
-
-    # ----- permission mode ------------------------------------------------------------
-
-    def plan_file(self) -> Path | None:
-        """Where plan mode writes this session's plan (beside its transcript), when stored."""
-        results = self.results_dir()
-        return results.parent / PLAN_FILE_NAME if results is not None else None
-
-    def set_mode(self, mode: str, *, restored: bool = False, tell_model: bool = True) -> bool:
-        """Enter ``mode`` (an id of sidecar.core.permissions.modes.MODES); False when already in
-        it. The client hears of the change; the model is told with the next request when
-        plan mode starts or ends (an approved plan's tool result says so itself). A restored
-        mode (a loaded session's) is no news to either."""
-        if mode == self.mode:
-            return False
-        before, self.mode = self.mode, mode
-        if mode == "plan":
-            self.planned = True
-        if restored:
-            self._mode_notes.clear()
-            return True
-        if mode == "plan":
-            self._mode_notes.append(plan_entered_note(self.plan_file()))
-        elif before == "plan" and tell_model:
-            self._mode_notes.append(plan_left_note(mode, self.plan_file()))
-        self.update(current_mode_update(mode))
-        self.persist_state()
-        return True
+                                    size=self.thresholds.size,
+                                    permission_mode=self.permissions.mode)
 
     # ----- prefix -------------------------------------------------------------------
 
@@ -350,10 +316,15 @@ class Session:
         when the context holds none yet (a new or cleared session)."""
         if self.mcp is not None:
             self.mcp.sync(self)
-        notes, self._mode_notes = self._mode_notes, []
-        for note in notes:
+        for note in self.permissions.take_notes():
             self.append(note)
-        listed = self.list_skills()
+        listing, offered = self.offering.list_skills(
+            self.transcript.since_boundary(), Path(self.info.cwd), self.thresholds.size)
+        if listing is not None:
+            self.append(listing)
+        if offered and self.last_usage is not None:
+            self.tools_changed()  # the Skill tool arrives after the first request: a rewrite
+        listed = listing is not None
         if self.prefix is None:
             return
         changes, self.prefix_cursor = self.prefix.changes_since(self.prefix_cursor)
@@ -361,36 +332,6 @@ class Session:
             if listed and (change.attachment or {}).get("type") == "skill_changed":
                 continue  # the listing just sent is newer
             self.append(change)
-
-    def list_skills(self) -> bool:
-        """Append the skill listing unless the context since the boundary holds one (a
-        compaction re-injects it); True when it was appended now."""
-        from sidecar.core.workspace.skills import discover_skills, listing_attachment
-
-        if any((m.attachment or {}).get("type") == "skill_listing"
-               for m in self.transcript.since_boundary()):
-            self.offer_skill_tool()
-            return False
-        listing = listing_attachment(discover_skills(Path(self.info.cwd), Path.home()),
-                                     self.thresholds.size)
-        if listing is None:
-            return False
-        self.append(listing)
-        self.offer_skill_tool()
-        return True
-
-    def offer_skill_tool(self) -> None:
-        """The Skill tool joins the tools the model sees once there are skills to list;
-        without any, its definition would be paid for on every request for nothing. Its
-        arrival after the first request is a named rewrite, as any change of the tools."""
-        if self.skills_offered:
-            return
-        self.skills_offered = True
-        if self.last_usage is not None:
-            self.tools_changed()
-
-    def offered_tools(self) -> list[Tool]:
-        return [t for t in self.tools if self.skills_offered or t.name != SKILL_TOOL]
 
     def tools_changed(self) -> None:
         """The tool set changed (an MCP server came, or its list did): a named rewrite."""
@@ -404,7 +345,7 @@ class Session:
             counter = prefix_counter(self.ledger.counter, self.info.model)
             if self.prefix_view is not None:
                 parts.update(self.prefix_view.parts(counter))
-            specs = [spec.__dict__ for spec in tool_specs(self.offered_tools())]
+            specs = [spec.__dict__ for spec in tool_specs(self.offering.offered())]
             if isinstance(counter, Tiktoken):
                 # Each definition as the API reads it: compact JSON, one tool at a time.
                 parts["tools"] = round(sum(counter.text(json.dumps(
@@ -415,11 +356,6 @@ class Session:
         return self._prefix_parts
 
     # ----- gauge and updates --------------------------------------------------------
-
-    def breaker_state(self) -> BreakerState:
-        if self.tiers is None:
-            return BreakerState(self.settings.autoCompact.enabled, False, 0)
-        return self.tiers.breaker_state()
 
     def gauge(self, bump: bool = True) -> Gauge:
         if bump:
@@ -432,8 +368,8 @@ class Session:
             ledger=self.ledger,
             thresholds=self.thresholds,
             window_source=self.window.source,
-            breaker=self.breaker_state(),
-            compactions=self.compactions,
+            breaker=self.tiers.breaker_state(),
+            compactions=self.transcript.compactions(),
             last_turn=self.last_usage,
             cost_usd=self.cost_usd,
         )
@@ -446,58 +382,7 @@ class Session:
     def update(self, payload: SessionUpdate) -> None:
         self.editor.session_update(self.id, self.tool_notes.on_update(payload))
 
-    # ----- requests -----------------------------------------------------------------
-
-    def tool_names(self) -> set[str]:
-        return {t.name for t in self.tools}
-
-    def leading_context(self) -> list[Block]:
-        user_ctx = self.prefix_view.user_context() if self.prefix_view else None
-        return list(user_ctx.content) if user_ctx is not None else []
-
-    def build_request(self, records: list[Message] | None = None, *,
-                      call: CallKind = "main") -> ModelRequest:
-        recs = list(records if records is not None else self.transcript.model_view())
-        view = self.prefix_view
-        system: list[Block] = [dict(b) for b in view.system] if view else []
-        messages = normalize_for_api(recs, self.tool_names())
-        # The project's rules and the date lead the first user message of every request,
-        # after a compaction or /clear too (they are no record, so no boundary drops them).
-        leading = self.leading_context()
-        if leading:
-            messages = with_leading_context(messages, leading)
-        window = self.resolve_window()
-        model, long_context = api_model_id(self.info.model)
-        thinking = self.settings.thinking
-        return ModelRequest(
-            model=model,
-            system=system,
-            messages=messages,
-            tools=tool_specs(self.offered_tools()),
-            max_tokens=min(window.max_output_tokens, 32_000),
-            thinking_budget=thinking.budgetTokens if thinking.mode == "budget" else None,
-            thinking_adaptive=thinking.mode == "adaptive",
-            effort=thinking.effort,
-            long_context=long_context,
-            prompt_cache_key=self.id,
-            timeout_seconds=float(self.settings.retry.timeoutSeconds),
-            headers=self.labels(call),
-        )
-
-    def with_cache_anchor(self, request: ModelRequest) -> ModelRequest:
-        """A main request with its one-hour anchor (sidecar.core.accounting.cache_anchor), where the
-        provider's cache takes breakpoints and TTLs."""
-        if not self.settings.promptCache.hourAnchors or not self.provider().cache_breakpoints:
-            return request
-        previous = self.last_usage.prompt_tokens if self.last_usage is not None else None
-        return self.cache_anchors.plan(request, self.ledger.used(), previous, self.clock(),
-                                       self.epoch)
-
-    def labels(self, call: CallKind = "main") -> dict[str, str]:
-        return request_headers(self.id, call, self.epoch, self.epoch_cause,
-                               self.thresholds.blocking_at)
-
     async def run_turn(self, prompt: list[Block]) -> str:
         """Run one agent turn; returns the stop reason."""
-        self.edits_accepted = False  # "accept all edits this turn" ends with the turn
+        self.permissions.turn_started()
         return await self.turns.run(prompt)

@@ -79,7 +79,7 @@ async def listed(archive: SessionArchive, open_sessions: Iterable[Session],
         out.append({
             "sessionId": session.id, "title": session.info.title, "cwd": session.info.cwd,
             "model": session.info.model, "provider": session.info.provider,
-            "createdAt": _iso(session.info.created_at), "updatedAt": _iso(session.updated_at),
+            "createdAt": _iso(session.info.created_at), "updatedAt": _iso(session.transcript.updated_at),
             "used": session.ledger.used(), "size": session.thresholds.size,
         })
     out.sort(key=lambda s: s.get("updatedAt") or "", reverse=True)

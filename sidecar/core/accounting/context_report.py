@@ -52,7 +52,7 @@ class ContextReport:
         if session.prefix_view is not None:
             prefix["memoryFiles"] = session.prefix_view.memory_files()
         messages = [m.to_json() for m in normalize_for_api(session.transcript.since_boundary(),
-                                                           session.tool_names())]
+                                                           session.offering.names())]
         watcher = self._watchers.get(session.info.cwd)
         return cast(ContextView, {
             "gauge": session.gauge(bump=False),
@@ -87,7 +87,7 @@ class ContextReport:
         await self._ready()
         # Labelled a count: it is no turn of the conversation, so the prefix rules of the
         # conversation's own requests do not apply to it.
-        request = session.build_request(call="count")
+        request = session.requests.build(call="count")
         try:
             counted = await asyncio.wait_for(session.provider().count_tokens(request), 10)
             if counted is not None:

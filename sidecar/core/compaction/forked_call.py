@@ -32,7 +32,7 @@ async def forked_text_call(session: CompactionHost, records: list[Message], prom
     The same system prefix and tools are sent so the provider's prompt cache is shared
     with the main conversation (unless another model summarizes).
     """
-    request = session.build_request([*records, user_text(prompt)], call=call)
+    request = session.requests.build([*records, user_text(prompt)], call=call)
     request = dataclasses.replace(
         request,
         model=api_model_id(model)[0] if model else request.model,

@@ -294,7 +294,7 @@ async def server_compaction(session: CompactionHost, records: list[Message],
 
     A provider that keeps the user's messages (OpenAI's) keeps the project's rules and date
     that led the first of them too: those lead every request anew, so that copy goes."""
-    request = session.build_request(records, call="summary")
+    request = session.requests.build(records, call="summary")
     provider = session.provider_for(session.settings.compactModel)
     retry = session.settings.retry
     done = await call_with_retry(
@@ -302,7 +302,7 @@ async def server_compaction(session: CompactionHost, records: list[Message],
         max_retries=retry.maxRetries, base_delay=retry.baseDelayMs / 1000,
         max_delay=retry.maxDelayMs / 1000)
     if done.role == "user":
-        leading = {b.get("text") for b in session.leading_context() if b.get("type") == "text"}
+        leading = {b.get("text") for b in session.requests.leading_context() if b.get("type") == "text"}
         done = dataclasses.replace(done, blocks=[
             b for b in done.blocks if not (b.get("type") == "text" and b.get("text") in leading)])
     return done

@@ -18,12 +18,23 @@ if TYPE_CHECKING:
     from sidecar.core.accounting.tokens import TokenLedger
     from sidecar.core.accounting.window import Thresholds
     from sidecar.core.conversation.file_state import FileReadState
-    from sidecar.core.conversation.messages import Block, Message
+    from sidecar.core.conversation.messages import Message
     from sidecar.core.conversation.transcript import Transcript
-    from sidecar.core.ports import Editor, ModelDescription, ModelRequest, Provider, Tool
+    from sidecar.core.ports import Editor, ModelDescription, Provider, Tool
     from sidecar.core.settings import Settings
-    from sidecar.core.turns.request_labels import CallKind, Cause
+    from sidecar.core.turns.request_labels import Cause
+    from sidecar.core.turns.requests import SessionRequests
     from sidecar.core.workspace.trust import Trust
+
+
+class PlanState(Protocol):
+    """The permission state the tiers read (``SessionPermissions`` implements it)."""
+
+    mode: str
+    planned: bool
+
+    def plan_file(self) -> Path | None:
+        """Where the session's plan is written (None without storage)."""
 
 
 class CompactionHost(Protocol):
@@ -35,26 +46,23 @@ class CompactionHost(Protocol):
     transcript: Transcript
     clock: Callable[[], float]
     tools: list[Tool]
-    # The permission mode, and whether the session has been in plan mode (its plan follows
-    # a compaction's summary).
-    mode: str
-    planned: bool
+    # How its requests are built (a summary's too), labelled and led by the project's rules.
+    requests: SessionRequests
     # Whether the folder is trusted (blocking): its own hooks run around a compaction only then.
     workspace_trust: Callable[[], Trust]
 
-    def plan_file(self) -> Path | None:
-        """Where the session's plan is written (None without storage)."""
-
     @property
     def id(self) -> str: ...
+
+    @property
+    def permissions(self) -> PlanState:
+        """The permission mode, and whether the session has been in plan mode (its plan
+        follows a compaction's summary)."""
 
     def estimate(self, records: list[Message]) -> int:
         """Tokens of a would-be context: the prefix plus these records."""
 
     def prefix_parts(self) -> dict[str, int]: ...
-
-    def leading_context(self) -> list[Block]:
-        """The blocks (project rules, date) that lead the first user message of every request."""
 
     def append(self, message: Message) -> Message:
         """Add one record (a hook's run) to the transcript."""
@@ -69,11 +77,6 @@ class CompactionHost(Protocol):
         """A ``session/update`` to the editor."""
 
     def send_usage_update(self) -> Gauge: ...
-
-    def build_request(self, records: list[Message] | None = None, *,
-                      call: CallKind = "main") -> ModelRequest: ...
-
-    def labels(self, call: CallKind = "main") -> dict[str, str]: ...
 
     def rewrite(self, cause: Cause) -> None:
         """Note a named cause of a change to what the next request repeats."""

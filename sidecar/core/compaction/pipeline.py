@@ -184,7 +184,7 @@ class ContextTiers:
             # The outgoing history differs from the last request's before its end.
             self._edited, self._edited_context = edited, context
             host.rewrite("context_edit")
-            request = dataclasses.replace(request, headers=host.labels())
+            request = dataclasses.replace(request, headers=host.requests.labels())
         if saved:
             self._log_event("api_context_management", kind="client_side", saved=saved)
             request = dataclasses.replace(request, messages=messages)

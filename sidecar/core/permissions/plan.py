@@ -77,8 +77,9 @@ async def reinjected_plan(session: CompactionHost, tier: str) -> list[Message]:
     """The plan file while the session plans or has planned, within the per-file budget of
     re-injected files (its head, and where the rest is, when it is longer); and the plan
     mode reminder while the session is in plan mode."""
-    plan_file = session.plan_file()
-    if not (session.planned or session.mode == "plan"):
+    permissions = session.permissions
+    plan_file = permissions.plan_file()
+    if not (permissions.planned or permissions.mode == "plan"):
         return []
     out: list[Message] = []
     text = await asyncio.to_thread(read_plan, plan_file) if plan_file is not None else None
@@ -93,6 +94,6 @@ async def reinjected_plan(session: CompactionHost, tier: str) -> list[Message]:
                            attachment={"type": "plan_file_reference", "path": str(plan_file),
                                        "reinjected": True},
                            content=[{"type": "text", "text": note + text}], is_meta=True))
-    if session.mode == "plan":
+    if permissions.mode == "plan":
         out.append(plan_entered_note(plan_file, reinjected=True))
     return out

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from sidecar.core.accounting.window import Thresholds
     from sidecar.core.conversation.file_state import FileReadState
     from sidecar.core.conversation.messages import Message
+    from sidecar.core.permissions.state import SessionPermissions
     from sidecar.core.ports import Editor, Tool
     from sidecar.core.settings import Settings
 
@@ -34,19 +35,13 @@ class ToolHost(Protocol):
     file_state: FileReadState
     settings: Settings
     cancel_event: asyncio.Event
-    allowed_always: set[str]
     ledger: TokenLedger
     thresholds: Thresholds
-    mode: str
-    edits_accepted: bool
+    # The permission mode and plan state, and what the user allowed.
+    permissions: SessionPermissions
 
     @property
     def id(self) -> str: ...
-
-    def plan_file(self) -> Path | None:
-        """Where the session's plan is written (None without storage)."""
-
-    def set_mode(self, mode: str, *, restored: bool = False, tell_model: bool = True) -> bool: ...
 
     def results_dir(self) -> Path | None:
         """Where the session's tool outputs too large for its context are saved."""
@@ -89,7 +84,7 @@ class SessionToolContext:
         self.readable: list[Path] = [saved] if saved is not None else []
         # The user's skills: the Skill tool points the model at files beside them.
         self.readable.append(Path.home() / ".claude" / "skills")
-        plan = session.plan_file()
+        plan = session.permissions.plan_file()
         # The plan file is the sidecar's own: readable and writable outside the workspace,
         # written to the disk directly, never through the editor.
         self.writable: list[Path] = [plan] if plan is not None else []
@@ -98,14 +93,14 @@ class SessionToolContext:
 
     @property
     def mode(self) -> str:
-        return self._session.mode
+        return self._session.permissions.mode
 
     def plan_file(self) -> Path | None:
         return self.writable[0] if self.writable else None
 
     def set_mode(self, mode: str) -> None:
         """Leave plan mode for ``mode``; the tool's result tells the model."""
-        self._session.set_mode(mode, tell_model=False)
+        self._session.permissions.set_mode(mode, tell_model=False)
 
     async def read_buffer(self, path: Path) -> str | None:
         # Transports whose buffers sit behind a request (ACP fs/read_text_file) read async.
@@ -134,7 +129,7 @@ class SessionToolContext:
         }
         answer = await self._session.editor.request_permission(self._session.id, tool_call, EDIT_OPTIONS)
         if answer == "allow_turn":
-            self._session.edits_accepted = True
+            self._session.permissions.edits_accepted = True
         note_permission(self._session, tool_call["toolCallId"], answer, EDIT_OPTIONS)
         return answer
 
@@ -154,7 +149,7 @@ class SessionToolContext:
         return answer
 
     async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
-        if tool_name in self._session.allowed_always:
+        if tool_name in self._session.permissions.allowed_always:
             return "allow_always"
         tool_call = {
             "toolCallId": self.current_tool_call.get("toolCallId", ""),
@@ -167,7 +162,7 @@ class SessionToolContext:
             self._session.id, tool_call, PERMISSION_OPTIONS
         )
         if answer == "allow_always":
-            self._session.allowed_always.add(tool_name)
+            self._session.permissions.allowed_always.add(tool_name)
         # The answer shows on the call's final update, live and when the session is resumed.
         note_permission(self._session, tool_call["toolCallId"], answer, PERMISSION_OPTIONS)
         return answer

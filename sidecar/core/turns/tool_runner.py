@@ -70,7 +70,7 @@ async def run_tool_calls(session: ToolHost, tool_uses: list[Block], message_id: 
             session.update(tool_call_update(tid, "in_progress"))
             if verdict.action == "refuse":
                 # The reason can quote the command, and so a key typed into it.
-                run = _redacted(ToolRun(verdict.reason, True, {"error": verdict.reason, "mode": session.mode}))
+                run = _redacted(ToolRun(verdict.reason, True, {"error": verdict.reason, "mode": session.permissions.mode}))
             else:
                 ctx.must_ask = verdict.action == "ask"
                 ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind,
@@ -90,9 +90,9 @@ def _verdict(session: ToolHost, tool: Tool, raw_input: dict[str, Any],
     # An editor that cannot show a permission request applies edits unasked, as before
     # permission modes; its shell commands are still asked about (or refused).
     can_ask = bool(getattr(session.editor, "permission_requests", True))
-    return decide(CallView(mode=session.mode, tool=tool.name, kind=tool.kind, input=raw_input,
+    return decide(CallView(mode=session.permissions.mode, tool=tool.name, kind=tool.kind, input=raw_input,
                            roots=ctx.roots, plan_file=ctx.plan_file(), can_ask=can_ask,
-                           edits_accepted=session.edits_accepted))
+                           edits_accepted=session.permissions.edits_accepted))
 
 
 def _text_of(content: str | list[Block]) -> str | None:

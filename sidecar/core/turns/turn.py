@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from sidecar.core.accounting.window import Thresholds
     from sidecar.core.compaction.pipeline import ContextTiers
     from sidecar.core.ports import Provider
+    from sidecar.core.turns.requests import SessionRequests
 
 
 class TurnInfo(Protocol):
@@ -66,9 +67,8 @@ class TurnHost(ToolHost, Protocol):
 
     def provider(self) -> Provider: ...
 
-    def build_request(self) -> ModelRequest: ...
-
-    def with_cache_anchor(self, request: ModelRequest) -> ModelRequest: ...
+    # How its requests are built and anchored in the provider's cache.
+    requests: SessionRequests
 
     def take_prefix_changes(self) -> None: ...
 
@@ -117,10 +117,10 @@ class TurnRunner:
                 raise ContextWindowExceeded("The context is full; run /compact")
             if s.cancel_event.is_set():
                 return "cancelled"
-            request = s.build_request()
+            request = s.requests.build()
             if tiers is not None:
                 request = tiers.prepare_request(request)
-            request = s.with_cache_anchor(request)
+            request = s.requests.anchored(request)
             calls += 1
             try:
                 completed = await self._stream_call(request)

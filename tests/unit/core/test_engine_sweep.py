@@ -247,7 +247,7 @@ def check_gauge(engine: Engine, out: Outcome) -> None:
         # test_turn.py::test_after_a_failed_call_the_gauge_is_the_next_requests_size.
         return
     predicted = session.ledger.used()
-    actual = request_tokens(session.build_request())
+    actual = request_tokens(session.requests.build())
     if abs(predicted - actual) > 3:
         out.problems.append(f"the gauge says {predicted:,}, the next request holds {actual:,}")
     out.seen["gauge checked"] += 1

@@ -40,6 +40,10 @@ class Host:
     def plan_file(self) -> Path | None:
         return self.plan
 
+    @property
+    def permissions(self) -> Host:  # the mode and plan state, here the host's own fields
+        return self
+
 
 def texts(records: list[Any]) -> list[str]:
     return [r.content[0]["text"] for r in records]

@@ -98,7 +98,7 @@ async def test_the_provider_wins_over_the_catalog_and_a_usage_update_says_so(
     assert update["_meta"]["sidecar"]["windowSource"] == "anthropic /v1/models"
     session = svc.get(sid)
     assert (session.thresholds.size, session.thresholds.effective_window) == (400_000, 380_000)
-    assert session.build_request().max_tokens == 32_000
+    assert session.requests.build().max_tokens == 32_000
     # An override still wins over the provider.
     svc.update_settings(Settings(storageDir=str(tmp_path), baseUrl=srv.url, apiKeyEnv=KEY_ENV,
                                  contextWindow=90_000))

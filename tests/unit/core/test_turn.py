@@ -166,7 +166,7 @@ async def test_after_a_failed_call_the_gauge_is_the_next_requests_size(tmp_path:
     with pytest.raises(ProviderFailed):
         await engine.prompt("this one fails")
 
-    assert engine.session.ledger.used() == request_tokens(engine.session.build_request())
+    assert engine.session.ledger.used() == request_tokens(engine.session.requests.build())
 
 
 async def test_a_stream_cut_midway_is_retried_and_the_partial_text_discarded(tmp_path: Path) -> None:

@@ -212,8 +212,8 @@ async def test_the_client_side_edit_bumps_the_epoch_only_when_its_cleared_set_ch
     # Asked twice for the same request, the edit is the same and the epoch stays.
     session, tiers = engine.session, engine.tiers
     assert session.ledger.used() > 1_000
-    first = tiers.prepare_request(session.build_request())
-    again = tiers.prepare_request(session.build_request())
+    first = tiers.prepare_request(session.requests.build())
+    again = tiers.prepare_request(session.requests.build())
     assert epoch_of(first)[1] == "context_edit"
     assert again.headers == first.headers and again.messages == first.messages
 

@@ -1,0 +1,110 @@
+"""How a session's requests are built: its prefix (system prompt, tools, the project's
+rules leading the first user message), its records as the API takes them, the model's
+limits and the session's settings, labelled with the session's epoch; and a main request's
+one-hour cache anchor."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Protocol
+
+from sidecar.core.accounting.cache_anchor import CacheAnchors
+from sidecar.core.conversation.normalize import normalize_for_api, with_leading_context
+from sidecar.core.models.catalog import api_model_id
+from sidecar.core.ports import ModelRequest, tool_specs
+from sidecar.core.turns.request_labels import CallKind, Cause, request_headers
+
+if TYPE_CHECKING:
+    from sidecar.core.accounting.tokens import TokenLedger
+    from sidecar.core.accounting.window import Thresholds, Window
+    from sidecar.core.conversation.messages import Block, Message, Usage
+    from sidecar.core.conversation.transcript import Transcript
+    from sidecar.core.ports import Provider
+    from sidecar.core.settings import Settings
+    from sidecar.core.turns.tool_offering import ToolOffering
+    from sidecar.core.workspace.prefix import PrefixView
+
+
+class ModelOf(Protocol):
+    model: str
+
+
+class RequestSource(Protocol):
+    """What the requests are built from (the session implements it)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def info(self) -> ModelOf: ...
+
+    settings: Settings
+    transcript: Transcript
+    prefix_view: PrefixView | None
+    offering: ToolOffering
+    ledger: TokenLedger
+    thresholds: Thresholds
+    last_usage: Usage | None
+    clock: Callable[[], float]
+    epoch: int
+    epoch_cause: Cause
+
+    def resolve_window(self) -> Window: ...
+
+    def provider(self) -> Provider: ...
+
+
+class SessionRequests:
+    def __init__(self, source: RequestSource) -> None:
+        self._source = source
+        # Which breakpoint of the main requests keeps its prefix cached for an hour.
+        self.cache_anchors = CacheAnchors()
+
+    def leading_context(self) -> list[Block]:
+        """The blocks (project rules, date) that lead the first user message of every request."""
+        view = self._source.prefix_view
+        user_ctx = view.user_context() if view else None
+        return list(user_ctx.content) if user_ctx is not None else []
+
+    def build(self, records: list[Message] | None = None, *,
+              call: CallKind = "main") -> ModelRequest:
+        """A request of ``records`` (the model's view of the transcript by default)."""
+        s = self._source
+        recs = list(records if records is not None else s.transcript.model_view())
+        view = s.prefix_view
+        system: list[Block] = [dict(b) for b in view.system] if view else []
+        messages = normalize_for_api(recs, s.offering.names())
+        # The project's rules and the date lead the first user message of every request,
+        # after a compaction or /clear too (they are no record, so no boundary drops them).
+        leading = self.leading_context()
+        if leading:
+            messages = with_leading_context(messages, leading)
+        window = s.resolve_window()
+        model, long_context = api_model_id(s.info.model)
+        thinking = s.settings.thinking
+        return ModelRequest(
+            model=model,
+            system=system,
+            messages=messages,
+            tools=tool_specs(s.offering.offered()),
+            max_tokens=min(window.max_output_tokens, 32_000),
+            thinking_budget=thinking.budgetTokens if thinking.mode == "budget" else None,
+            thinking_adaptive=thinking.mode == "adaptive",
+            effort=thinking.effort,
+            long_context=long_context,
+            prompt_cache_key=s.id,
+            timeout_seconds=float(s.settings.retry.timeoutSeconds),
+            headers=self.labels(call),
+        )
+
+    def anchored(self, request: ModelRequest) -> ModelRequest:
+        """A main request with its one-hour anchor (sidecar.core.accounting.cache_anchor), where
+        the provider's cache takes breakpoints and TTLs."""
+        s = self._source
+        if not s.settings.promptCache.hourAnchors or not s.provider().cache_breakpoints:
+            return request
+        previous = s.last_usage.prompt_tokens if s.last_usage is not None else None
+        return self.cache_anchors.plan(request, s.ledger.used(), previous, s.clock(), s.epoch)
+
+    def labels(self, call: CallKind = "main") -> dict[str, str]:
+        s = self._source
+        return request_headers(s.id, call, s.epoch, s.epoch_cause, s.thresholds.blocking_at)
