@@ -146,3 +146,29 @@ def test_the_checks_see_real_imports() -> None:
     assert allowed_in_core("sidecar.contract.results") and not allowed_in_core("sidecar.corex")
     assert "sidecar.core.session" in edges["sidecar.core.service"]
     assert any(t.startswith("sidecar.core") for t in edges["sidecar.providers.anthropic_messages"])
+
+
+# How large a piece of the engine may grow before it is split: a class a newcomer reads in
+# one sitting, a module that holds one subject.
+MAX_METHODS = 30
+MAX_LINES = 600
+
+
+def test_engine_classes_and_modules_stay_small() -> None:
+    """No class of ``sidecar.core`` defines more than MAX_METHODS functions in its body (a
+    property counts as one; a function nested in a method does not), and no module there
+    runs past MAX_LINES lines."""
+    core = PACKAGE / "core"
+    large_classes, long_modules = [], []
+    for path in sorted(core.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = len(text.splitlines())
+        if lines > MAX_LINES:
+            long_modules.append(f"{module_name(path)}: {lines} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef):
+                methods = sum(isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                              for item in node.body)
+                if methods > MAX_METHODS:
+                    large_classes.append(f"{module_name(path)}.{node.name}: {methods} methods")
+    assert (large_classes, long_modules) == ([], [])
