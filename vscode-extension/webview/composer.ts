@@ -79,7 +79,8 @@ function showQueued(): void {
     input.focus();
   });
   const preview = queued.length > 80 ? `${queued.slice(0, 79)}…` : queued;
-  queuedBox.replaceChildren(el("span", "queued-label", "Queued, sends when this turn ends:"), el("span", "queued-text", preview), drop);
+  const when = connected ? "Queued, sends when this turn ends:" : "Queued, sends once the sidecar is running:";
+  queuedBox.replaceChildren(el("span", "queued-label", when), el("span", "queued-text", preview), drop);
   queuedBox.hidden = false;
 }
 
@@ -92,10 +93,6 @@ function deliver(text: string): void {
 export function submit(): void {
   const typed = input.value.trim();
   if (!typed) return;
-  if (!connected) {
-    say("The sidecar is not running; your message stays in the box.");
-    return;
-  }
   const text = expandPastes(typed);
   input.value = "";
   pastes.clear();
@@ -103,7 +100,9 @@ export function submit(): void {
   history.push(typed);
   historyIndex = -1;
   closePopup();
-  if (busy) {
+  // While a turn runs, or before the sidecar is up (a panel opened as the editor starts),
+  // the prompt waits in the queue, shown above the box, and goes when it can.
+  if (busy || !connected) {
     queued = queued === undefined ? text : `${queued}\n\n${text}`;
     showQueued();
     return;
@@ -111,19 +110,19 @@ export function submit(): void {
   deliver(text);
 }
 
-/** The host's view of the session: sends the queued prompt when a turn ends. */
+/** The host's view of the session: sends the queued prompt when a turn ends or the sidecar is up. */
 export function setState(isBusy: boolean, isConnected: boolean): void {
-  const wasBusy = busy;
   busy = isBusy;
   connected = isConnected;
   cancelButton.hidden = !busy;
-  sendButton.disabled = !connected;
-  sendButton.textContent = busy ? "Queue" : "Send";
-  sendButton.title = busy ? "Queue this message: it is sent when the running turn ends" : "Send (Enter)";
+  sendButton.textContent = busy || !connected ? "Queue" : "Send";
+  sendButton.title = busy ? "Queue this message: it is sent when the running turn ends"
+    : connected ? "Send (Enter)" : "Queue this message: it is sent once the sidecar is running";
   if (statusText.dataset.note && connected) {
     statusText.dataset.note = "";
   }
-  if (wasBusy && !busy && queued !== undefined && connected) {
+  showQueued();
+  if (!busy && queued !== undefined && connected) {
     const text = queued;
     queued = undefined;
     showQueued();

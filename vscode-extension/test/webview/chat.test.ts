@@ -37,6 +37,24 @@ test("the view says ready, then posts the prompt typed in the box", { skip }, as
   await page.close();
 });
 
+test("a prompt typed before the sidecar is up waits in the queue and goes once it runs", { skip }, async () => {
+  const page = await openView();
+  await page.waitForFunction(() => (window as any).__posted.length > 0);
+  // No state from the host yet: the panel opened as the editor started.
+  await page.fill("#input", "Summarize the README");
+  await page.press("#input", "Enter");
+  assert.equal(await page.inputValue("#input"), "", "the box is free again");
+  assert.match(await page.locator("#queued").innerText(), /once the sidecar is running.*Summarize the README/s);
+  assert.deepEqual((await posted(page)).filter((m) => m.type === "prompt"), [], "nothing is sent to a sidecar that is not there");
+  await host(page, { ...running, connection: "starting" });
+  assert.deepEqual((await posted(page)).filter((m) => m.type === "prompt"), []);
+  await host(page, running);
+  const prompts = (await posted(page)).filter((m) => m.type === "prompt");
+  assert.deepEqual(prompts.map((m) => m.text), ["Summarize the README"]);
+  assert.equal(await page.locator("#queued").isHidden(), true);
+  await page.close();
+});
+
 test("streamed markdown renders incrementally with highlighted code", { skip }, async () => {
   const page = await openView();
   await host(page, running);

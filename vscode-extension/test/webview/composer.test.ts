@@ -37,12 +37,14 @@ test("keyboard: Escape cancels a running turn, Up recalls the last prompt, Enter
   await host(page, { ...running, busy: false });
   assert.deepEqual((await postedOf(page, "prompt")).map((m) => m.text), ["first question", "second question"]);
   assert.equal(await page.locator("#queued").isHidden(), true);
-  // Without a running sidecar, Enter says why instead of doing nothing.
+  // Without a running sidecar, Enter queues the prompt and says what it waits for.
   await host(page, { ...running, connection: "stopped" });
   await page.fill("#input", "third");
   await page.press("#input", "Enter");
-  assert.match(await page.locator("#status").innerText(), /not running/);
-  assert.equal(await page.inputValue("#input"), "third");
+  assert.match(await page.locator("#queued").innerText(), /once the sidecar is running.*third/s);
+  assert.equal((await postedOf(page, "prompt")).length, 2);
+  await host(page, running);
+  assert.deepEqual((await postedOf(page, "prompt")).map((m) => m.text), ["first question", "second question", "third"]);
   await page.close();
 });
 
