@@ -1,6 +1,6 @@
-// The prompt box: Enter sends (or queues while a turn runs), Escape cancels, Up/Down walk
-// the prompts sent before, long pastes fold into a chip, `@` completes workspace files and
-// `/` completes slash commands.
+// The prompt box: Enter sends (or queues while a turn runs), Escape cancels a running turn or
+// compaction, Up/Down walk the prompts sent before, long pastes fold into a chip, `@`
+// completes workspace files and `/` completes slash commands.
 
 import type { FileMatch } from "../src/shared/messages";
 import { $, button, el, send } from "./dom";
@@ -22,6 +22,8 @@ export interface ComposerHooks {
 
 let hooks: ComposerHooks = { beforeSend: () => undefined, escape: () => false };
 let busy = false;
+/** A compaction runs (manual, or automatic inside a turn): Stop and Escape cancel it too. */
+let compacting = false;
 let connected = false;
 let queued: string | undefined;
 const history: string[] = [];
@@ -112,11 +114,13 @@ export function submit(): void {
 }
 
 /** The host's view of the session: sends the queued prompt when a turn ends. */
-export function setState(isBusy: boolean, isConnected: boolean): void {
+export function setState(isBusy: boolean, isConnected: boolean, isCompacting = false): void {
   const wasBusy = busy;
   busy = isBusy;
+  compacting = isCompacting && isConnected;
   connected = isConnected;
-  cancelButton.hidden = !busy;
+  cancelButton.hidden = !(busy || compacting);
+  cancelButton.title = compacting && !busy ? "Stop the compaction: nothing changes (Escape)" : "Stop the running turn (Escape)";
   sendButton.disabled = !connected;
   sendButton.textContent = busy ? "Queue" : "Send";
   sendButton.title = busy ? "Queue this message: it is sent when the running turn ends" : "Send (Enter)";
@@ -320,15 +324,19 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     return;
   }
-  if (busy) {
+  if (busy || compacting) {
     event.preventDefault();
-    send({ type: "cancel" });
-    say("Cancelling…");
+    cancel();
   }
 });
 
+function cancel(): void {
+  send({ type: "cancel" });
+  say(compacting && !busy ? "Cancelling the compaction…" : "Cancelling…");
+}
+
 sendButton.addEventListener("click", submit);
-cancelButton.addEventListener("click", () => send({ type: "cancel" }));
+cancelButton.addEventListener("click", cancel);
 
 /** Text in the box (the Compact button uses it as focus instructions). */
 export function takeInput(): string {
