@@ -261,6 +261,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
         await controller.compact();
       }),
     ),
+    // Stops what runs in the focused session: a turn, or a compaction (the status bar's
+    // click while compacting). The sidecar answers a cancelled compaction with a "cancelled" row.
+    vscode.commands.registerCommand(Commands.cancel, () => controller.cancel()),
     vscode.commands.registerCommand(
       "contextSidecar.compactWithInstructions",
       withSession(async () => {

@@ -1,6 +1,6 @@
-// The prompt box: Enter sends (or queues while a turn runs), Escape cancels, Up/Down walk
-// the prompts sent before, long pastes fold into a chip, `@` completes workspace files and
-// `/` completes slash commands.
+// The prompt box: Enter sends (or queues while a turn runs), Escape cancels a running turn or
+// compaction, Up/Down walk the prompts sent before, long pastes fold into a chip, `@`
+// completes workspace files and `/` completes slash commands.
 
 import type { FileMatch } from "../src/shared/messages";
 import { $, button, el, send } from "./dom";
@@ -22,6 +22,8 @@ export interface ComposerHooks {
 
 let hooks: ComposerHooks = { beforeSend: () => undefined, escape: () => false };
 let busy = false;
+/** A compaction runs (manual, or automatic inside a turn): Stop and Escape cancel it too. */
+let compacting = false;
 let connected = false;
 let queued: string | undefined;
 const history: string[] = [];
@@ -79,7 +81,8 @@ function showQueued(): void {
     input.focus();
   });
   const preview = queued.length > 80 ? `${queued.slice(0, 79)}…` : queued;
-  const when = connected ? "Queued, sends when this turn ends:" : "Queued, sends once the sidecar is running:";
+  const when = !connected ? "Queued, sends once the sidecar is running:"
+    : compacting && !busy ? "Queued, sends when the compaction ends:" : "Queued, sends when this turn ends:";
   queuedBox.replaceChildren(el("span", "queued-label", when), el("span", "queued-text", preview), drop);
   queuedBox.hidden = false;
 }
@@ -100,9 +103,9 @@ export function submit(): void {
   history.push(typed);
   historyIndex = -1;
   closePopup();
-  // While a turn runs, or before the sidecar is up (a panel opened as the editor starts),
-  // the prompt waits in the queue, shown above the box, and goes when it can.
-  if (busy || !connected) {
+  // While a turn or a compaction runs, or before the sidecar is up (a panel opened as the
+  // editor starts), the prompt waits in the queue, shown above the box, and goes when it can.
+  if (busy || compacting || !connected) {
     queued = queued === undefined ? text : `${queued}\n\n${text}`;
     showQueued();
     return;
@@ -110,19 +113,24 @@ export function submit(): void {
   deliver(text);
 }
 
-/** The host's view of the session: sends the queued prompt when a turn ends or the sidecar is up. */
-export function setState(isBusy: boolean, isConnected: boolean): void {
+/** The host's view of the session: sends the queued prompt once no turn or compaction runs
+ * and the sidecar is up. */
+export function setState(isBusy: boolean, isConnected: boolean, isCompacting = false): void {
   busy = isBusy;
+  compacting = isCompacting && isConnected;
   connected = isConnected;
-  cancelButton.hidden = !busy;
-  sendButton.textContent = busy || !connected ? "Queue" : "Send";
+  cancelButton.hidden = !(busy || compacting);
+  cancelButton.title = compacting && !busy ? "Stop the compaction: nothing changes (Escape)" : "Stop the running turn (Escape)";
+  const waits = busy || compacting || !connected;
+  sendButton.textContent = waits ? "Queue" : "Send";
   sendButton.title = busy ? "Queue this message: it is sent when the running turn ends"
+    : compacting ? "Queue this message: it is sent when the compaction ends"
     : connected ? "Send (Enter)" : "Queue this message: it is sent once the sidecar is running";
   if (statusText.dataset.note && connected) {
     statusText.dataset.note = "";
   }
   showQueued();
-  if (!busy && queued !== undefined && connected) {
+  if (!waits && queued !== undefined) {
     const text = queued;
     queued = undefined;
     showQueued();
@@ -319,15 +327,19 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     return;
   }
-  if (busy) {
+  if (busy || compacting) {
     event.preventDefault();
-    send({ type: "cancel" });
-    say("Cancelling…");
+    cancel();
   }
 });
 
+function cancel(): void {
+  send({ type: "cancel" });
+  say(compacting && !busy ? "Cancelling the compaction…" : "Cancelling…");
+}
+
 sendButton.addEventListener("click", submit);
-cancelButton.addEventListener("click", () => send({ type: "cancel" }));
+cancelButton.addEventListener("click", cancel);
 
 /** Text in the box (the Compact button uses it as focus instructions). */
 export function takeInput(): string {

@@ -19,6 +19,7 @@ import { closeOpenView, contextViewOpen, requestContext, setCurrentSession, show
 const gate = new SeqGate();
 const titleText = $("title");
 const gaugeBox = $("gauge");
+const compactButton = $("compact") as HTMLButtonElement;
 
 function sessionUpdate(u: SessionUpdate): void {
   switch (u.sessionUpdate) {
@@ -96,16 +97,19 @@ function reset(): void {
 function state(s: Extract<HostToWebviewBody, { type: "state" }>): void {
   document.body.dataset.connection = s.connection;
   document.body.dataset.busy = String(s.busy);
-  composer.setState(s.busy, s.connection === "running");
+  const compacting = s.compacting && s.connection === "running";
+  composer.setState(s.busy, s.connection === "running", compacting);
+  offers.setCompacting(compacting);
+  compactButton.disabled = compacting;
   titleText.textContent = s.title ?? (s.sessionId ? s.model ?? "" : "");
   setCurrentSession(s.sessionId);
   const text =
     s.connection === "starting" ? "Starting the sidecar…"
     : s.connection !== "running" ? "Sidecar not running"
-    : s.compacting ? "Compacting…"
+    : compacting ? "Compacting… (Escape stops)"
     : s.busy ? "Working… (Escape stops)"
     : "";
-  composer.setStatus(text, s.connection === "starting" || s.compacting || s.busy);
+  composer.setStatus(text, s.connection === "starting" || compacting || s.busy);
 }
 
 function handle(m: HostToWebview): void {
@@ -222,7 +226,7 @@ $("sessions").addEventListener("click", () => {
   if (sessionsViewOpen()) closeOpenView();
   else send({ type: "listSessions" });
 });
-$("compact").addEventListener("click", () => {
+compactButton.addEventListener("click", () => {
   // Text in the box becomes the compaction's focus instructions.
   const instructions = composer.takeInput();
   send(instructions ? { type: "compact", instructions } : { type: "compact" });

@@ -27,6 +27,8 @@ export function showAttachments(items: Attachment[]): void {
 let resendText: string | undefined;
 let compactStage = "normal";
 let compactNext: string | undefined;
+/** No "Compact now" while a compaction runs; it comes back if the stage still warrants it. */
+let compacting = false;
 
 function renderOffer(): void {
   if (resendText !== undefined) {
@@ -48,7 +50,7 @@ function renderOffer(): void {
     offerBox.hidden = false;
     return;
   }
-  if (compactStage !== "normal") {
+  if (compactStage !== "normal" && !compacting) {
     const compact = button("Compact now", "offer-action", "Summarize older turns now (/compact)");
     compact.addEventListener("click", () => send({ type: "compact" }));
     offerBox.dataset.kind = "compact";
@@ -81,6 +83,12 @@ export function resendNow(): void {
 export function offerCompact(stage: string, next: string | undefined): void {
   compactStage = stage;
   compactNext = next;
+  renderOffer();
+}
+
+export function setCompacting(on: boolean): void {
+  if (on === compacting) return;
+  compacting = on;
   renderOffer();
 }
 

@@ -164,6 +164,7 @@ export function textUpdate(u: Extract<SessionUpdate, { sessionUpdate: "agent_mes
 
 export function compaction(u: Extract<SessionUpdate, { sessionUpdate: "compaction_update" }>): void {
   let row = compactionRows.get(u.compactionId);
+  const appeared = !row;
   if (!row) {
     row = el("div", "compaction");
     compactionRows.set(u.compactionId, row);
@@ -202,6 +203,9 @@ export function compaction(u: Extract<SessionUpdate, { sessionUpdate: "compactio
     details.appendChild(body);
     row.appendChild(details);
   }
+  // A compaction starting now is shown wherever the reader was: it is what the spinner below
+  // the prompt box is about, and where it can be stopped or read. Replayed rows stay put.
+  if (appeared && !u.replay) row.scrollIntoView({ block: "nearest" });
 }
 
 function errorText(error: unknown): string {

@@ -99,6 +99,13 @@ export function describeError(error: unknown): { message: string; code?: number;
   return { message, code, fix };
 }
 
+/** `sidecar/compact` failed because the user cancelled it (`session/cancel` during it). */
+export function compactionCancelled(error: unknown): boolean {
+  const e = (error ?? {}) as RpcErrorLike;
+  const data = e.data as { reason?: unknown } | null | undefined;
+  return (e.code === ErrorCodes.compactionFailed && data?.reason === "cancelled") || e.code === ErrorCodes.requestCancelled;
+}
+
 export class ChatController {
   private sessionId: string | null = null;
   private title: string | null = null;
@@ -656,6 +663,7 @@ export class ChatController {
       return undefined;
     }
     const sessionId = this.sessionId;
+    const rowsBefore = this.compactionsSeen.size;
     this.setCompacting(true);
     try {
       const params: Record<string, unknown> = { sessionId };
@@ -679,7 +687,19 @@ export class ChatController {
       await this.refreshGauge();
       return result;
     } catch (error) {
-      if (sessionId === this.sessionId) this.postError(describeError(error));
+      if (sessionId !== this.sessionId) return undefined;
+      if (!compactionCancelled(error)) {
+        this.postError(describeError(error));
+        return undefined;
+      }
+      // Cancelled (Escape, Stop, the status bar): nothing changed, which is no error. The
+      // sidecar's own "cancelled" row says so; one that streamed no row gets one here.
+      if (this.compactionsSeen.size === rowsBefore) {
+        this.hooks.post({
+          type: "update",
+          update: { sessionUpdate: "compaction_update", compactionId: `cancelled-${Date.now()}`, status: "cancelled", tier: "full", trigger: "manual" },
+        });
+      }
       return undefined;
     } finally {
       this.setCompacting(false);

@@ -40,6 +40,7 @@ export interface StatusView {
 export const Commands = {
   showContext: "contextSidecar.showContext",
   compact: "contextSidecar.compact",
+  cancel: "contextSidecar.cancel",
   setApiKey: "contextSidecar.setApiKey",
   showLog: "contextSidecar.showLog",
   restart: "contextSidecar.restart",
@@ -126,22 +127,25 @@ export function statusView(s: StatusInputs): StatusView {
       command: Commands.openChat,
     };
   }
+  // While a compaction runs, a click stops it (the same as Escape or Stop in the panel).
+  const clicked = s.compacting ? Commands.cancel : s.clickAction === "compact" ? Commands.compact : Commands.showContext;
   if (!s.gauge) {
     return {
       text: `${spin}$(comment-discussion) …`,
-      tooltip: "**Context Sidecar**: waiting for the first token count.",
+      tooltip: `**Context Sidecar**: ${s.compacting ? "Compacting… click to cancel." : "waiting for the first token count."}`,
       background: undefined,
-      command: s.clickAction === "compact" ? Commands.compact : Commands.showContext,
+      command: clicked,
     };
   }
-  const action = s.clickAction === "compact" ? "Click to compact the conversation." : "Click to open the context view.";
-  const compactingNote = s.compacting ? "\n\n$(sync~spin) Compacting…" : "";
+  const action = s.compacting
+    ? "$(sync~spin) Compacting… click to cancel."
+    : s.clickAction === "compact" ? "Click to compact the conversation." : "Click to open the context view.";
   const warningNote =
     s.serverStatus?.kind === "warning" && s.serverStatus.message ? `\n\n$(warning) ${s.serverStatus.message}` : "";
   return {
     text: `${spin}${s.compacting ? "" : "$(pulse) "}${gaugeText(s.gauge)}`,
-    tooltip: `${gaugeTooltipMarkdown(s.gauge)}${warningNote}${mcpNote}${compactingNote}\n\n${action}`,
+    tooltip: `${gaugeTooltipMarkdown(s.gauge)}${warningNote}${mcpNote}\n\n${action}`,
     background: gaugeColor(gaugeStage(s.gauge)),
-    command: s.clickAction === "compact" ? Commands.compact : Commands.showContext,
+    command: clicked,
   };
 }

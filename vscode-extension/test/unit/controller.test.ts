@@ -174,6 +174,57 @@ test("compaction_update rows from the sidecar drive the spinner and are not dupl
   assert.equal(t.compacting.at(-1), false);
 });
 
+test("Stop during a /compact notifies session/cancel; the cancelled compaction is a calm row, not an error", async () => {
+  let fail!: () => void;
+  const t = setup({
+    "session/new": () => started(),
+    "sidecar/compact": () =>
+      new Promise((_resolve, reject) =>
+        (fail = () => reject(Object.assign(new Error("The compaction was cancelled"), { code: -33005, data: { tier: "full", reason: "cancelled" } })))),
+  });
+  await t.controller.setConnection("running", t.port);
+  await t.send({ type: "newSession" });
+  const run = t.send({ type: "prompt", text: "/compact" });
+  await new Promise((r) => setImmediate(r));
+  t.controller.onSessionUpdate({ sessionId: "s-1", update: { sessionUpdate: "compaction_update", compactionId: "c8", status: "in_progress", tier: "full", trigger: "manual" } });
+  const states = () => t.posts.filter((p) => p.type === "state") as Extract<HostToWebviewBody, { type: "state" }>[];
+  assert.equal(states().at(-1)?.compacting, true, "the panel knows a compaction runs");
+  await t.send({ type: "cancel" });
+  assert.deepEqual(t.port.notifications, [{ method: "session/cancel", params: { sessionId: "s-1" } }]);
+  // The sidecar answers with its "cancelled" row, then fails the request.
+  t.controller.onSessionUpdate({ sessionId: "s-1", update: { sessionUpdate: "compaction_update", compactionId: "c8", status: "cancelled", tier: "full", trigger: "manual" } });
+  fail();
+  await run;
+  assert.equal(t.posts.filter((p) => p.type === "error").length, 0, "no error card");
+  const rows = t.posts.filter((p) => p.type === "update" && (p as any).update.sessionUpdate === "compaction_update") as any[];
+  assert.deepEqual(rows.map((r) => r.update.status), ["in_progress", "cancelled"], "only the sidecar's rows");
+  assert.deepEqual(t.compacting, [true, false]);
+  assert.equal(states().at(-1)?.compacting, false);
+});
+
+test("a cancelled /compact without a row of its own still ends in a cancelled row; other failures stay errors", async () => {
+  const answers = [
+    Object.assign(new Error("The compaction was cancelled"), { code: -33005, data: { tier: "full", reason: "cancelled" } }),
+    Object.assign(new Error("Compaction failed, nothing was changed: overloaded"), { code: -33005, data: { tier: "full", reason: "overloaded" } }),
+  ];
+  const t = setup({
+    "session/new": () => started(),
+    "sidecar/compact": () => {
+      throw answers.shift();
+    },
+  });
+  await t.controller.setConnection("running", t.port);
+  await t.send({ type: "newSession" });
+  await t.send({ type: "compact" });
+  const rows = t.posts.filter((p) => p.type === "update" && (p as any).update.sessionUpdate === "compaction_update") as any[];
+  assert.deepEqual(rows.map((r) => [r.update.status, r.update.trigger]), [["cancelled", "manual"]]);
+  assert.equal(t.posts.filter((p) => p.type === "error").length, 0);
+  await t.send({ type: "compact" });
+  const errors = t.posts.filter((p) => p.type === "error") as any[];
+  assert.equal(errors.length, 1);
+  assert.match(errors[0].message, /overloaded/);
+});
+
 test("errors carry the JSON-RPC message and the fix from data", async () => {
   const t = setup({
     "session/new": () => {

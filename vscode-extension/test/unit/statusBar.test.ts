@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { beforeEach, test } from "node:test";
 import { GaugeStatusBar } from "../../src/status/gaugeStatusBar";
 import { statusView } from "../../src/status/statusView";
@@ -46,6 +48,32 @@ test("the gauge item shows used / size · percent, coloured by level", () => {
   assert.equal(item().command, "contextSidecar.compact");
   bar.dispose();
   assert.equal(item().disposed, true);
+});
+
+test("while a compaction runs the gauge's click cancels it, and says so; Compact is not offered", () => {
+  const bar = new GaugeStatusBar();
+  bar.setConnection("running");
+  bar.setSession("s-1", gauge({ level: "warning", used: 150_000, percentUsed: 75 }));
+  bar.setClickAction("compact");
+  assert.equal(item("contextSidecar.compactOffer").visible, true);
+  bar.setCompacting(true);
+  assert.equal(item().command, "contextSidecar.cancel");
+  assert.match((item().tooltip as vscode.MarkdownString).value, /Compacting… click to cancel/);
+  assert.doesNotMatch((item().tooltip as vscode.MarkdownString).value, /Click to compact/);
+  assert.equal(item("contextSidecar.compactOffer").visible, false);
+  bar.setCompacting(false);
+  assert.equal(item().command, "contextSidecar.compact");
+  assert.doesNotMatch((item().tooltip as vscode.MarkdownString).value, /Compacting/);
+  assert.equal(item("contextSidecar.compactOffer").visible, true, "the offer is back: the stage still warrants it");
+  const waiting = statusView({ connection: "running", sessionId: "s-1", compacting: true, clickAction: "showContext" });
+  assert.equal(waiting.command, "contextSidecar.cancel");
+  assert.match(waiting.tooltip, /click to cancel/);
+});
+
+test("Context Sidecar: Cancel is a command of the palette", () => {
+  const pkg = JSON.parse(readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
+  const cancel = pkg.contributes.commands.find((c: { command: string }) => c.command === "contextSidecar.cancel");
+  assert.deepEqual(cancel, { command: "contextSidecar.cancel", title: "Cancel", category: "Context Sidecar" });
 });
 
 test("a provider error about the key says so and offers to set it", () => {

@@ -48,6 +48,43 @@ test("keyboard: Escape cancels a running turn, Up recalls the last prompt, Enter
   await page.close();
 });
 
+test("a running compaction can be stopped: Stop shows, Escape and Stop cancel it, Compact now waits", { skip }, async () => {
+  const page = await openView(browser);
+  await host(page, running);
+  await host(page, { type: "compactOffer", stage: "warning", next: "Auto-compact at 167K (in 17K tokens)" });
+  assert.equal(await page.locator("#cancel").isHidden(), true);
+  assert.equal(await page.locator("#offer button", { hasText: "Compact now" }).count(), 1);
+  // /compact runs (no turn: busy stays false).
+  await host(page, { ...running, compacting: true });
+  await update(page, { sessionUpdate: "compaction_update", compactionId: "c1", status: "in_progress", tier: "full", trigger: "manual" });
+  assert.equal(await page.locator("#cancel").isVisible(), true, "Stop is offered while compacting");
+  assert.match(await page.locator("#cancel").getAttribute("title") ?? "", /compaction/);
+  assert.match(await page.locator("#status").innerText(), /Compacting… \(Escape stops\)/);
+  assert.equal(await page.locator("#offer").isHidden(), true, "no Compact now while compacting");
+  assert.equal(await page.locator("#compact").isDisabled(), true, "nor the Compact button");
+  await page.press("#input", "Escape");
+  assert.equal((await postedOf(page, "cancel")).length, 1, "Escape cancels the compaction");
+  assert.match(await page.locator("#status").innerText(), /Cancelling the compaction/);
+  await page.click("#cancel");
+  assert.equal((await postedOf(page, "cancel")).length, 2, "so does Stop");
+  await update(page, { sessionUpdate: "compaction_update", compactionId: "c1", status: "cancelled", tier: "full", trigger: "manual" });
+  await host(page, { ...running, compacting: false });
+  assert.equal(await page.locator(".compaction .compaction-line").innerText(), "Compaction (full) cancelled");
+  assert.equal(await page.locator("#cancel").isHidden(), true);
+  assert.equal(await page.locator("#compact").isDisabled(), false);
+  assert.match(await page.locator("#offer").innerText(), /Compact now/, "the offer is back: the stage still warrants it");
+  assert.equal(await page.locator("#status").innerText(), "");
+  // Escape with nothing running sends nothing.
+  await page.press("#input", "Escape");
+  assert.equal((await postedOf(page, "cancel")).length, 2);
+  // An auto-compaction inside a turn: Escape cancels (the turn and its compaction).
+  await host(page, { ...running, busy: true, compacting: true });
+  assert.match(await page.locator("#status").innerText(), /Compacting/);
+  await page.press("#input", "Escape");
+  assert.equal((await postedOf(page, "cancel")).length, 3);
+  await page.close();
+});
+
 test("a 10 KB paste folds into a chip and is sent whole", { skip }, async () => {
   const page = await openView(browser);
   await host(page, running);
