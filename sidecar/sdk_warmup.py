@@ -13,8 +13,6 @@ import concurrent.futures
 import logging
 import threading
 
-from sidecar.providers.registry import warm_up_sdks
-
 log = logging.getLogger(__name__)
 
 class SdkWarmUp:
@@ -31,6 +29,9 @@ class SdkWarmUp:
 
         def run() -> None:
             try:
+                # The providers' own modules load here too, with the SDKs they wrap.
+                from sidecar.providers.registry import warm_up_sdks
+
                 warm_up_sdks()
                 # The encoding that counts a session's prefix (sidecar.core.accounting.tokens) loads
                 # here too, rather than on the loop when the first session opens.

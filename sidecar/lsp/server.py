@@ -4,6 +4,10 @@ Only this package imports pygls and lsprotocol. Custom params arrive as plain di
 converter below keeps them so, instead of pygls' namedtuples that mangle ``_meta``) and are
 decoded by the contract; LSP's own notifications (documents, watched files) arrive typed by
 lsprotocol and are restated in the contract's shapes.
+
+Start-up loads what the ``initialize`` answer needs and no more: the session service, its
+settings and the route table are built right after that answer is written (or by the first
+message that needs them, whichever comes first), and the provider SDKs then load in a thread.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import json
 import logging
 import sys
 from concurrent.futures import Future
-from typing import Any, Callable, Generator
+from typing import TYPE_CHECKING, Any, Callable, Generator
 
 import attrs
 from lsprotocol import types
@@ -29,23 +33,24 @@ from pygls.protocol import (
 )
 
 from sidecar import __version__
-from sidecar.composition import default_adapters
 from sidecar.contract import methods as m
-from sidecar.contract.decoding import params_object
 from sidecar.contract.errors import INTERNAL_ERROR, InvalidParams, SidecarError
 from sidecar.contract.uris import uri_to_path
 from sidecar.contract.version import PROTOCOL_VERSION
-from sidecar.core.service import SessionService
-from sidecar.core.settings import PROVIDERS, SECTION, Settings, resolve_settings
 from sidecar.jsonrpc import describe, error_message, short
 from sidecar.logs import setup_logging
-from sidecar.lsp.editor_client import LspEditor
 from sidecar.lsp.stdio import LspIntake, read_stdio
-from sidecar.routes import REQUESTS, ROUTES, Route, settle
 from sidecar.sdk_warmup import SdkWarmUp
+
+if TYPE_CHECKING:
+    from sidecar.core.service import SessionService
+    from sidecar.lsp.editor_client import LspEditor
+    from sidecar.routes import Route
 
 log = logging.getLogger(__name__)
 SHUTDOWN_GRACE_SECONDS = 5.0
+# What a message may weigh before the settings are read (Settings().transport's default).
+DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 
 
 def _converter() -> Any:
@@ -67,6 +72,8 @@ class SidecarProtocol(LanguageServerProtocol):
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
+        from sidecar.core.settings import PROVIDERS
+
         result = yield from super().lsp_initialize(params)
         result.capabilities.experimental = {
             "contextSidecar": {"protocolVersion": PROTOCOL_VERSION, "providers": list(PROVIDERS)}
@@ -133,18 +140,78 @@ class SidecarServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("context-sidecar", __version__, protocol_cls=SidecarProtocol,
                          converter_factory=_converter)
-        self.editor = LspEditor(self)
-        self.service = SessionService(self.editor, Settings(), adapters=default_adapters())
         self.init_settings: dict[str, Any] | None = None
         self.workspace_root: str | None = None
         self.client_sidecar_caps: dict[str, Any] = {}
+        # What initialize said, kept for the service, which is built after its answer.
+        self.client_caps: types.ClientCapabilities | None = None
+        self.editor_trust: dict[str, bool] = {}
+        self.initialize_answered = False
         self.sdk = SdkWarmUp()
-        self.service.sdk_ready = self.sdk.ready
+        self._editor: LspEditor | None = None
+        self._service: SessionService | None = None
+
+    @property
+    def service(self) -> SessionService:
+        if self._service is None:
+            self._build_service()
+            assert self._service is not None
+        return self._service
+
+    @property
+    def editor(self) -> LspEditor:
+        if self._editor is None:
+            self._build_service()
+            assert self._editor is not None
+        return self._editor
+
+    @property
+    def service_built(self) -> bool:
+        return self._service is not None
+
+    def _build_service(self) -> None:
+        """The engine, its adapters and the route table: loaded on first use, in the order
+        initialize used to set them up (editor trust, client capabilities, then settings)."""
+        if self._service is not None:
+            return
+        from sidecar.composition import default_adapters
+        from sidecar.core.service import SessionService
+        from sidecar.core.settings import Settings
+        from sidecar.lsp.editor_client import LspEditor
+
+        editor = LspEditor(self)
+        service = SessionService(editor, Settings(), adapters=default_adapters())
+        service.sdk_ready = self.sdk.ready
+        self._editor, self._service = editor, service
+        _register_routes(self)
+        for folder, trusted in self.editor_trust.items():
+            service.trust.set_editor(folder, trusted)
+        if self.client_caps is not None:
+            editor.configure(self.client_caps, self.client_sidecar_caps)
+        if self.initialize_answered:
+            self.apply_settings(None)
+
+    def after_initialize(self) -> None:
+        """Run once the initialize answer is written: build the engine, then start the
+        SDKs' import in the background, so neither initialize nor the first prompt waits
+        for them."""
+        try:
+            self._build_service()
+        except Exception as exc:  # the first message that needs the service says why
+            _log_failure("building the session service", exc)
+        self.sdk.start()
+
+    def max_message_bytes(self) -> int:
+        if self._service is None:
+            return DEFAULT_MAX_MESSAGE_BYTES
+        return self._service.settings.transport.maxMessageBytes
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         log.warning("%s: %s", getattr(source, "__name__", source), short(str(error)))
 
     def apply_settings(self, editor_layer: Any) -> None:
+        from sidecar.core.settings import resolve_settings
+
         settings, warnings = resolve_settings(self.workspace_root, self.init_settings, editor_layer)
         for warning in warnings:
             self.editor.show_message("warning", f"context-sidecar: {warning}")
@@ -167,6 +234,8 @@ def _request(route: Route[Any]) -> Callable[..., Any]:
     shape = SHAPES.get(route.method)
 
     async def handler(ls: SidecarServer, params: Any) -> Any:
+        from sidecar.contract.decoding import params_object
+
         try:
             raw = params_object(params)
             return await route.serve(ls.service, shape(ls, raw) if shape else raw)
@@ -179,12 +248,23 @@ def _request(route: Route[Any]) -> Callable[..., Any]:
 def _notify(ls: SidecarServer, method: str, params: Any) -> Any:
     """Make a notification's call now; its awaitable, if any, is for the caller to await.
     Params that do not fit are dropped: a notification is never answered."""
+    from sidecar.routes import ROUTES
+
     route = ROUTES[method]
     try:
         return route.invoke(ls.service, route.decode(params))
     except InvalidParams as exc:
         log.info("%s ignored: %s", method, exc.message)
         return None
+
+
+def _register_routes(server: SidecarServer) -> None:
+    """The contract's requests, served once the service is built. The intake builds it
+    before it looks for a handler of anything sent after initialize."""
+    from sidecar.routes import REQUESTS
+
+    for route in REQUESTS:
+        server.feature(route.method)(_request(route))
 
 
 def build_server() -> SidecarServer:
@@ -206,12 +286,17 @@ def build_server() -> SidecarServer:
         if isinstance(trusted, bool):
             for folder in [str(uri_to_path(f.uri)) for f in folders] or [ls.workspace_root or ""]:
                 if folder:
-                    ls.service.trust.set_editor(folder, trusted)
+                    ls.editor_trust[folder] = trusted
         experimental = params.capabilities.experimental
         if isinstance(experimental, dict) and isinstance(experimental.get("contextSidecar"), dict):
             ls.client_sidecar_caps = experimental["contextSidecar"]
-        ls.editor.configure(params.capabilities, ls.client_sidecar_caps)
-        ls.apply_settings(None)
+        ls.client_caps = params.capabilities
+        ls.initialize_answered = True
+        # pygls writes the answer when this returns; the engine is built just after.
+        try:
+            asyncio.get_running_loop().call_soon(ls.after_initialize)
+        except RuntimeError:  # no loop (a test calling the handler): the first use builds it
+            pass
 
     @server.feature(types.INITIALIZED)
     async def on_initialized(ls: SidecarServer, params: Any) -> None:
@@ -220,17 +305,18 @@ def build_server() -> SidecarServer:
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def on_config(ls: SidecarServer, params: types.DidChangeConfigurationParams) -> None:
+        from sidecar.core.settings import SECTION
+
         if ls.editor.supports_configuration:
             await _pull_configuration(ls)
         else:
             settings = params.settings if isinstance(params.settings, dict) else None
             ls.apply_settings(settings.get(SECTION) if settings and isinstance(settings.get(SECTION), dict) else settings)
 
-    for route in REQUESTS:
-        server.feature(route.method)(_request(route))
-
     @server.feature(m.SESSION_CANCEL)
     async def on_cancel(ls: SidecarServer, params: Any) -> None:
+        from sidecar.routes import settle
+
         await settle(_notify(ls, m.SESSION_CANCEL, params))
 
     # pygls keeps the open documents (its workspace) before these run; they pass the text
@@ -260,12 +346,15 @@ def build_server() -> SidecarServer:
 
     @server.feature(types.SHUTDOWN)
     async def on_shutdown(ls: SidecarServer, params: Any) -> None:
-        await ls.service.shutdown()
+        if ls.service_built:
+            await ls.service.shutdown()
 
     return server
 
 
 async def _pull_configuration(ls: SidecarServer) -> None:
+    from sidecar.core.settings import SECTION
+
     if not ls.editor.supports_configuration:
         return
     try:
@@ -282,10 +371,9 @@ async def _pull_configuration(ls: SidecarServer) -> None:
 
 async def serve_stdio(server: SidecarServer) -> int:
     server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
-    intake = LspIntake(server.protocol)
-    code = await read_stdio(intake, sys.stdin.buffer,
-                            lambda: server.service.settings.transport.maxMessageBytes)
-    if not intake.shutdown_seen:
+    intake = LspIntake(server.protocol, prepare=lambda: server.service)
+    code = await read_stdio(intake, sys.stdin.buffer, server.max_message_bytes)
+    if not intake.shutdown_seen and server.service_built:
         # The client went away without shutdown: still persist what the sessions hold.
         try:
             await asyncio.wait_for(server.service.shutdown(), SHUTDOWN_GRACE_SECONDS)

@@ -18,6 +18,7 @@ import cattrs
 from lsprotocol.types import EXIT, INITIALIZE, METHOD_TO_TYPES, SHUTDOWN, ResponseError
 
 from sidecar.contract.errors import (
+    INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
@@ -50,8 +51,12 @@ class BadParams(Exception):
 class LspIntake:
     """Turns decoded frames into pygls calls or error answers."""
 
-    def __init__(self, protocol: LanguageServerProtocol) -> None:
+    def __init__(self, protocol: LanguageServerProtocol,
+                 prepare: Callable[[], object] | None = None) -> None:
         self.protocol = protocol
+        # Called once before the first message after initialize is dispatched: the server
+        # builds what initialize did not need (its handlers among it) there.
+        self._prepare = prepare
         self.initialize_seen = False
         self.shutdown_seen = False
         self.exit_code: int | None = None
@@ -92,6 +97,13 @@ class LspIntake:
         elif not self.initialize_seen:
             self._refuse(req, SERVER_NOT_INITIALIZED, "the server is not initialized: send initialize first")
             return
+        else:
+            try:
+                self._ready()
+            except Exception as exc:
+                log.exception("the server could not get ready")
+                self._refuse(req, INTERNAL_ERROR, short(f"the server could not start: {type(exc).__name__}: {exc}"))
+                return
         if not self._has_handler(req.method):
             self._refuse(req, METHOD_NOT_FOUND, f"Method not found: {short(req.method, 80)}")
             return
@@ -118,6 +130,7 @@ class LspIntake:
             when = "before initialize" if not self.initialize_seen else "after shutdown"
             log.info("notification %s %s dropped", describe(method=note.method), when)
             return
+        self._ready()
         try:
             params = self._typed_params(note.method, note.params, None)
         except BadParams as exc:
@@ -177,6 +190,15 @@ class LspIntake:
             self.protocol._handle_response(rid, None, ResponseError(code=INVALID_REQUEST, message=why))
         else:
             log.info("answer to an unknown request %s ignored", describe(rid))
+
+    def _ready(self) -> None:
+        prepare, self._prepare = self._prepare, None
+        if prepare is not None:
+            try:
+                prepare()
+            except BaseException:
+                self._prepare = prepare  # the next message tries again
+                raise
 
     def _has_handler(self, method: str) -> bool:
         fm = self.protocol.fm
