@@ -41,10 +41,14 @@ from sidecar.acp import payloads
 from sidecar.acp.extensions import AcpForms
 from sidecar.acp.rpc import JsonRpcPeer, OutgoingCancelled, PeerClosed, RemoteError
 from sidecar.contract import methods as m
-from sidecar.contract.outbound import permission_params, status_params
+from sidecar.contract.outbound import (
+    permission_params,
+    status_params,
+)
 from sidecar.contract.updates import agent_message_chunk
 from sidecar.core.commands import input_hint
 from sidecar.core.conversation.messages import json_object, new_uuid
+from sidecar.core.permissions.choice import PermissionChoice, read_permission_result
 
 log = logging.getLogger(__name__)
 
@@ -154,24 +158,17 @@ class AcpEditor:
 
     async def request_permission(
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, str]]
-    ) -> str:
+    ) -> PermissionChoice:
         try:
             result = await self._peer.request(
                 m.SESSION_REQUEST_PERMISSION, permission_params(session_id, tool_call, options),
                 tag=session_id)
         except OutgoingCancelled:
-            return "cancelled"
+            return PermissionChoice("cancelled")
         except (RemoteError, PeerClosed) as exc:
             log.warning("permission request failed: %s", exc)
-            return "reject_once"
-        outcome = result.get("outcome") if isinstance(result, dict) else None
-        if isinstance(outcome, dict) and outcome.get("outcome") == "selected":
-            chosen = outcome.get("optionId")
-            if any(o["optionId"] == chosen for o in options):
-                return str(chosen)
-            log.warning("client chose an unknown permission option %r; rejecting", chosen)
-            return "reject_once"
-        return "cancelled"
+            return PermissionChoice("reject_once")
+        return read_permission_result(result, options)
 
     async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:
         session_id = current_session.get()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict, Union, cast
+from typing import Any, Literal, NotRequired, TypedDict, Union, cast
 
 from sidecar.contract.updates import SessionUpdate
 
@@ -39,9 +39,18 @@ class PermissionParams(TypedDict):
     options: list[PermissionOption]
 
 
+class _AnswerMeta(TypedDict, total=False):
+    reason: str  # with a rejection: what the user said about why, passed on to the model
+
+
+class _SelectedMeta(TypedDict, total=False):
+    sidecar: _AnswerMeta
+
+
 class _Selected(TypedDict):
     outcome: Literal["selected"]
     optionId: str
+    _meta: NotRequired[_SelectedMeta]
 
 
 class _Cancelled(TypedDict):

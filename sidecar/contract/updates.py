@@ -63,11 +63,16 @@ class _ToolCallUpdateRequired(TypedDict):
     status: ToolCallStatus
 
 
-class PermissionAnswer(TypedDict):
-    """The option the user picked when the tool call asked (its ``optionId`` and ``name``)."""
-
+class _PermissionAnswerRequired(TypedDict):
     optionId: str
     name: str
+
+
+class PermissionAnswer(_PermissionAnswerRequired, total=False):
+    """The option the user picked when the tool call asked (its ``optionId`` and ``name``),
+    and the reason they gave with a rejection."""
+
+    reason: str
 
 
 class _ToolCallUpdate(_ToolCallUpdateRequired, total=False):

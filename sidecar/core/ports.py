@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Literal, Mapping
 from sidecar.contract.updates import SessionUpdate
 from sidecar.core.conversation.file_state import FileReadState
 from sidecar.core.conversation.messages import ApiMessage, Block, Message, Usage
+from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
 
@@ -257,13 +258,15 @@ class ToolContext(Protocol):
         None when the editor cannot apply edits (the tool then writes the file itself)."""
         ...
 
-    async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
-        """One of ``allow_once, allow_always, reject_once, reject_always, cancelled``."""
+    async def ask_permission(self, tool_name: str, title: str,
+                             raw_input: dict[str, Any]) -> PermissionChoice:
+        """One of ``allow_once, allow_always, reject_once, reject_always, cancelled``, with
+        the user's reason when they gave one."""
         ...
 
-    async def review_edit(self, path: Path, old_text: str | None, new_text: str) -> str:
+    async def review_edit(self, path: Path, old_text: str | None, new_text: str) -> PermissionChoice:
         """Ask the user about one edit shown as a diff: ``allow_once``, ``allow_turn``,
-        ``reject_once`` or ``cancelled``."""
+        ``reject_once`` or ``cancelled``, with the user's reason when they gave one."""
         ...
 
     @property
@@ -279,9 +282,9 @@ class ToolContext(Protocol):
         """Leave plan mode for ``mode`` (an approved plan)."""
         ...
 
-    async def ask_to_leave_plan(self, plan: str) -> str:
+    async def ask_to_leave_plan(self, plan: str) -> PermissionChoice:
         """Show the plan and ask to leave plan mode: ``accept_edits``, ``default``,
-        ``reject_once`` or ``cancelled``."""
+        ``reject_once`` (with what the user wants changed, when they said) or ``cancelled``."""
         ...
 
 
@@ -356,8 +359,9 @@ class Editor(Protocol):
 
     async def request_permission(
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, str]]
-    ) -> str:
-        """An optionId, or "cancelled"; "reject_once" when the editor cannot ask."""
+    ) -> PermissionChoice:
+        """The option picked ("cancelled" when withdrawn; "reject_once" when the editor cannot
+        ask) and, with a rejection, the reason the user gave."""
 
     async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:
         """Apply a whole-file change in the editor; None when the editor cannot apply edits."""

@@ -11,9 +11,14 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from sidecar.contract import methods as m
-from sidecar.contract.outbound import permission_params, session_update_params, status_params
+from sidecar.contract.outbound import (
+    permission_params,
+    session_update_params,
+    status_params,
+)
 from sidecar.contract.updates import SessionUpdate
 from sidecar.contract.uris import uri_to_path
+from sidecar.core.permissions.choice import PermissionChoice, read_permission_result
 from sidecar.lsp.saved_edits import Before, disk_text, land
 
 if TYPE_CHECKING:
@@ -56,18 +61,19 @@ class LspEditor:
 
     async def request_permission(
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, str]]
-    ) -> str:
+    ) -> PermissionChoice:
         if self.permission_requests:
             try:
                 result = await self._server.protocol.send_request_async(
                     m.SESSION_REQUEST_PERMISSION, permission_params(session_id, tool_call, options))
             except Exception as exc:
                 log.warning("permission request failed: %s", exc)
-                return "reject_once"
-            outcome = (result or {}).get("outcome") if isinstance(result, dict) else None
-            if isinstance(outcome, dict) and outcome.get("outcome") == "selected":
-                return str(outcome.get("optionId") or "reject_once")
-            return "cancelled"
+                return PermissionChoice("reject_once")
+            return read_permission_result(result, options)
+        return PermissionChoice(await self._ask_in_a_message(tool_call, options))
+
+    async def _ask_in_a_message(self, tool_call: dict[str, Any], options: list[dict[str, str]]) -> str:
+        """Without permission requests: ``window/showMessageRequest``, one action an option."""
         if self.supports_show_message_request:
             try:
                 answer = await self._server.window_show_message_request_async(

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sidecar.core.permissions.choice import refusal
 from sidecar.core.ports import ALLOWING, ToolContext, ToolKind, ToolOutcome
 from sidecar.mcp.connection import CallFailed, ListedTool
 from sidecar.mcp.names import PREFIX, sanitize
@@ -49,8 +50,8 @@ class McpTool:
             return ToolOutcome.error("Invalid input: expected an object")
         if not self._allowed(ctx):
             answer = await ctx.ask_permission(self.name, self.title(input), input)
-            if answer not in ALLOWING:
-                return ToolOutcome.error(PERMISSION_DENIED, permission=answer)
+            if answer.option_id not in ALLOWING:
+                return ToolOutcome.error(refusal(PERMISSION_DENIED, answer), permission=answer.option_id)
         try:
             result = await self.server.call_tool(self.listed.name, input)
         except CallFailed as exc:

@@ -71,7 +71,8 @@ class McpWorkspaces:
 
         async def ask(name: str, tool_call: dict[str, Any], options: list[dict[str, str]]) -> str | None:
             try:
-                return await session.editor.request_permission(session.id, tool_call, options)
+                choice = await session.editor.request_permission(session.id, tool_call, options)
+                return choice.option_id
             except Exception as exc:  # the client went away: it stays waiting
                 log.warning("asking about the MCP server %s failed: %s", name, exc)
                 return None

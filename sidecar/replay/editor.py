@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from sidecar.core.permissions.choice import PermissionChoice
+
 
 @dataclass
 class GaugePoint:
@@ -48,8 +50,8 @@ class ReplayEditor:
 
     async def request_permission(
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, str]]
-    ) -> str:
-        return "allow_always"
+    ) -> PermissionChoice:
+        return PermissionChoice("allow_always")
 
     async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:
         return False

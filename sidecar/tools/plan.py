@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, ClassVar
 
+from sidecar.core.permissions.choice import refusal
 from sidecar.core.permissions.plan import read_plan
 from sidecar.core.ports import ToolContext, ToolOutcome
 from sidecar.tools.base import BaseTool, ToolError
@@ -47,10 +48,10 @@ class ExitPlanModeTool(BaseTool):
                             "ExitPlanMode again.")
         plan = plan or ""
         answer = await ctx.ask_to_leave_plan(plan)
-        mode = APPROVALS.get(answer)
+        mode = APPROVALS.get(answer.option_id)
         if mode is None:
-            return ToolOutcome.error(CANCELLED if answer == "cancelled" else KEEP_PLANNING,
-                                     permission=answer)
+            text = CANCELLED if answer.option_id == "cancelled" else refusal(KEEP_PLANNING, answer)
+            return ToolOutcome.error(text, permission=answer.option_id)
         ctx.set_mode(mode)
         how = ("Edits go through without asking" if mode == "acceptEdits"
                else "The user is asked before each edit")

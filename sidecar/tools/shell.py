@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from sidecar import host
 from sidecar.core import process_groups
 from sidecar.core.permissions import readonly_shell
+from sidecar.core.permissions.choice import refusal
 from sidecar.core.ports import ALLOWING, ToolContext, ToolOutcome
 from sidecar.core.secrets.held_keys import child_environment
 from sidecar.core.workspace import safe_git
@@ -244,10 +245,10 @@ class BashTool(BaseTool):
         # The permission mode decided whether to ask; tools.allow still spares listed commands.
         if ctx.must_ask and not allowed_by_prefix(command, ctx.settings.tools.allow):
             answer = await ctx.ask_permission(self.name, self.title(args, ctx.roots), dict(args))
-            if answer == "cancelled":
-                return ToolOutcome.error(PERMISSION_CANCELLED, permission=answer)
-            if answer not in ALLOWING:
-                return ToolOutcome.error(PERMISSION_DENIED, permission=answer)
+            if answer.option_id == "cancelled":
+                return ToolOutcome.error(PERMISSION_CANCELLED, permission=answer.option_id)
+            if answer.option_id not in ALLOWING:
+                return ToolOutcome.error(refusal(PERMISSION_DENIED, answer), permission=answer.option_id)
         if ctx.cancelled.is_set():
             return ToolOutcome.error("Command was cancelled before it started.", cancelled=True)
         env = child_environment(ctx.settings.apiKeyEnv)

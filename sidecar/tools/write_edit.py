@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from sidecar.core.permissions.choice import refusal
 from sidecar.core.ports import ToolContext, ToolOutcome
 from sidecar.tools.base import BaseTool, ToolError
 from sidecar.tools.documents import Document, load_document, refuse_special, write_text
@@ -66,10 +67,10 @@ def _target(raw: str, ctx: ToolContext) -> Path:
 async def _apply(path: Path, old: str | None, new: str, label: str, ctx: ToolContext) -> None:
     if ctx.must_ask:
         answer = await ctx.review_edit(path, old, new)
-        if answer == "cancelled":
+        if answer.option_id == "cancelled":
             raise ToolError(EDIT_CANCELLED)
-        if answer not in ("allow_once", "allow_turn", "allow_always"):
-            raise ToolError(EDIT_REJECTED)
+        if answer.option_id not in ("allow_once", "allow_turn", "allow_always"):
+            raise ToolError(refusal(EDIT_REJECTED, answer))
     applied = await ctx.apply_edit(path, new, label)
     if applied is None:  # the editor cannot apply edits: write the file ourselves
         await asyncio.to_thread(write_text, path, new)  # regular files only

@@ -49,8 +49,9 @@ async def client(sidecar: Any, llm: Any, workspace: Path) -> Any:
     return sidecar
 
 
-def answer(option: str) -> Any:
-    return lambda params: {"outcome": {"outcome": "selected", "optionId": option}}
+def answer(option: str, reason: str | None = None) -> Any:
+    meta = {"_meta": {"sidecar": {"reason": reason}}} if reason is not None else {}
+    return lambda params: {"outcome": {"outcome": "selected", "optionId": option, **meta}}
 
 
 def read_then_edit(path: str, old: str, new: str, *, first: str = "r1", second: str = "e1") -> list[Reply]:
@@ -120,6 +121,44 @@ async def test_a_rejected_edit_leaves_the_file_and_tells_the_model(client: Langu
     result = tool_results(llm)[-1]
     assert result["tool_use_id"] == "e1" and result.get("is_error") is True
     assert result_text(result) == "The user rejected this edit."
+
+
+async def test_a_reason_given_with_a_rejection_reaches_the_model(client: LanguageClient, llm: Any,
+                                                              workspace: Path) -> None:
+    rec = client.rec  # type: ignore[attr-defined]
+    rec.permission_answer = answer("reject_once", "  Keep 'hi'; add a docstring instead.  ")
+    for reply in read_then_edit("hello.py", "'hi'", "'bye'"):
+        llm.queue(reply)
+    llm.queue(Reply.tool_use("Bash", {"command": "echo ran > ran.txt"}, id="b1"))
+    llm.queue(Reply.text("Understood."))
+    await prompt(client, client.sid, "change hi to bye, then run it")  # type: ignore[attr-defined]
+    assert (workspace / "hello.py").read_text() == "def hello():\n    return 'hi'\n"
+    assert not (workspace / "ran.txt").exists()
+    results = {b["tool_use_id"]: b for b in tool_results(llm)}
+    # What the model reads: the refusal, then the user's own words (trimmed).
+    assert result_text(results["e1"]) == "The user rejected this edit. The user said: Keep 'hi'; add a docstring instead."
+    assert result_text(results["b1"]) == "Permission denied by the user. The user said: Keep 'hi'; add a docstring instead."
+    # The editor's rows carry the reason too, so a resumed session shows why.
+    finals = [u for u in rec.of("tool_call_update") if u.get("permission")]
+    assert {u["toolCallId"]: u["permission"].get("reason") for u in finals} == {
+        "e1": "Keep 'hi'; add a docstring instead.", "b1": "Keep 'hi'; add a docstring instead."}
+
+
+async def test_a_reason_is_kept_to_a_sentence_and_an_unoffered_option_is_a_rejection(
+        client: LanguageClient, llm: Any, workspace: Path) -> None:
+    rec = client.rec  # type: ignore[attr-defined]
+    rec.permission_answer = answer("reject_once", "x" * 5_000)
+    llm.queue(Reply.tool_use("Bash", {"command": "echo ran > ran.txt"}, id="b1"))
+    llm.queue(Reply.text("ok"))
+    await prompt(client, client.sid, "run it")  # type: ignore[attr-defined]
+    said = result_text({b["tool_use_id"]: b for b in tool_results(llm)}["b1"])
+    assert said == "Permission denied by the user. The user said: " + "x" * 2_000
+    rec.permission_answer = answer("allow_everything_forever")
+    llm.queue(Reply.tool_use("Bash", {"command": "echo ran > ran.txt"}, id="b2"))
+    llm.queue(Reply.text("ok"))
+    await prompt(client, client.sid, "run it again")  # type: ignore[attr-defined]
+    assert not (workspace / "ran.txt").exists()
+    assert result_text({b["tool_use_id"]: b for b in tool_results(llm)}["b2"]) == "Permission denied by the user"
 
 
 async def test_allow_turn_accepts_the_rest_of_the_turn(client: LanguageClient, llm: Any, workspace: Path) -> None:
@@ -248,11 +287,13 @@ async def test_exit_plan_mode_declined_keeps_planning(client: LanguageClient, ll
     llm.queue(Reply.tool_use("Write", {"file_path": str(plan), "content": "# Plan\n"}, id="w1"))
     llm.queue(Reply.tool_use("ExitPlanMode", {}, id="x1"))
     llm.queue(Reply.text("What should change?"))
-    rec.permission_answer = answer("reject_once")
+    rec.permission_answer = answer("reject_once", "Split step 2 into a test first.")
     await prompt(client, client.sid, "plan it")  # type: ignore[attr-defined]
     assert [u["currentModeId"] for u in rec.of("current_mode_update")] == ["plan"]
     result = {b["tool_use_id"]: b for b in tool_results(llm)}["x1"]
     assert result["is_error"] and "keep planning" in result_text(result)
+    # The user's feedback on the plan is what the model reads next.
+    assert result_text(result).endswith("The user said: Split step 2 into a test first.")
     gauge_mode = await call(client, "session/load", {"sessionId": client.sid})  # type: ignore[attr-defined]
     assert gauge_mode["modes"]["currentModeId"] == "plan"
 

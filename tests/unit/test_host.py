@@ -53,6 +53,7 @@ from sidecar.core.settings import Settings
 from sidecar.credentials import take_environment
 import sidecar.credentials as credentials
 from sidecar.fake_llm import FakeLLMServer, Reply
+from sidecar.core.permissions.choice import PermissionChoice
 
 take_environment()  # must not try to re-exec without fork
 ws = Path(sys.argv[1])
@@ -63,7 +64,7 @@ class Editor:
     def session_update(self, sid, update): self.updates.append(update)
     def status(self, kind, busy, message): pass
     def show_message(self, level, text): self.messages.append((level, text))
-    async def request_permission(self, sid, tool_call, options): return "allow_once"
+    async def request_permission(self, sid, tool_call, options): return PermissionChoice("allow_once")
     async def apply_edit(self, path, text, label, exists): return None
     def buffer_text(self, path): return None
     async def progress(self, *a, **k): return None

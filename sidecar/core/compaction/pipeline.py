@@ -167,7 +167,7 @@ class ContextTiers:
             [{"optionId": "allow_once", "name": "Compact now", "kind": "allow_once"},
              {"optionId": "reject_once", "name": "Not now", "kind": "reject_once"}],
         )
-        return answer in ("allow_once", "allow_always")
+        return answer.option_id in ("allow_once", "allow_always")
 
     def prepare_request(self, request: ModelRequest) -> ModelRequest:
         host = self.host

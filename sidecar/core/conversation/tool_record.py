@@ -16,6 +16,7 @@ import json
 from typing import TYPE_CHECKING, Any, cast
 
 from sidecar.contract.updates import PermissionAnswer
+from sidecar.core.permissions.choice import PermissionChoice
 
 if TYPE_CHECKING:
     from sidecar.contract.updates import SessionUpdate
@@ -103,15 +104,19 @@ class ToolNotes:
             message.extra[EXTRA_KEY] = notes
 
 
-def note_permission(session: Any, tool_call_id: str, option_id: str,
+def note_permission(session: Any, tool_call_id: str, choice: PermissionChoice,
                     options: list[dict[str, Any]]) -> None:
     """Remember the option the user picked for ``tool_call_id`` (its final update and the
     transcript carry it). Sessions without notes (tests' hosts) ignore it."""
     notes = getattr(session, "tool_notes", None)
     if not isinstance(notes, ToolNotes) or not tool_call_id:
         return
+    option_id = choice.option_id
     name = next((str(o.get("name")) for o in options if o.get("optionId") == option_id), option_id)
-    notes.note_permission(tool_call_id, {"optionId": option_id, "name": name})
+    answer: PermissionAnswer = {"optionId": option_id, "name": name}
+    if choice.reason:
+        answer["reason"] = choice.reason
+    notes.note_permission(tool_call_id, answer)
 
 
 def recorded(message: Message | None, tool_use_id: str) -> dict[str, Any]:

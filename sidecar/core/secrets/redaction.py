@@ -16,6 +16,7 @@ import threading
 from typing import Any
 
 from sidecar.contract.updates import SessionUpdate
+from sidecar.core.permissions.choice import PermissionChoice
 
 REDACTED_KEY = "[REDACTED_API_KEY]"
 
@@ -248,7 +249,7 @@ class RedactingEditor:
         self._inner.show_message(level, redact_api_keys(text))
 
     async def request_permission(self, session_id: str, tool_call: dict[str, Any],
-                                 options: list[dict[str, str]]) -> str:
+                                 options: list[dict[str, str]]) -> PermissionChoice:
         return await self._inner.request_permission(session_id, redact_value(tool_call), options)
 
     async def progress(self, token: str | None, kind: str, title: str, message: str = "",

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sidecar.core.conversation.tool_record import note_permission
+from sidecar.core.permissions.choice import PermissionChoice
 
 if TYPE_CHECKING:
     from sidecar.contract.updates import SessionUpdate
@@ -115,7 +116,7 @@ class SessionToolContext:
         exists = await asyncio.to_thread(path.exists)
         return await self._session.editor.apply_edit(path, new_text, label, exists)
 
-    async def review_edit(self, path: Path, old_text: str | None, new_text: str) -> str:
+    async def review_edit(self, path: Path, old_text: str | None, new_text: str) -> PermissionChoice:
         """Ask the user about one edit, shown as a diff; the chosen optionId, or "cancelled".
         "allow_turn" lets the rest of this turn's edits through unasked."""
         tool_call = {
@@ -128,12 +129,12 @@ class SessionToolContext:
             "content": [{"type": "diff", "path": str(path), "oldText": old_text, "newText": new_text}],
         }
         answer = await self._session.editor.request_permission(self._session.id, tool_call, EDIT_OPTIONS)
-        if answer == "allow_turn":
+        if answer.option_id == "allow_turn":
             self._session.permissions.edits_accepted = True
         note_permission(self._session, tool_call["toolCallId"], answer, EDIT_OPTIONS)
         return answer
 
-    async def ask_to_leave_plan(self, plan: str) -> str:
+    async def ask_to_leave_plan(self, plan: str) -> PermissionChoice:
         """Show the plan and ask whether to leave plan mode; the chosen optionId."""
         tool_call = {
             "toolCallId": self.current_tool_call.get("toolCallId", ""),
@@ -148,9 +149,10 @@ class SessionToolContext:
         note_permission(self._session, tool_call["toolCallId"], answer, LEAVE_PLAN_OPTIONS)
         return answer
 
-    async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
+    async def ask_permission(self, tool_name: str, title: str,
+                             raw_input: dict[str, Any]) -> PermissionChoice:
         if tool_name in self._session.permissions.allowed_always:
-            return "allow_always"
+            return PermissionChoice("allow_always")
         tool_call = {
             "toolCallId": self.current_tool_call.get("toolCallId", ""),
             "title": title,
@@ -161,7 +163,7 @@ class SessionToolContext:
         answer = await self._session.editor.request_permission(
             self._session.id, tool_call, PERMISSION_OPTIONS
         )
-        if answer == "allow_always":
+        if answer.option_id == "allow_always":
             self._session.permissions.allowed_always.add(tool_name)
         # The answer shows on the call's final update, live and when the session is resumed.
         note_permission(self._session, tool_call["toolCallId"], answer, PERMISSION_OPTIONS)

@@ -12,6 +12,7 @@ from contract_shapes import mismatches
 
 from sidecar.composition import default_adapters
 from sidecar.contract.updates import SessionUpdate
+from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings
 from sidecar.fake_llm import FakeLLMServer, Reply
@@ -32,8 +33,8 @@ class RecordingEditor:
         pass
 
     async def request_permission(self, session_id: str, tool_call: dict[str, Any],
-                                 options: list[dict[str, str]]) -> str:
-        return "allow_once"
+                                 options: list[dict[str, str]]) -> PermissionChoice:
+        return PermissionChoice("allow_once")
 
     async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:
         return None

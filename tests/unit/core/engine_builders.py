@@ -37,6 +37,7 @@ from sidecar.core.conversation.messages import (
     Usage,
     is_compact_boundary,
 )
+from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.core.ports import (
     Adapters,
     Completed,
@@ -246,6 +247,7 @@ class RecordingEditor:
     statuses: list[tuple[str, bool, str]] = field(default_factory=list)
     messages: list[tuple[str, str]] = field(default_factory=list)
     permission: str = "allow_once"
+    reason: str | None = None  # what the user says with a rejection
     buffers: dict[Path, str] = field(default_factory=dict)
 
     def session_update(self, session_id: str, update: dict[str, Any]) -> None:
@@ -258,8 +260,8 @@ class RecordingEditor:
         self.messages.append((level, text))
 
     async def request_permission(self, session_id: str, tool_call: dict[str, Any],
-                                 options: list[dict[str, str]]) -> str:
-        return self.permission
+                                 options: list[dict[str, str]]) -> PermissionChoice:
+        return PermissionChoice(self.permission, self.reason)
 
     async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:
         return None

@@ -23,6 +23,7 @@ from sidecar.contract.params import (
     SessionParams,
 )
 from sidecar.core.conversation.messages import user_text
+from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings
 from sidecar.storage.history_entry import HistoryEntry
@@ -47,8 +48,8 @@ class Editor:
         self.messages.append((level, text))
 
     async def request_permission(self, session_id: str, tool_call: dict[str, Any],
-                                 options: list[dict[str, str]]) -> str:
-        return "reject_once"
+                                 options: list[dict[str, str]]) -> PermissionChoice:
+        return PermissionChoice("reject_once")
 
     async def apply_edit(self, path: Path, new_text: str, label: str, exists: bool) -> bool | None:
         return None

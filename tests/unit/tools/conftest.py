@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from sidecar.core.conversation.file_state import FileReadState
+from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.core.secrets.redaction import forget_secrets
 from sidecar.core.settings import Settings, Tools
 
@@ -37,6 +38,7 @@ class FakeContext:
     edits: list[tuple[Path, str, str]] = field(default_factory=list)
     apply_ok: bool = True
     permission: str = "allow_once"
+    reason: str | None = None  # what the user says with a rejection
     asked: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
     writable: list[Path] = field(default_factory=list)
     must_ask: bool = True
@@ -55,13 +57,14 @@ class FakeContext:
         self.buffers.pop(path, None)
         return True
 
-    async def ask_permission(self, tool_name: str, title: str, raw_input: dict[str, Any]) -> str:
+    async def ask_permission(self, tool_name: str, title: str,
+                             raw_input: dict[str, Any]) -> PermissionChoice:
         self.asked.append((tool_name, title, raw_input))
-        return self.permission
+        return PermissionChoice(self.permission, self.reason)
 
-    async def review_edit(self, path: Path, old_text: str | None, new_text: str) -> str:
+    async def review_edit(self, path: Path, old_text: str | None, new_text: str) -> PermissionChoice:
         self.reviewed.append((path, old_text, new_text))
-        return self.permission
+        return PermissionChoice(self.permission, self.reason)
 
     def with_tools(self, **changes: Any) -> FakeContext:
         tools: Tools = dataclasses.replace(self.settings.tools, **changes)

@@ -377,10 +377,14 @@ export interface ToolCall {
   replay?: boolean;
 }
 
-/** The option the user picked when the tool call asked (its `optionId` and `name`). */
+/**
+ * The option the user picked when the tool call asked (its `optionId` and `name`),
+ * and the reason they gave with a rejection.
+ */
 export interface PermissionAnswer {
   optionId: string;
   name: string;
+  reason?: string;
 }
 
 export interface ToolCallUpdate {
@@ -490,9 +494,18 @@ export interface PermissionParams {
   options: PermissionOption[];
 }
 
+export interface AnswerMeta {
+  reason?: string;
+}
+
+export interface SelectedMeta {
+  sidecar?: AnswerMeta;
+}
+
 export interface Selected {
   outcome: "selected";
   optionId: string;
+  _meta: SelectedMeta;
 }
 
 export interface Cancelled {

@@ -289,10 +289,12 @@
 ---@field locations? context_sidecar.Location[]
 ---@field replay? boolean
 
----The option the user picked when the tool call asked (its `optionId` and `name`).
+---The option the user picked when the tool call asked (its `optionId` and `name`),
+---and the reason they gave with a rejection.
 ---@class context_sidecar.PermissionAnswer
 ---@field optionId string
 ---@field name string
+---@field reason? string
 
 ---@class context_sidecar.ToolCallUpdate
 ---@field sessionUpdate "tool_call_update"
@@ -386,9 +388,16 @@
 ---@field toolCall table<string, any>
 ---@field options context_sidecar.PermissionOption[]
 
+---@class context_sidecar.AnswerMeta
+---@field reason? string
+
+---@class context_sidecar.SelectedMeta
+---@field sidecar? context_sidecar.AnswerMeta
+
 ---@class context_sidecar.Selected
 ---@field outcome "selected"
 ---@field optionId string
+---@field _meta context_sidecar.SelectedMeta
 
 ---@class context_sidecar.Cancelled
 ---@field outcome "cancelled"
