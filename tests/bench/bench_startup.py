@@ -75,8 +75,10 @@ def wait_response(proc: subprocess.Popen[bytes], request_id: int,
             on_notification(message)
 
 
-def prompt(proc: subprocess.Popen[bytes], request_id: int, session_id: str, text: str) -> tuple[float, float]:
-    """Send a prompt; (perf_counter when sent, when its first agent_message_chunk arrived)."""
+def prompt(proc: subprocess.Popen[bytes], request_id: int, session_id: str, text: str,
+           cpu: list[float | None]) -> tuple[float, float]:
+    """Send a prompt; (perf_counter when sent, when its first agent_message_chunk arrived).
+    The server's CPU time when that chunk arrived is appended to ``cpu``."""
     assert proc.stdin is not None
     first: list[float] = []
 
@@ -85,6 +87,7 @@ def prompt(proc: subprocess.Popen[bytes], request_id: int, session_id: str, text
         if not first and message.get("method") == "session/update" \
                 and update.get("sessionUpdate") == "agent_message_chunk":
             first.append(time.perf_counter())
+            cpu.append(cpu_seconds(proc.pid))
 
     sent = time.perf_counter()
     proc.stdin.write(frame({"jsonrpc": "2.0", "id": request_id, "method": "session/prompt", "params": {
@@ -97,14 +100,14 @@ def prompt(proc: subprocess.Popen[bytes], request_id: int, session_id: str, text
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """CPU time of every thread of ``pid`` so far (Linux schedstat), or None."""
-    total = 0
+    """User and system CPU time of ``pid`` so far, its ended threads included (Linux
+    /proc/<pid>/stat, in clock ticks of 10 ms), or None."""
     try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            total += int((task / "schedstat").read_text().split()[0])
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        fields = stat[stat.rindex(")") + 2:].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
-    return total / 1e9
 
 
 class Start:
@@ -116,6 +119,7 @@ class Start:
         self.initialize_cpu: float | None = None
         self.session: float | None = None
         self.first_token: float | None = None
+        self.first_token_cpu: float | None = None
         self.first_prompt: float | None = None
         self.second_prompt: float | None = None
 
@@ -167,9 +171,11 @@ def one_start(command: list[str], tmp: Path, session: bool, llm_url: str = "http
             if "result" not in reply:
                 raise RuntimeError(f"session/new failed: {reply}")
             session_id = reply["result"]["sessionId"]
-            sent, token = prompt(proc, 4, session_id, "first question")
+            cpu: list[float | None] = []
+            sent, token = prompt(proc, 4, session_id, "first question", cpu)
             start.first_token, start.first_prompt = token - started, token - sent
-            sent, token = prompt(proc, 5, session_id, "second question")
+            start.first_token_cpu = cpu[0]
+            sent, token = prompt(proc, 5, session_id, "second question", cpu)
             start.second_prompt = token - sent
         proc.stdin.write(frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}))
         proc.stdin.flush()
@@ -219,6 +225,9 @@ def main(argv: list[str]) -> int:
         print(f"   minimal  CPU to initialize {row(minimal_cpu)}")
         print(f"   ratio sidecar/minimal (CPU medians): {median(sidecar_cpu) / median(minimal_cpu):.2f}x")
     print(f"   first prompt's first token, from spawn   {row([s.first_token for s in starts])}")
+    token_cpu = [s.first_token_cpu for s in starts if s.first_token_cpu is not None]
+    if token_cpu:
+        print(f"   sidecar  CPU to the first token {row(token_cpu)}")
     first = median([s.first_prompt for s in starts if s.first_prompt is not None])
     second = median([s.second_prompt for s in starts if s.second_prompt is not None])
     print(f"   prompt -> first token: first prompt {ms(first)} | second prompt {ms(second)}"
