@@ -13,9 +13,10 @@ status=0
 .venv/bin/mypy sidecar || status=$?
 .venv/bin/vulture sidecar tests/dead_code_allowed.py --min-confidence 60 \
   --ignore-names '*[a-z][A-Z]*' --ignore-decorators '@server.feature' || status=$?
-# Most of the suite waits on processes (the sidecar, the fake, Neovim, acpx): two workers
-# keep both cores busy. A file's tests stay on one worker, so its shared servers are shared.
-.venv/bin/python -m pytest -q -p no:cacheprovider -n "${PYTEST_WORKERS:-2}" --dist loadfile tests \
+# Most of the suite waits on processes (the sidecar, the fake, Neovim, acpx): four workers
+# keep two cores busy while each waits. A file's tests stay on one worker, so its shared
+# servers are shared.
+.venv/bin/python -m pytest -q -p no:cacheprovider -n "${PYTEST_WORKERS:-4}" --dist loadfile tests \
   || status=$?
 if [ "${SKIP_VSCODE:-}" != "1" ]; then
   PYTHON="$PWD/.venv/bin/python" bash vscode-extension/scripts/test.sh || status=$?
