@@ -202,7 +202,15 @@ def _lower_first(name: str) -> str:
 # ----- TypeScript ----------------------------------------------------------------------------
 
 
-class _TypeScript:
+class _Mirror:
+    """One language's spelling of the contract's types: the primitives, and how a union, a
+    list and a map are written."""
+
+    PRIMITIVES: dict[Any, str]
+    NAME_PREFIX = ""
+    UNION = " | "
+    MAP = "Record<{key}, {value}>"
+
     def __init__(self, contract: Contract) -> None:
         self.contract = contract
 
@@ -210,30 +218,29 @@ class _TypeScript:
         if not top:
             named = self.contract.name_of(tp)
             if named:
-                return named
-        if tp is str:
-            return "string"
-        if tp in (int, float):
-            return "number"
-        if tp is bool:
-            return "boolean"
-        if tp is type(None) or tp is None:
-            return "null"
-        if tp is Any:
-            return "unknown"
+                return self.NAME_PREFIX + named
+        if tp is None:
+            tp = type(None)
+        if tp in self.PRIMITIVES:
+            return self.PRIMITIVES[tp]
         origin = get_origin(tp)
         if origin is Literal:
-            return " | ".join(json.dumps(arg) for arg in get_args(tp))
+            return self.UNION.join(json.dumps(arg) for arg in get_args(tp))
         if _is_union(tp):
-            return " | ".join(self.type(arg) for arg in get_args(tp))
+            return self.UNION.join(self.type(arg) for arg in get_args(tp))
         if origin is list:
             (item,) = get_args(tp)
             inner = self.type(item)
-            return f"({inner})[]" if " | " in inner else f"{inner}[]"
+            return f"({inner})[]" if self.UNION.strip() in inner else f"{inner}[]"
         if origin is dict:
             key, value = get_args(tp)
-            return f"Record<{self.type(key)}, {self.type(value)}>"
-        raise TypeError(f"no TypeScript for {tp!r}")
+            return self.MAP.format(key=self.type(key), value=self.type(value))
+        raise TypeError(f"no {type(self).__name__.strip('_')} type for {tp!r}")
+
+
+class _TypeScript(_Mirror):
+    PRIMITIVES = {str: "string", int: "number", float: "number", bool: "boolean",
+                  type(None): "null", Any: "unknown"}
 
     def render(self) -> str:
         out = [f"// {HEADER}", "// The wire contract (docs/protocol.md) as the sidecar defines it.", ""]
@@ -283,40 +290,12 @@ def _block_comment(doc: str, indent: str) -> list[str]:
 # ----- Lua -----------------------------------------------------------------------------------
 
 
-class _Lua:
-    def __init__(self, contract: Contract) -> None:
-        self.contract = contract
-
-    def type(self, tp: Any, *, top: bool = False) -> str:
-        if not top:
-            named = self.contract.name_of(tp)
-            if named:
-                return LUA_PREFIX + named
-        if tp is str:
-            return "string"
-        if tp is int:
-            return "integer"
-        if tp is float:
-            return "number"
-        if tp is bool:
-            return "boolean"
-        if tp is type(None) or tp is None:
-            return "nil"
-        if tp is Any:
-            return "any"
-        origin = get_origin(tp)
-        if origin is Literal:
-            return "|".join(json.dumps(arg) for arg in get_args(tp))
-        if _is_union(tp):
-            return "|".join(self.type(arg) for arg in get_args(tp))
-        if origin is list:
-            (item,) = get_args(tp)
-            inner = self.type(item)
-            return f"({inner})[]" if "|" in inner else f"{inner}[]"
-        if origin is dict:
-            key, value = get_args(tp)
-            return f"table<{self.type(key)}, {self.type(value)}>"
-        raise TypeError(f"no Lua type for {tp!r}")
+class _Lua(_Mirror):
+    PRIMITIVES = {str: "string", int: "integer", float: "number", bool: "boolean",
+                  type(None): "nil", Any: "any"}
+    NAME_PREFIX = LUA_PREFIX
+    UNION = "|"
+    MAP = "table<{key}, {value}>"
 
     def render(self) -> str:
         out = [f"---{HEADER}",
