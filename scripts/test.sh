@@ -15,9 +15,10 @@ status=0
   --ignore-names '*[a-z][A-Z]*' --ignore-decorators '@server.feature' || status=$?
 # Most of the suite waits on processes (the sidecar, the fake, Neovim, acpx): four workers
 # keep two cores busy while each waits. A file's tests stay on one worker, so its shared
-# servers are shared.
-.venv/bin/python -m pytest -q -p no:cacheprovider -n "${PYTEST_WORKERS:-4}" --dist loadfile tests \
-  || status=$?
+# servers are shared; files go out in collection order (tests/conftest.py puts the ones that
+# start processes first), not xdist's by-test-count order that leaves slow one-test files last.
+.venv/bin/python -m pytest -q -p no:cacheprovider -n "${PYTEST_WORKERS:-4}" --dist loadfile \
+  --no-loadscope-reorder tests || status=$?
 if [ "${SKIP_VSCODE:-}" != "1" ]; then
   PYTHON="$PWD/.venv/bin/python" bash vscode-extension/scripts/test.sh || status=$?
 fi

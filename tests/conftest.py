@@ -25,6 +25,24 @@ def _local_counts() -> dict[str, Any]:
             "acp": dict(Totals.checked), "acp_violations": len(Totals.violations)}
 
 
+# Where a file's tests run first under xdist: the files that wait on real processes (Neovim
+# and the sidecar) start before the unit tests, which fill the workers' last minutes. With
+# --no-loadscope-reorder (scripts/test.sh) the files go out in this order; xdist's own
+# reorder (by test count) would leave the single-test process files for last, one worker
+# running each while the others idle.
+_FIRST = ("tests/nvim/", "tests/e2e/")
+
+
+def _rank(item: pytest.Item) -> int:
+    path = item.nodeid
+    return next((i for i, prefix in enumerate(_FIRST) if path.startswith(prefix)), len(_FIRST))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if hasattr(config, "workerinput"):  # an xdist worker: the order files are handed out
+        items.sort(key=_rank)  # stable: a file's tests stay together and in order
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     output = getattr(session.config, "workeroutput", None)
     if output is not None:  # a worker: hand the counts to the controller
