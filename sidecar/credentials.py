@@ -31,8 +31,7 @@ import os
 import sys
 
 from sidecar import host
-from sidecar.core.secrets.held_keys import DEFAULT_KEY_VARIABLES, HANDOFF_ENV, SDK_CREDENTIALS, hold
-from sidecar.core.secrets.redaction import register_secret
+from sidecar.core.secrets.handoff import HANDOFF_ENV
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +66,11 @@ def take_environment(argv: list[str] | None = None) -> None:
         handoff_state = "not available on this platform"
     else:
         handoff_state = _reexec(argv if argv is not None else list(getattr(sys, "orig_argv", [])))
+    # Only the interpreter that goes on loads the keys' keepers: the one that re-executes
+    # never gets here, and starts its successor sooner for it.
+    from sidecar.core.secrets.held_keys import DEFAULT_KEY_VARIABLES, SDK_CREDENTIALS, hold
+    from sidecar.core.secrets.redaction import register_secret
+
     for name in DEFAULT_KEY_VARIABLES:
         hold(name)
     for name in SDK_CREDENTIALS:

@@ -33,9 +33,10 @@ from sidecar.contract.params import (
 )
 from sidecar.contract.results import PromptResult, SessionList, SessionOpened
 from sidecar.contract.updates import agent_message_chunk
+from sidecar.contract.version import PROVIDERS
 from sidecar.core.conversation.messages import new_uuid
 from sidecar.core.service import SessionService
-from sidecar.core.settings import PROVIDERS, Settings, resolve_settings
+from sidecar.core.settings import Settings, resolve_settings
 from sidecar.logs import setup_logging
 from sidecar.routes import NOTIFICATIONS, REQUESTS, ROUTES, Route, settle
 from sidecar.sdk_warmup import SdkWarmUp
@@ -186,8 +187,8 @@ class AcpServer:
     async def initialize(self, p: dict[str, Any]) -> Any:
         version = decode(InitializeParams, p).protocol_version
         self.editor.configure(p.get("clientCapabilities"))
-        self.sdk.start()
         self._settings_for(None)
+        self.sdk.start(self.service.settings.provider)
         self._settings_cwd = None
         info = p.get("clientInfo")
         name = info.get("name") if isinstance(info, dict) else None

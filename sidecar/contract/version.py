@@ -1,3 +1,8 @@
-"""The protocol's major version: clients refuse a server of another one."""
+"""What the server says of itself in ``initialize``: the protocol's major version (clients
+refuse a server of another one) and the providers it speaks."""
 
 PROTOCOL_VERSION = 4
+
+# The one list of providers: the adapters in sidecar.providers build each, the settings
+# accept them, and both transports announce them.
+PROVIDERS: tuple[str, ...] = ("anthropic", "openai", "openai-compatible")

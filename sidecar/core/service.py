@@ -83,7 +83,8 @@ class SessionService:
         self.environ = environ if environ is not None else ProcessEnvironment()
         self.sessions: dict[str, Session] = {}
         # Set by the transport: waits, off the event loop, until the provider SDKs are imported.
-        self.sdk_ready: Callable[[], Awaitable[None]] | None = None
+        # Awaits the SDK of a provider (None: of every provider in use) loading off the loop.
+        self.sdk_ready: Callable[[str | None], Awaitable[None]] | None = None
         # Told of every context-management event of every session (replay's report).
         self.tier_observers: list[Callable[[dict[str, Any]], None]] = []
         self.stores = Stores(adapters, lambda: self.settings, self.editor)
@@ -271,7 +272,7 @@ class SessionService:
             blocks, attached = await editor_attachments(session, blocks)
             for record in attached:
                 session.append(record)
-            await self._sdk_ready()
+            await self._sdk_ready(session.settings_for_call().provider)
             self.editor.status("normal", True, "Thinking…")
             stop = cast(StopReason, await session.run_turn(blocks))
             return {"stopReason": stop, "gauge": session.gauge(bump=False)}
@@ -308,13 +309,13 @@ class SessionService:
             raise CompactionFailed(
                 "Compaction is turned off (DISABLE_COMPACT is set); use /clear to start over",
                 data={"tier": "full", "reason": "disabled"})
-        await self._sdk_ready()
+        await self._sdk_ready(session.settings_for_call().provider)
         return cast(Compacted, await session.tiers.compact_now(
             trigger=trigger, instructions=instructions, work_done_token=work_done_token))
 
-    async def _sdk_ready(self) -> None:
+    async def _sdk_ready(self, provider: str | None = None) -> None:
         if self.sdk_ready is not None:
-            await self.sdk_ready()
+            await self.sdk_ready(provider)
 
     async def shutdown(self) -> None:
         """Stop everything; succeeds whatever the disk does (failures are said, not raised)."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, get_type_hints
 
+from sidecar.contract.version import PROVIDERS
 from sidecar.core.environment import env_flag, env_positive_int
 from sidecar.core.permissions.modes import MODE_IDS
 from sidecar.core.workspace.own_files import read_own_text
@@ -236,9 +237,6 @@ class Permissions:
     defaultMode: str = "default"
 
 
-# The providers the sidecar speaks: the one list (the adapters in sidecar.providers build
-# each; the transports announce it in initialize).
-PROVIDERS: tuple[str, ...] = ("anthropic", "openai", "openai-compatible")
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "provider": PROVIDERS,

@@ -36,7 +36,7 @@ from sidecar import __version__
 from sidecar.contract import methods as m
 from sidecar.contract.errors import INTERNAL_ERROR, InvalidParams, SidecarError
 from sidecar.contract.uris import uri_to_path
-from sidecar.contract.version import PROTOCOL_VERSION
+from sidecar.contract.version import PROTOCOL_VERSION, PROVIDERS
 from sidecar.jsonrpc import describe, error_message, short
 from sidecar.logs import setup_logging
 from sidecar.lsp.stdio import LspIntake, read_stdio
@@ -72,8 +72,6 @@ class SidecarProtocol(LanguageServerProtocol):
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
-        from sidecar.core.settings import PROVIDERS
-
         result = yield from super().lsp_initialize(params)
         result.capabilities.experimental = {
             "contextSidecar": {"protocolVersion": PROTOCOL_VERSION, "providers": list(PROVIDERS)}
@@ -199,7 +197,9 @@ class SidecarServer(LanguageServer):
             self._build_service()
         except Exception as exc:  # the first message that needs the service says why
             _log_failure("building the session service", exc)
-        self.sdk.start()
+            return
+        assert self._service is not None
+        self.sdk.start(self._service.settings.provider)
 
     def max_message_bytes(self) -> int:
         if self._service is None:
@@ -300,8 +300,9 @@ def build_server() -> SidecarServer:
 
     @server.feature(types.INITIALIZED)
     async def on_initialized(ls: SidecarServer, params: Any) -> None:
-        ls.sdk.start()
         await _pull_configuration(ls)
+        if ls.service_built:  # the editor's own settings may name another provider
+            ls.sdk.start(ls.service.settings.provider)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def on_config(ls: SidecarServer, params: types.DidChangeConfigurationParams) -> None:

@@ -18,10 +18,11 @@ from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from sidecar.contract.errors import ProviderNotConfigured
+from sidecar.contract.version import PROVIDERS
 from sidecar.core.models.catalog import ModelInfo, lookup
 from sidecar.core.ports import Provider
 from sidecar.core.secrets.held_keys import DEFAULT_KEY_ENV, read_key
-from sidecar.core.settings import BASE_URL_ENV, PROVIDERS, SECTION, Settings, resolve_base_url
+from sidecar.core.settings import BASE_URL_ENV, SECTION, Settings, resolve_base_url
 from sidecar.providers.anthropic_messages import AnthropicProvider
 from sidecar.providers.openai_chat import KEYLESS_PLACEHOLDER, OpenAIChatProvider
 from sidecar.providers.openai_responses import OpenAIResponsesProvider
@@ -115,11 +116,19 @@ def make_provider(settings: Settings, environ: Mapping[str, str]) -> Provider:
     )
 
 
-def warm_up_sdks() -> None:
-    """Import the provider SDKs off the start-up path (call it in a background thread), so
-    neither the editor's initialize nor the first prompt waits for them."""
-    for name in ("anthropic", "openai"):
-        try:
-            __import__(name)
-        except Exception as exc:  # a broken SDK shows up, clearly, on the first real call
-            logging.getLogger(__name__).debug("warm-up import of %s failed: %s", name, exc)
+# The SDK each provider is spoken through.
+SDK_MODULES: dict[str, str] = {"anthropic": "anthropic", "openai": "openai",
+                               "openai-compatible": "openai"}
+
+
+def warm_up_sdk(provider: str) -> None:
+    """Import the SDK ``provider`` is spoken through, off the start-up path (call it in a
+    background thread), so neither the editor's initialize nor the first prompt waits for
+    it. Only that one: the other SDK would cost a second or more of CPU for nothing."""
+    name = SDK_MODULES.get(provider)
+    if name is None:
+        return  # not a provider: the first call says so
+    try:
+        __import__(name)
+    except Exception as exc:  # a broken SDK shows up, clearly, on the first real call
+        logging.getLogger(__name__).debug("warm-up import of %s failed: %s", name, exc)

@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from sidecar.core.secrets.handoff import HANDOFF_ENV  # no child inherits it
 from sidecar.core.secrets.redaction import register_secret
 
 # The variable each provider reads when ``apiKeyEnv`` is not set.
@@ -25,9 +26,6 @@ DEFAULT_KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")
 # left in os.environ because the SDK looks for them there.
 SDK_CREDENTIALS = ("ANTHROPIC_AUTH_TOKEN",)
 
-# Where a re-executed sidecar receives its environment (``sidecar.credentials``): no
-# child inherits it.
-HANDOFF_ENV = "CONTEXT_SIDECAR_ENV_FD"
 
 _held: dict[str, str] = {}  # variable name -> value, no longer in os.environ
 _withheld: set[str] = set(DEFAULT_KEY_VARIABLES) | set(SDK_CREDENTIALS)
