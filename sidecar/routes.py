@@ -15,6 +15,7 @@ from typing import Any, Callable, Generic, TypeVar
 
 from sidecar.contract import methods as m
 from sidecar.contract.decoding import decode
+from sidecar.contract.errors import InvalidParams
 from sidecar.contract.params import (
     CompactParams,
     DocumentChangeParams,
@@ -24,6 +25,7 @@ from sidecar.contract.params import (
     HistoryListParams,
     ListSessionsParams,
     LoadSessionParams,
+    McpActionParams,
     NewSessionParams,
     NoParams,
     PromptParams,
@@ -37,6 +39,7 @@ from sidecar.contract.results import (
     ContextView,
     HistoryList,
     HistoryUndone,
+    McpActionDone,
     ModelSet,
     SessionOpened,
     WorkspaceTrusted,
@@ -85,6 +88,17 @@ async def new_session(service: SessionService, p: NewSessionParams) -> SessionOp
 async def trust_workspace(service: SessionService, p: TrustWorkspaceParams) -> WorkspaceTrusted:
     """``sidecar/trustWorkspace``: the trust itself is kept apart from the sessions."""
     return await trust_folder(service.trust, p.cwd)
+
+
+async def mcp_action(service: SessionService, p: McpActionParams) -> McpActionDone:
+    """``sidecar/mcpAction``: approve, reject or retry one of the session's servers."""
+    session = service.get(p.session_id)
+    try:
+        done, message = await service.mcp.act(session, p.server, p.action)
+    except KeyError:
+        raise InvalidParams(f"No MCP server named {p.server!r} in this session's workspace",
+                            data={"field": "server"}) from None
+    return {"done": done, "message": message, "servers": service.mcp.statuses(session)}
 
 
 # The calls the service's rooms answer (see ``sidecar.core.service``).
@@ -138,6 +152,7 @@ REQUESTS: tuple[Route[Any], ...] = (
     Route(m.HISTORY_LIST, HistoryListParams, history_list),
     Route(m.HISTORY_UNDO, NoParams, history_undo),
     Route(m.TRUST_WORKSPACE, TrustWorkspaceParams, trust_workspace),
+    Route(m.MCP_ACTION, McpActionParams, mcp_action),
 )
 
 NOTIFICATIONS: tuple[Route[Any], ...] = (

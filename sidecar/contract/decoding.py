@@ -151,6 +151,12 @@ def _file_events(value: Any) -> list[dict[str, Any]]:
     return value
 
 
+def _mcp_action(value: Any) -> str:
+    if value not in ("approve", "reject", "retry"):
+        raise Refused()
+    return value  # type: ignore[no-any-return]
+
+
 TEXT: Kind[str] = Kind("a string", _text)
 # Ids and names: an empty one names nothing.
 NONEMPTY_TEXT: Kind[str] = Kind("a string", _nonempty_text)
@@ -159,4 +165,5 @@ INTEGER: Kind[int] = Kind("an integer", _integer)
 POSITIVE_INTEGER: Kind[int] = Kind("a positive integer", _positive_integer)
 PROGRESS_TOKEN: Kind[str | int] = Kind("a string or an integer", _progress_token)
 ARRAY: Kind[list[Any]] = Kind("an array", _array)
+MCP_ACTION: Kind[str] = Kind('"approve", "reject" or "retry"', _mcp_action)
 FILE_EVENTS: Kind[list[dict[str, Any]]] = Kind("an array of file events with a uri", _file_events)

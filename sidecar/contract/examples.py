@@ -46,6 +46,7 @@ from sidecar.contract.params import (
     HistoryListParams,
     ListSessionsParams,
     LoadSessionParams,
+    McpActionParams,
     NewSessionParams,
     NoParams,
     PromptParams,
@@ -64,6 +65,7 @@ from sidecar.contract.results import (
     HistoryEntry,
     HistoryList,
     HistoryUndone,
+    McpActionDone,
     McpServer,
     ModelSet,
     PromptResult,
@@ -156,7 +158,20 @@ def _opened() -> SessionOpened:
 
 MCP_SERVERS: list[McpServer] = [
     {"name": "docs", "status": "failed", "transport": "http", "tools": ["mcp__docs__search"],
-     "error": "ConnectError: connection refused (gave up after 4 attempts)"},
+     "error": "ConnectError: connection refused (gave up after 4 attempts)", "state": "failed",
+     "label": "failed: ConnectError: connection refused (gave up after 4 attempts)",
+     "actions": ["retry"], "offered": 1, "workspace": False},
+    {"name": "probe", "status": "failed", "transport": "stdio", "tools": [],
+     "error": "waiting for approval", "state": "waiting", "label": "waiting for your approval",
+     "actions": ["approve", "reject"], "offered": 0, "workspace": True},
+]
+# Asked to approve a server of a folder the user has not trusted: refused, in words.
+MCP_UNTRUSTED: list[McpServer] = [
+    {"name": "probe", "status": "failed", "transport": "stdio", "tools": [],
+     "error": "not started: the folder is in the editor's Restricted Mode (trust the folder "
+              "to start its own servers)",
+     "state": "untrusted", "label": "not used: the folder is not trusted", "actions": [],
+     "offered": 0, "workspace": True},
 ]
 
 
@@ -204,6 +219,10 @@ def requests() -> list[RequestExample]:
         "updatedAt": "2026-01-01T00:42:00.000Z", "used": 142300, "size": 200000}]}
     empty: Empty = {}
     trusted: WorkspaceTrusted = {"trusted": True, "cwd": CWD}
+    approved: McpActionDone = {
+        "done": False, "servers": MCP_UNTRUSTED,
+        "message": "The MCP server 'probe' is not used: the folder is not trusted. Trust the "
+                   "folder first."}
     prompted: PromptResult = {"stopReason": "end_turn", "gauge": GAUGE}
     model_set: ModelSet = {"gauge": GAUGE}
     compacted: Compacted = {"compactionId": "cmp_3f9a1c2b7d4e", "status": "completed",
@@ -238,6 +257,9 @@ def requests() -> list[RequestExample]:
         RequestExample(m.HISTORY_LIST, HistoryListParams(limit=20, project=CWD), history),
         RequestExample(m.HISTORY_UNDO, NoParams(), undone),
         RequestExample(m.TRUST_WORKSPACE, TrustWorkspaceParams(cwd=CWD), trusted),
+        RequestExample(m.MCP_ACTION,
+                       McpActionParams(session_id=SESSION, server="probe", action="approve"),
+                       approved),
     ]
 
 

@@ -20,6 +20,7 @@ CONTEXT = "sidecar/context"
 HISTORY_LIST = "sidecar/history/list"
 HISTORY_UNDO = "sidecar/history/undo"
 TRUST_WORKSPACE = "sidecar/trustWorkspace"
+MCP_ACTION = "sidecar/mcpAction"
 
 # Notifications, client to server. The document ones are ACP's names and shapes; over LSP
 # they arrive as LSP's own textDocument/didOpen|didChange|didClose, which the transport

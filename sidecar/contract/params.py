@@ -13,6 +13,7 @@ from typing import Any
 from sidecar.contract.content import PROMPT, ContentBlock
 from sidecar.contract.decoding import (
     ABSOLUTE_PATH,
+    MCP_ACTION,
     ARRAY,
     FILE_EVENTS,
     NONEMPTY_TEXT,
@@ -21,6 +22,7 @@ from sidecar.contract.decoding import (
     TEXT,
     wire,
 )
+from sidecar.contract.results import McpServerAction
 from sidecar.contract.uris import uri_to_path
 
 # ----- requests ------------------------------------------------------------------------------
@@ -38,6 +40,15 @@ class NewSessionParams:
 class TrustWorkspaceParams:
     # The folder the user trusts (over LSP, the workspace root when not given).
     cwd: str = wire(ABSOLUTE_PATH, required=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpActionParams:
+    session_id: str = wire(NONEMPTY_TEXT, required=True)
+    # A server of the session's workspace, as its McpServer names it.
+    server: str = wire(NONEMPTY_TEXT, required=True)
+    # approve (remembered for the workspace), reject (remembered), retry.
+    action: McpServerAction = wire(MCP_ACTION, required=True)
 
 
 @dataclass(frozen=True, kw_only=True)

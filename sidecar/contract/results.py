@@ -226,10 +226,33 @@ class _McpServerRequired(TypedDict):
     tools: list[str]
 
 
+McpServerState = Literal["waiting", "rejected", "untrusted", "starting", "connected", "failed",
+                         "stopped"]
+McpServerAction = Literal["approve", "reject", "retry"]
+
+
 class McpServer(_McpServerRequired, total=False):
-    """One configured MCP server: its state and the model-facing names of its tools."""
+    """One configured MCP server: its state and the model-facing names of its tools.
+    ``status`` is the connection's; ``state`` tells apart a server held back (``waiting``
+    for the user's approval, ``rejected``, ``untrusted``: the folder is not trusted) from one
+    that failed, ``label`` says it in words, ``actions`` are what ``sidecar/mcpAction`` can
+    do about it now, ``offered`` how many of its tools the next request offers the model."""
 
     error: str
+    state: McpServerState
+    label: str
+    actions: list[McpServerAction]
+    offered: int
+    workspace: bool  # configured by the workspace (.mcp.json), so approved by the user
+
+
+class McpActionDone(TypedDict):
+    """``sidecar/mcpAction``: whether it was done, what was done or why not (in words), and
+    every server of the session's workspace as they are now."""
+
+    done: bool
+    message: str
+    servers: list[McpServer]
 
 
 class ContextView(TypedDict):

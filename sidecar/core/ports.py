@@ -511,6 +511,17 @@ class McpServers(Protocol):
     async def command(self, session: Any, arg: str) -> str:
         """``/mcp ARG``'s answer."""
 
+    async def act(self, session: Any, name: str, action: str) -> tuple[bool, str]:
+        """Approve, reject or retry a server of the session's workspace: (done, in words);
+        KeyError when it has none of that name."""
+
+    def files_changed(self, cwd: str) -> None:
+        """The workspace's MCP configuration files changed: read them again and connect
+        what changed."""
+
+    def config_files(self, cwd: str) -> list[Path]:
+        """The files a workspace's servers are configured in (watched for changes)."""
+
     async def trusted(self, folder: str) -> None:
         """The user trusted ``folder``: its workspaces' held servers are judged again."""
 
@@ -537,6 +548,15 @@ class NoMcpServers:
 
     async def command(self, session: Any, arg: str) -> str:
         return self.render(session)
+
+    async def act(self, session: Any, name: str, action: str) -> tuple[bool, str]:
+        raise KeyError(name)
+
+    def files_changed(self, cwd: str) -> None:
+        pass
+
+    def config_files(self, cwd: str) -> list[Path]:
+        return []
 
     async def trusted(self, folder: str) -> None:
         pass

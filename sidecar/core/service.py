@@ -97,7 +97,7 @@ class SessionService:
             provider=lambda s: self.adapters.provider(s, self.environ),
             storage_dir=lambda: self.stores.directory, environ=self.environ,
             ready=self._sdk_ready)
-        self.documents = EditorReports(self.sessions, adapters.watcher, self.environ)
+        self.documents = EditorReports(self.sessions, adapters.watcher, self.environ, self.mcp)
         self.report = ContextReport(get=self.get, trust=self.trust,
                                     watchers=self.documents.watchers, stores=self.stores,
                                     models=self.models, mcp=self.mcp, ready=self._sdk_ready)

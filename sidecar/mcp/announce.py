@@ -165,10 +165,23 @@ class McpLink:
         self._costs = costs
         offered, left_out = fit_tools(current, budget, lambda t: costs[wanted[t.name]])
         notes = left_out_notes(current, left_out, sum(costs.values()), budget, window, percent)
-        if notes != self.left_out:
+        counts: dict[str, int] = {}
+        for tool in left_out:
+            counts[tool.server.config.name] = counts.get(tool.server.config.name, 0) + 1
+        if notes != self.left_out or counts != self.manager.left_out_counts:
             self.left_out = notes
-            self.manager.set_left_out(notes, getattr(session, "editor", None))
+            self.manager.set_left_out(notes, getattr(session, "editor", None), counts)
         return offered
+
+    def offered(self, session: LinkedSession) -> list[McpTool]:
+        """The MCP tools the session's next request offers the model: the servers' tools as
+        listed now, fitted to the budget (what ``sync`` puts in the tools array). Not the
+        tools array itself, which takes changes only at a turn's start: read before the
+        first turn it holds none of the servers connected since the session opened."""
+        listed = self.manager.tools()
+        every = {t.name: _signature(t) for t in listed}
+        budget, window, percent = self._budget(session)
+        return self._fit(session, listed, every, budget, window, percent)
 
     def reannounce(self, ledger: TokenLedger, window: int) -> str | None:
         """What a compaction re-injects (``reannouncement``)."""

@@ -140,6 +140,8 @@ class Approvals:
             self.asked.add(key)
             self.unasked.discard((manager.cwd, config.name))
             answer = await asker(config.name, question(config), OPTIONS)
+            if connection.held != WAITING:
+                continue  # decided meanwhile (the client's MCP list): the answer is moot
             if answer is None:
                 self.asked.discard(key)
                 self.unasked.add((manager.cwd, config.name))

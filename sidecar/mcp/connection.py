@@ -85,8 +85,11 @@ class ServerConnection:
     # ----- life ---------------------------------------------------------------------
 
     def hold(self, reason: str) -> None:
-        """Keep it from starting: listed as failed with ``reason``."""
+        """Keep it from starting: listed as failed with ``reason``. A server held after it
+        ran (rejected) takes its tools with it: they are no longer offered."""
         self.held = reason
+        self.tools = []
+        self.instructions = None
         self._set("failed", reason)
 
     def release(self) -> None:
@@ -98,6 +101,14 @@ class ServerConnection:
         if self.config.error is None:
             self._set("starting", None)
             self.start()
+
+    def release_stopped(self) -> None:
+        """Start it again after ``stop`` (a retry): its attempts counted from none."""
+        if self.held is not None or self.config.error is not None:
+            return
+        self._stopping = False
+        self._set("starting", None)
+        self.start()
 
     def start(self) -> None:
         if self._task is not None or self.held is not None or self._stopping:

@@ -18,6 +18,7 @@ from sidecar.mcp.config import load_configs
 from sidecar.mcp.connection import McpLimits, ServerConnection
 from sidecar.mcp.names import tool_name
 from sidecar.mcp.tool import McpTool
+from sidecar.mcp.words import actions, label, state_of
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ class McpManager:
         # Server -> why some of its tools are not sent (the last session's fitting), and
         # the notes already shown as a warning.
         self.left_out: dict[str, str] = {}
+        self.left_out_counts: dict[str, int] = {}  # server -> how many of its tools
         self._warned: set[str] = set()
 
     def start(self) -> None:
@@ -89,6 +91,11 @@ class McpManager:
             self._asking = asyncio.get_running_loop().create_task(
                 self.approvals.ask_each(self, waiting), context=contextvars.Context())
 
+    @property
+    def setting(self) -> Mapping[str, Any]:
+        """The user's ``mcpServers`` setting it was made with."""
+        return self._setting
+
     async def ready(self) -> None:
         """The configuration has been read and every approved server started (not
         connected)."""
@@ -109,22 +116,33 @@ class McpManager:
     def statuses(self) -> list[dict[str, Any]]:
         """``mcpServers`` of sidecar/context and of ``mcp_status_update``."""
         out: list[dict[str, Any]] = []
+        tools = self.tools()
         for conn in self.connections.values():
-            entry: dict[str, Any] = {"name": conn.config.name, "status": conn.status,
-                                     "transport": conn.config.transport,
-                                     "tools": [t.name for t in self.tools() if t.server is conn]}
-            error = "; ".join(e for e in (conn.error, self.left_out.get(conn.config.name)) if e)
+            name = conn.config.name
+            names = [t.name for t in tools if t.server is conn]
+            offered = len(names) - self.left_out_counts.get(name, 0)
+            state = state_of(conn.status, conn.held)
+            entry: dict[str, Any] = {
+                "name": name, "status": conn.status, "transport": conn.config.transport,
+                "tools": names, "state": state, "offered": offered,
+                "label": label(state, error=conn.error, tools=len(names), offered=offered),
+                "actions": actions(state, can_start=conn.config.error is None),
+                "workspace": conn.config.workspace}
+            error = "; ".join(e for e in (conn.error, self.left_out.get(name)) if e)
             if error:
                 entry["error"] = error
             out.append(entry)
         return out
 
-    def set_left_out(self, notes: dict[str, str], editor: Any = None) -> None:
-        """The tools a session leaves out of its requests, per server: in the statuses, and
-        each note once as a warning."""
-        if notes == self.left_out:
+    def set_left_out(self, notes: dict[str, str], editor: Any = None,
+                     counts: Mapping[str, int] | None = None) -> None:
+        """The tools a session leaves out of its requests, per server (why, and how many):
+        in the statuses, and each note once as a warning."""
+        counts = dict(counts or {})
+        if notes == self.left_out and counts == self.left_out_counts:
             return
         self.left_out = dict(notes)
+        self.left_out_counts = counts
         for server, note in notes.items():
             if note in self._warned:
                 continue

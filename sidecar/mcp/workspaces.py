@@ -13,6 +13,7 @@ from sidecar.core.secrets.held_keys import child_environment
 from sidecar.core.workspace.trust import UNTRUSTED, Trust
 from sidecar.mcp.announce import McpLink
 from sidecar.mcp.approval import REJECTED, RESTRICTED, WAITING, Approvals, Asker
+from sidecar.mcp.config import CONFIG_FILE, WORKSPACE_SETTINGS, load_configs
 from sidecar.mcp.connection import McpLimits
 from sidecar.mcp.manager import McpManager
 
@@ -44,6 +45,10 @@ class McpWorkspaces:
         self._listeners: dict[str, tuple[McpManager, Callable[[], None]]] = {}
         self._sessions: dict[str, Session] = {}
         self._settings: Settings | None = None
+        # Re-reading a workspace's configuration after its files changed: one task per
+        # folder, run again when they change meanwhile.
+        self._reloads: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
         self.approvals = Approvals(storage=self._storage, trust_all=self._trust_all,
                                    environ=child_environment, home=Path.home, ask=self._asker,
                                    trust=trust)
@@ -127,6 +132,57 @@ class McpWorkspaces:
         for session in {id(s): s for s in sessions}.values():  # a loaded session may have two ids
             self.link(session, replaces=True)
 
+    # ----- the workspace's configuration files changing ---------------------------------
+
+    def config_files(self, cwd: str) -> list[Path]:
+        """Where a workspace configures its servers (watched, existing or not)."""
+        return [Path(cwd) / CONFIG_FILE, Path(cwd) / WORKSPACE_SETTINGS]
+
+    def files_changed(self, cwd: str) -> None:
+        """The workspace's ``.mcp.json`` (or settings file) was added, changed or removed:
+        read it again and, when its servers differ, connect the workspace anew (a new
+        server of its own asks for approval; the answers given stand)."""
+        if cwd not in self.managers:
+            return
+        task = self._reloads.get(cwd)
+        if task is not None and not task.done():
+            self._again.add(cwd)
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._reloads[cwd] = loop.create_task(self._reload(cwd))
+
+    async def _reload(self, cwd: str) -> None:
+        while True:
+            self._again.discard(cwd)
+            try:
+                await self._reload_once(cwd)
+            except Exception:
+                log.exception("reading the MCP servers of %s again failed", cwd)
+            if cwd not in self._again:
+                return
+
+    async def _reload_once(self, cwd: str) -> None:
+        manager = self.managers.get(cwd)
+        if manager is None:
+            return
+        await manager.ready()
+        loaded = await asyncio.to_thread(load_configs, cwd, manager.setting, child_environment())
+        if self.managers.get(cwd) is not manager:
+            return
+        if loaded.servers == [c.config for c in manager.connections.values()] and \
+                loaded.warnings == manager.warnings:
+            return
+        log.info("the MCP configuration of %s changed: connecting its servers anew", cwd)
+        del self.managers[cwd]
+        manager.listeners.clear()
+        asyncio.get_running_loop().create_task(manager.aclose())
+        sessions = [s for s in self._sessions.values() if s.info.cwd == cwd]
+        for session in {id(s): s for s in sessions}.values():
+            self.link(session, replaces=True)
+
     def unlink(self, session_id: str) -> None:
         """Forget a closed session; the last one of a workspace stops its servers."""
         self._sessions.pop(session_id, None)
@@ -157,22 +213,21 @@ class McpWorkspaces:
                      "(Claude Code's format) or to the mcpServers setting."]
         else:
             lines = ["MCP servers:"]
+            offered = {t.name for t in link.offered(session)} if link is not None else set()
             for server in servers:
                 tools = server["tools"]
                 # Tools left out of the requests (too many definitions) are counted, not listed.
-                sent = [n for n in tools if link is None or n in link.sent]
-                more = (f", {len(sent)} of them offered to the model"
-                        if link is not None and server["name"] in link.left_out else "")
-                lines.append(f"- {server['name']} ({server['transport']}): {server['status']}, "
-                             f"{len(tools)} tool{'s' if len(tools) != 1 else ''}{more}")
-                if server.get("error"):
+                sent = [n for n in tools if link is None or n in offered]
+                lines.append(f"- {server['name']} ({server['transport']}): "
+                             f"{server.get('label') or server['status']}")
+                if server.get("error") and server.get("state") not in ("waiting", "untrusted"):
                     lines.append(f"  error: {server['error']}")
+                if server.get("error"):
                     lines += self._approval_hint(session, server["name"], server["error"])
-                lines += [f"  - {name}" for name in (sent if more else tools)]
+                lines += [f"  - {name}" for name in sent]
             if link is not None:
-                offered = sum(1 for t in session.tools if t.name in link.sent)
-                lines.append(f"The model is offered {offered} MCP tool(s); changes since the "
-                             "last request reach it with the next one.")
+                lines.append(f"The model is offered {len(offered)} MCP tool(s) "
+                             f"(in its next request).")
         lines += [f"warning: {w}" for w in warnings]
         return "\n".join(lines)
 
@@ -192,26 +247,47 @@ class McpWorkspaces:
         return []
 
     async def command(self, session: Session, arg: str) -> str:
-        """``/mcp approve NAME`` and ``/mcp reject NAME``: answers remembered for the
-        workspace, as a permission request's "always" answers are."""
+        """``/mcp approve NAME``, ``/mcp reject NAME`` (answers remembered for the workspace,
+        as a permission request's "always" answers are) and ``/mcp retry NAME``."""
         verb, _, name = arg.partition(" ")
         name = name.strip()
-        if verb not in ("approve", "reject") or not name:
-            return "Usage: /mcp, /mcp approve NAME, /mcp reject NAME"
+        if verb not in ("approve", "reject", "retry") or not name:
+            return "Usage: /mcp, /mcp approve NAME, /mcp reject NAME, /mcp retry NAME"
+        link = _link(session)
+        if link is None or name not in link.manager.connections:
+            return f"No MCP server named {name!r} in this workspace."
+        return (await self.act(session, name, verb))[1]
+
+    async def act(self, session: Session, name: str, action: str) -> tuple[bool, str]:
+        """Approve, reject or retry the server ``name`` of the session's workspace: (done,
+        what was done or why not, in words). KeyError when there is no such server."""
         link = _link(session)
         connection = link.manager.connections.get(name) if link is not None else None
         if link is None or connection is None:
-            return f"No MCP server named {name!r} in this workspace."
-        if not connection.config.workspace:
-            return f"The MCP server {name!r} comes from your mcpServers setting; it needs no approval."
+            raise KeyError(name)
         await link.manager.ready()
-        option = "allow_always" if verb == "approve" else "reject_always"
+        connection = link.manager.connections.get(name, connection)
+        if action == "retry":
+            if connection.held is not None:
+                return False, f"The MCP server {name!r} is not started: {connection.held}."
+            if connection.config.error is not None:
+                return False, f"The MCP server {name!r} cannot start: {connection.config.error}"
+            await connection.stop()
+            connection.release_stopped()
+            return True, f"Starting the MCP server {name!r} again."
+        if not connection.config.workspace:
+            return False, (f"The MCP server {name!r} comes from your mcpServers setting; "
+                           "it needs no approval.")
+        if connection.held == RESTRICTED:
+            return False, (f"The MCP server {name!r} is not used: the folder is not trusted. "
+                           "Trust the folder first.")
+        option = "allow_always" if action == "approve" else "reject_always"
         await self.approvals.answer(link.manager, connection, option)
-        if verb == "approve":
-            return f"Approved the MCP server {name!r} for this workspace; it is starting."
+        if action == "approve":
+            return True, f"Approved the MCP server {name!r} for this workspace; it is starting."
         await connection.stop()
         connection.hold(f"{REJECTED} (your answer, remembered)")
-        return f"Rejected the MCP server {name!r} for this workspace; it will not be started."
+        return True, f"Rejected the MCP server {name!r} for this workspace; it will not be started."
 
     async def trusted(self, folder: str) -> None:
         """The user trusted ``folder``: the servers of the workspaces in it that were held

@@ -264,16 +264,11 @@ class UpdatePrinter:
             if not isinstance(server, dict):
                 continue
             name, status, error = str(server.get("name")), str(server.get("status")), server.get("error")
-            if self.mcp.get(name) == (status, error):
+            said = server.get("label")
+            if self.mcp.get(name) == (status, said or error):
                 continue
-            self.mcp[name] = (status, error)
-            tools = server.get("tools") or []
-            if status == "connected":
-                text, colour = f"mcp: {name} connected ({len(tools)} tools)", "green"
-            elif status == "failed":
-                text, colour = f"mcp: {name} failed: {error or 'unknown reason'}", "red"
-            else:
-                text, colour = f"mcp: {name} {status}", "dim"
+            self.mcp[name] = (status, said or error)
+            text, colour = mcp_line(server)
             if self._mode is not None:
                 self._held.append((text, colour))
             else:
@@ -283,6 +278,31 @@ class UpdatePrinter:
         commands = update.get("availableCommands")
         if isinstance(commands, list):
             self.commands = [c for c in commands if isinstance(c, dict)]
+
+
+MCP_COLOURS = {"connected": "green", "failed": "red", "waiting": "yellow", "rejected": "dim",
+               "untrusted": "dim", "starting": "dim", "stopped": "dim"}
+MCP_HINTS = {"approve": "/mcp approve {name}", "reject": "/mcp reject {name}",
+             "retry": "/mcp retry {name}"}
+
+
+def mcp_line(server: dict[str, Any]) -> tuple[str, str]:
+    """A server's status line and its colour: the sidecar's words, and the commands that act
+    on it (a sidecar without words: its status and error)."""
+    name, status, error = str(server.get("name")), str(server.get("status")), server.get("error")
+    said = server.get("label")
+    if isinstance(said, str) and said:
+        state = str(server.get("state") or status)
+        hints = [MCP_HINTS[a].format(name=name) for a in server.get("actions") or []
+                 if a in MCP_HINTS]
+        return (f"mcp: {name} {said}" + (f" ({', '.join(hints)})" if hints else ""),
+                MCP_COLOURS.get(state, "dim"))
+    tools = server.get("tools") or []
+    if status == "connected":
+        return f"mcp: {name} connected ({len(tools)} tools)", "green"
+    if status == "failed":
+        return f"mcp: {name} failed: {error or 'unknown reason'}", "red"
+    return f"mcp: {name} {status}", "dim"
 
 
 def _tool_text(update: dict[str, Any]) -> str:

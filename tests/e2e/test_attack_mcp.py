@@ -130,7 +130,7 @@ async def test_thousands_of_tool_definitions_are_bounded_and_compaction_and_clea
         {"type": "text", "text": "/mcp"}]})
     assert status["stopReason"] == "end_turn"
     shown = rec.text()
-    assert "left out" in shown and f"{count + 2} tools, {len(names) - 2} of them offered" in shown
+    assert "left out" in shown and f"connected · {count + 2} tools, {len(names) - 2} offered to the model" in shown
     assert f"mcp__big__tool_{count - 1:04d}" not in shown  # counted, not listed
 
     # Compaction and /clear work, and their requests are bounded too.

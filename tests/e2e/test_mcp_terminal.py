@@ -24,13 +24,13 @@ def test_terminal_prints_mcp_status(fake_llm: Any, tmp_path: Path) -> None:
     chat = ChatProcess(ws, env)
     try:
         chat.wait_for("]> ")
-        chat.wait_for("mcp: probe connected (8 tools)", timeout=90)
+        chat.wait_for("mcp: probe connected · 8 tools", timeout=90)
         chat.wait_for("mcp: broken failed: cannot start it", timeout=30)
         fake_llm.queue(Reply.text("plain answer"))
         chat.send("hello")
         chat.wait_for("plain answer")
         chat.send("/mcp")
-        chat.wait_for("- probe (stdio): connected, 8 tools")
+        chat.wait_for("- probe (stdio): connected · 8 tools")
         assert chat.finish() == 0
     finally:
         if chat.proc.poll() is None:

@@ -43,7 +43,8 @@ class Sidecar:
     """One sidecar process with an isolated home (no Claude Code settings of the machine)."""
 
     def __init__(self, tmp: Path, llm_url: str, *, permission: bool = True,
-                 servers: dict[str, Any] | None = None, **mcp: Any) -> None:
+                 servers: dict[str, Any] | None = None, untrusted: Path | None = None,
+                 **mcp: Any) -> None:
         self.home = tmp / "home"
         self.home.mkdir(parents=True, exist_ok=True)
         self.store = tmp / "store"
@@ -51,6 +52,8 @@ class Sidecar:
         self.permission = permission
         self.mcp = mcp
         self.servers = servers or {}
+        # A folder the editor does not trust (its Restricted Mode), as the workspace root.
+        self.untrusted = untrusted
         self.client: Any = None
         self.rec: Any = None
 
@@ -63,7 +66,9 @@ class Sidecar:
         settings = settings_for("anthropic", self.url, self.store, compactionBackend="local",
                                 mcpServers=self.servers,
                                 mcp={"startupTimeoutSeconds": 30, "maxRestarts": 1, **self.mcp})
-        self.rec = await initialize(self.client, settings, permission=self.permission)
+        self.rec = await initialize(self.client, settings, permission=self.permission,
+                                    root=self.untrusted,
+                                    trusted=False if self.untrusted is not None else None)
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -124,7 +129,7 @@ async def test_workspace_server_waits_for_approval_then_is_remembered(
         names = tool_names(llm.requests[-1])
         assert "mcp__mine__echo" in names and not any(n.startswith("mcp__probe__") for n in names)
         text = await sc.slash(sid, "/mcp")
-        assert "waiting for approval" in text and "/mcp approve probe" in text
+        assert "waiting for your approval" in text and "/mcp approve probe" in text
         # One question at a time: the next comes once this one is answered.
         assert asked(sc.rec) == [TITLE]
         answers["probe"].set_result({"outcome": {"outcome": "selected", "optionId": "allow_always"}})

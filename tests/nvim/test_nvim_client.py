@@ -417,13 +417,51 @@ def test_mcp_status_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
     view = result["mcp_view"]
     assert view[:2] == ["MCP servers", ""]
     probe = next(line for line in view if line.startswith("probe · "))
-    assert probe.startswith("probe · connected · stdio · "), view
+    assert probe == "probe · connected · 8 tools · stdio", view
     broken = view.index(next(line for line in view if line.startswith("broken · ")))
-    assert view[broken] == "broken · failed · stdio · 0 tools", view
-    assert view[broken + 1].startswith("    error: "), view
+    assert view[broken].startswith("broken · failed: cannot start it"), view
+    assert view[broken].endswith(" · stdio"), view
+    assert view[broken + 1] == "    Retry: <CR> or :ContextSidecarMcp pick", view
     health = "\n".join(result["health"])
-    assert "broken · failed · stdio · 0 tools; error: cannot start it" in health
+    assert "broken · failed: cannot start it" in health
     report("mcp_real", result)
+
+
+def test_mcp_approve_and_reject_from_the_picker(tmp_path: Path, llm: Any) -> None:
+    """A workspace server waiting for approval, approved from the picker: the fake's next
+    request offers its tools; rejected from the list: the one after does not."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir(parents=True)
+    (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": {
+        "probe": {"command": sys.executable, "args": ["-m", "tests.mcp_servers.probe_server"],
+                  "env": {"PYTHONPATH": str(REPO)}}}}))
+    (tmp_path / "home").mkdir()
+    llm.responder = lambda request: text_reply("ok")
+    result = run_scenario("mcp_approve", tmp_path, fake_url=llm.url, timeout=240,
+                          extra_env={"HOME": str(tmp_path / "home")})
+    assert result["waiting_label"] == "waiting for your approval"
+    assert result["connected_label"] == "connected · 8 tools"
+    assert result["rejected_label"] == "rejected for this workspace"
+    kinds = [p["kind"] for p in result["picks"]]
+    # The sidecar's own question (dismissed), then the picker: the server, then what to do;
+    # later the list's <CR> on the rejected server: what to do.
+    assert kinds == ["context_sidecar_permission", "context_sidecar_mcp",
+                     "context_sidecar_mcp_action", "context_sidecar_mcp_action"], result["picks"]
+    assert result["picks"][1]["items"] == ["probe · waiting for your approval  [Approve / Reject]"]
+    assert result["picks"][2]["items"] == ["Approve", "Reject"]
+    assert result["picks"][3]["items"] == ["Approve"]
+    assert result["mcp_view"][2:4] == ["probe · rejected for this workspace · stdio",
+                                       "    Approve: <CR> or :ContextSidecarMcp pick"], result["mcp_view"]
+
+    def probe_tools(text: str) -> list[str]:
+        request = next(r for r in llm.requests if text in json.dumps(r.body.get("messages")))
+        return [t["name"] for t in request.body.get("tools") or [] if t["name"].startswith("mcp__probe__")]
+
+    assert probe_tools("before approval") == []
+    assert len(probe_tools("after approval")) == 8
+    assert probe_tools("after rejection") == []
+    assert len(probe_tools("approved again")) == 8
+    report("mcp_approve", result)
 
 
 def test_hook_rows_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:

@@ -7,6 +7,7 @@ import { contextMarkdown } from "./chat/contextMarkdown";
 import { SidecarClient, secretKeyFor } from "./client/sidecarClient";
 import { affectsSidecar, apiKeyEnvName, getSetting, needsRestart, SECTION } from "./client/settings";
 import { Methods, ErrorCodes, type ContextView, type McpServerStatus } from "./shared/protocol";
+import { ACTION_NAMES, mcpActions, mcpLabel, mcpState, mcpSummary } from "./shared/mcpWords";
 import { GaugeStatusBar } from "./status/gaugeStatusBar";
 import { ModeStatusBar } from "./status/modeStatusBar";
 import { modePickItems } from "./status/modes";
@@ -157,15 +158,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
       }
     }
     if (!servers.length) return void vscode.window.showInformationMessage("Context Sidecar: no MCP servers are configured for this session.");
-    const icons: Record<string, string> = { connected: "$(pass)", starting: "$(sync~spin)", failed: "$(error)", stopped: "$(circle-slash)" };
-    await vscode.window.showQuickPick(
+    const icons: Record<string, string> = {
+      connected: "$(pass)", starting: "$(sync~spin)", failed: "$(error)", stopped: "$(circle-slash)",
+      waiting: "$(question)", rejected: "$(circle-slash)", untrusted: "$(shield)",
+    };
+    const picked = await vscode.window.showQuickPick(
       servers.map((s) => ({
-        label: `${icons[s.status] ?? ""} ${s.name}`,
-        description: `${s.status} · ${s.transport} · ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}`,
-        detail: s.error ?? (s.tools.length ? s.tools.join(", ") : undefined),
+        label: `${icons[mcpState(s)] ?? ""} ${s.name}`,
+        description: `${mcpLabel(s)} · ${s.transport}${mcpActions(s).length ? ` · ${mcpActions(s).map((a) => ACTION_NAMES[a]).join(" / ")}` : ""}`,
+        detail: mcpState(s) === "failed" || !s.tools.length ? s.error : s.tools.join(", "),
+        server: s,
       })),
-      { title: "MCP servers", placeHolder: "The sidecar's MCP servers and their tools" },
+      { title: `MCP servers: ${mcpSummary(servers).text.replace(/^MCP: /, "")}`, placeHolder: "Pick a server waiting for approval to approve or reject it" },
     );
+    const actions = picked ? mcpActions(picked.server) : [];
+    if (!picked || !actions.length) return;
+    const action = await vscode.window.showQuickPick(
+      actions.map((a) => ({ label: ACTION_NAMES[a], description: `the MCP server '${picked.server.name}'`, action: a })),
+      { title: `MCP server '${picked.server.name}': ${mcpLabel(picked.server)}` },
+    );
+    if (action) await controller.mcpAction(picked.server.name, action.action);
   };
 
   const addToChat = async (attachment: ReturnType<typeof fileAttachment> | undefined) => {

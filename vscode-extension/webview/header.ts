@@ -1,7 +1,8 @@
-// The panel header's mode picker, plan button and MCP status line.
+// The panel header's mode picker, plan button and MCP status line with its list of servers.
 
+import { ACTION_NAMES, mcpActions, mcpLabel, mcpState, mcpSummary } from "../src/shared/mcpWords";
 import type { McpServerStatus, SessionMode } from "../src/shared/protocol";
-import { $, el, send } from "./dom";
+import { $, button, el, send } from "./dom";
 
 /** Claude Code's permission modes, until the session names its own. */
 const DEFAULT_MODES: SessionMode[] = [
@@ -13,7 +14,8 @@ const DEFAULT_MODES: SessionMode[] = [
 
 const picker = $("mode") as HTMLSelectElement;
 const planButton = $("plan") as HTMLButtonElement;
-const mcpLine = $("mcp");
+const mcpLine = $("mcp") as HTMLButtonElement;
+const mcpList = $("mcp-list");
 const trustBanner = $("trust-banner");
 const BANNER_TITLE = "Trust this folder (Manage Trust) to apply them to new sessions.";
 let modes: SessionMode[] = DEFAULT_MODES;
@@ -64,25 +66,52 @@ picker.addEventListener("change", () => {
 });
 planButton.addEventListener("click", () => send({ type: "setMode", modeId: current === "plan" ? "default" : "plan" }));
 
+const waitingShown = new Set<string>();
+
+/** The MCP line ("MCP: 8 tools · 1 waiting for your approval") and, under it, one row per
+ *  server in words with its buttons (Approve / Reject / Retry); the list opens by itself
+ *  when a server starts waiting for the user. */
 export function showMcp(servers: McpServerStatus[]): void {
   if (servers.length === 0) {
     mcpLine.hidden = true;
+    mcpList.hidden = true;
     return;
   }
-  const by = (s: McpServerStatus["status"]) => servers.filter((x) => x.status === s).length;
-  const parts = [
-    by("connected") && `${by("connected")} connected`,
-    by("starting") && `${by("starting")} starting`,
-    by("failed") && `${by("failed")} failed`,
-    by("stopped") && `${by("stopped")} stopped`,
-  ].filter(Boolean);
+  const summary = mcpSummary(servers);
   mcpLine.hidden = false;
-  mcpLine.dataset.state = by("failed") ? "failed" : by("starting") ? "starting" : "ok";
-  mcpLine.textContent = `MCP: ${parts.join(" · ")}`;
-  mcpLine.title = servers
-    .map((s) => `${s.name} (${s.transport ?? "stdio"}): ${s.status}${s.tools?.length ? `, ${s.tools.length} tools` : ""}${s.error ? ` · ${s.error}` : ""}`)
-    .join("\n");
+  mcpLine.dataset.state = summary.tone;
+  mcpLine.textContent = summary.text;
+  mcpLine.title = `${servers.map((s) => `${s.name}: ${mcpLabel(s)}`).join("\n")}\nClick to show the MCP servers.`;
+  const waiting = servers.filter((s) => mcpState(s) === "waiting").map((s) => s.name);
+  if (waiting.some((name) => !waitingShown.has(name))) mcpList.hidden = false;
+  waitingShown.clear();
+  waiting.forEach((name) => waitingShown.add(name));
+  mcpList.replaceChildren(
+    ...servers.map((s) => {
+      const row = el("div", "mcp-server");
+      row.dataset.server = s.name;
+      row.dataset.state = mcpState(s);
+      row.append(el("span", "mcp-name", s.name), el("span", "mcp-label", mcpLabel(s)));
+      if (s.error && mcpState(s) === "connected") row.title = s.error;
+      for (const action of mcpActions(s)) {
+        const b = button(ACTION_NAMES[action], `mcp-action mcp-${action}`, `${ACTION_NAMES[action]} the MCP server '${s.name}'`);
+        b.dataset.action = action;
+        b.addEventListener("click", () => {
+          b.disabled = true;
+          send({ type: "mcpAction", server: s.name, action });
+        });
+        row.appendChild(b);
+      }
+      return row;
+    }),
+  );
+  mcpLine.setAttribute("aria-expanded", String(!mcpList.hidden));
 }
+
+mcpLine.addEventListener("click", () => {
+  mcpList.hidden = !mcpList.hidden;
+  mcpLine.setAttribute("aria-expanded", String(!mcpList.hidden));
+});
 
 renderModes();
 

@@ -281,6 +281,8 @@ export function permissionQuestion(tc: PermissionToolCall): string {
     case "Read":
       return `Read ${baseName(s.target)}?`;
     default:
+      // A title that asks already ("Start the MCP server 'x' from .mcp.json?") is the question.
+      if (tc.title?.trim().endsWith("?")) return tc.title.trim();
       return `Allow ${tc.title ?? tc.kind ?? "this tool call"}?`;
   }
 }
@@ -317,6 +319,9 @@ export function permission(requestId: number, tc: PermissionToolCall, options: P
     const c = diffCounts(s.diff);
     where.append(el("span", "added", `+${c.added}`), " ", el("span", "removed", `−${c.removed}`));
     card.append(where, diffView(s.diff));
+  } else if (tc.title?.trim().endsWith("?") && planText(tc)) {
+    // What the question is about, as the sidecar wrote it (an MCP server's command line).
+    card.appendChild(el("pre", "permission-command", planText(tc)));
   } else if (s.target) {
     card.appendChild(s.path ? pathLink(s.target, s.path, s.line) : el("code", "permission-target", s.target));
   }

@@ -34,9 +34,15 @@ end, {
   end,
 })
 
-vim.api.nvim_create_user_command("ContextSidecarMcp", function()
-  require("context_sidecar").mcp()
-end, { desc = "context-sidecar: MCP servers and their status" })
+vim.api.nvim_create_user_command("ContextSidecarMcp", function(args)
+  require("context_sidecar").mcp(nil, args.args)
+end, {
+  nargs = "?",
+  desc = "context-sidecar: MCP servers and their status (`pick`: approve, reject or retry one)",
+  complete = function()
+    return { "pick" }
+  end,
+})
 
 vim.api.nvim_create_user_command("ContextSidecarAdd", function(args)
   if args.range > 0 then

@@ -1,10 +1,12 @@
 """What the editor reports of files (buffers opened and changed, files changed on disk),
-and the watchers of the workspaces' CLAUDE.md files and git state, one per folder."""
+and the watchers of the workspaces' CLAUDE.md files, git state and MCP configuration, one
+per folder."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
@@ -14,7 +16,7 @@ from sidecar.contract.params import (
     DocumentOpenParams,
     FilesChangedParams,
 )
-from sidecar.core.ports import WorkspaceWatcher
+from sidecar.core.ports import McpServers, WorkspaceWatcher
 from sidecar.core.secrets.redacting import redacting_errors
 
 if TYPE_CHECKING:
@@ -28,8 +30,9 @@ log = logging.getLogger(__name__)
 class EditorReports:
     def __init__(self, sessions: Mapping[str, Session],
                  watcher: Callable[[PrefixStore], WorkspaceWatcher] | None,
-                 environ: Mapping[str, str]) -> None:
+                 environ: Mapping[str, str], mcp: McpServers | None = None) -> None:
         self._sessions = sessions
+        self._mcp = mcp
         self._make_watcher = watcher
         self._environ = environ
         self.watchers: dict[str, WorkspaceWatcher] = {}  # one per workspace folder
@@ -57,7 +60,8 @@ class EditorReports:
             session.file_state.mark_stale(path, text)
 
     def watch(self, cwd: str, prefix: Any) -> None:
-        """Watch the workspace's CLAUDE.md files and git state (one watcher per folder)."""
+        """Watch the workspace's CLAUDE.md files, git state and MCP configuration files (one
+        watcher per folder)."""
         make = self._make_watcher
         if cwd in self.watchers or prefix is None or make is None or \
                 self._environ.get("CONTEXT_SIDECAR_NO_WATCH"):
@@ -66,7 +70,8 @@ class EditorReports:
             asyncio.get_running_loop()
         except RuntimeError:
             return
-        watcher = make(prefix)
+        mcp = self._mcp
+        watcher = make(prefix if mcp is None else AlsoMcpFiles(prefix, cwd, mcp))  # type: ignore[arg-type]
         self.watchers[cwd] = watcher
         asyncio.ensure_future(watcher.start())
 
@@ -76,3 +81,25 @@ class EditorReports:
                 await watcher.stop()
             except Exception as exc:
                 log.debug("watcher stop failed: %s", exc)
+
+
+class AlsoMcpFiles:
+    """A prefix store's watched paths and its changes, plus the workspace's MCP configuration
+    files: a change of one of those makes the workspace's servers read it again."""
+
+    def __init__(self, store: Any, cwd: str, mcp: McpServers) -> None:
+        self.store = store
+        self.cwd = cwd
+        self.mcp = mcp
+        self.files = [Path(os.path.abspath(p)) for p in mcp.config_files(cwd)]
+
+    def watch_paths(self) -> list[Path]:
+        return list(dict.fromkeys([*self.store.watch_paths(), *self.files]))
+
+    def on_change(self, paths: set[Path]) -> None:
+        self.store.on_change(paths)
+        if any(Path(os.path.abspath(p)) in self.files for p in paths):
+            self.mcp.files_changed(self.cwd)
+
+    def settle(self) -> None:
+        self.store.settle()

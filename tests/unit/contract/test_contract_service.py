@@ -59,6 +59,9 @@ async def test_answers_and_updates_have_the_contracts_shapes(tmp_path: Path, fak
     workspace.mkdir()
     line = "def function_{i}(value):\n    return value * {i}\n"
     (workspace / "big.py").write_text("".join(line.format(i=i) for i in range(400)))
+    # A server that never starts (its command names a variable that is not set).
+    (workspace / ".mcp.json").write_text(
+        '{"mcpServers": {"probe": {"command": "${CONTRACT_TEST_UNSET_VARIABLE}"}}}')
     editor = RecordingEditor()
     settings = Settings(provider="anthropic", model="claude-sonnet-4-5", baseUrl=fake_llm.url,
                         apiKeyEnv="CONTRACT_TEST_KEY", storageDir=str(tmp_path / "store"))
@@ -88,6 +91,9 @@ async def test_answers_and_updates_have_the_contracts_shapes(tmp_path: Path, fak
         await call("sidecar/history/list", {"limit": 5})
         await call("sidecar/history/undo", {})
         await call("sidecar/trustWorkspace", {"cwd": str(workspace)})
+        retried = await call("sidecar/mcpAction", {"sessionId": sid, "server": "probe",
+                                                   "action": "retry"})
+        assert retried["done"] is False and "CONTRACT_TEST_UNSET_VARIABLE" in retried["message"]
         await call("session/close", {"sessionId": sid})
         await call("session/load", {"sessionId": sid})
         await call("session/delete", {"sessionId": sid})
@@ -101,4 +107,4 @@ async def test_answers_and_updates_have_the_contracts_shapes(tmp_path: Path, fak
     # agent_thought_chunk needs a thinking model; its constructor is the one shared above.
     assert kinds == {"user_message_chunk", "agent_message_chunk", "tool_call", "tool_call_update",
                      "usage_update", "compaction_update", "session_info_update",
-                     "available_commands_update", "current_mode_update"}
+                     "available_commands_update", "current_mode_update", "mcp_status_update"}

@@ -6,6 +6,7 @@
 import { fixFromErrorData } from "../client/handshake";
 import type { Attachment, ConnectionState, HostToWebviewBody, WebviewToHost } from "../shared/messages";
 import { SeqGate } from "../shared/messages";
+import { mcpState } from "../shared/mcpWords";
 import {
   ErrorCodes,
   Methods,
@@ -118,6 +119,8 @@ export class ChatController {
   private readonly tracker = new GaugeTracker();
   private nextPermissionId = 1;
   private readonly pendingPermissions = new Map<number, (outcome: PermissionOutcome) => void>();
+  /** The pending questions "Start the MCP server …?": request id -> the server's name. */
+  private readonly mcpQuestions = new Map<number, string>();
   private readonly compactionsSeen = new Set<string>();
   private modes: SessionModes | null = null;
   private availableCommands: { name: string; description?: string }[] | null = null;
@@ -220,6 +223,7 @@ export class ChatController {
       if (this.attachments.length) this.postAttachments();
       if (this.failedPrompt && this.port) this.hooks.post({ type: "resendOffer", text: this.failedPrompt.text });
       if (this.trusted !== undefined) this.postTrust();
+      if (this.mcpServers.length) this.hooks.post({ type: "update", update: { sessionUpdate: "mcp_status_update", servers: this.mcpServers } });
       return;
     }
     if (!this.gate.accept(message)) {
@@ -273,6 +277,9 @@ export class ChatController {
       case "renameSession":
         await this.renameSession(message.sessionId, message.title);
         return;
+      case "mcpAction":
+        await this.mcpAction(message.server, message.action);
+        return;
       case "fileQuery":
       case "pickMode":
       case "setApiKey":
@@ -319,6 +326,7 @@ export class ChatController {
       case "mcp_status_update":
         this.mcpServers = Array.isArray(update.servers) ? update.servers : [];
         this.hooks.mcpChanged?.(this.mcpServers);
+        this.dropDecidedMcpQuestions();
         break;
     }
     // The view renders the kinds it knows and passes over the others.
@@ -334,6 +342,8 @@ export class ChatController {
     const requestId = this.nextPermissionId++;
     return new Promise<PermissionOutcome>((resolve) => {
       this.pendingPermissions.set(requestId, resolve);
+      const server = mcpApprovalServer(params);
+      if (server !== undefined) this.mcpQuestions.set(requestId, server);
       onCancel?.(() => this.answerPermission(requestId, null));
       this.hooks.post({
         type: "permission",
@@ -421,6 +431,41 @@ export class ChatController {
     } catch (error) {
       this.postError(describeError(error));
       return false;
+    }
+  }
+
+  /** `sidecar/mcpAction`: approve, reject or retry one of the session's MCP servers (the
+   *  panel's buttons, the MCP Servers quick pick). The servers' new state comes back with
+   *  the answer and as `mcp_status_update`; a refusal is said as a notice. */
+  async mcpAction(server: string, action: "approve" | "reject" | "retry"): Promise<boolean> {
+    const port = this.requirePort();
+    if (!port || !this.sessionId) return false;
+    try {
+      const done = await port.request<{ done: boolean; message: string; servers?: McpServerStatus[] }>(
+        Methods.mcpAction, { sessionId: this.sessionId, server, action });
+      if (Array.isArray(done.servers)) this.setMcpServers(done.servers);
+      this.hooks.post({ type: "notice", text: done.message });
+      return done.done;
+    } catch (error) {
+      this.postError(describeError(error));
+      if (this.mcpServers.length) this.setMcpServers(this.mcpServers);
+      return false;
+    }
+  }
+
+  private setMcpServers(servers: McpServerStatus[]): void {
+    this.mcpServers = servers;
+    this.hooks.mcpChanged?.(servers);
+    this.hooks.post({ type: "update", update: { sessionUpdate: "mcp_status_update", servers } });
+    this.dropDecidedMcpQuestions();
+  }
+
+  /** A server approved or rejected from the MCP list no longer needs its question: the card
+   *  goes (answered as dismissed, which the sidecar ignores once the server is decided). */
+  private dropDecidedMcpQuestions(): void {
+    for (const [requestId, name] of [...this.mcpQuestions]) {
+      const server = this.mcpServers.find((s) => s.name === name);
+      if (server && mcpState(server) !== "waiting") this.answerPermission(requestId, null);
     }
   }
 
@@ -793,6 +838,7 @@ export class ChatController {
     const resolve = this.pendingPermissions.get(requestId);
     if (!resolve) return;
     this.pendingPermissions.delete(requestId);
+    this.mcpQuestions.delete(requestId);
     resolve(optionId ? { outcome: { outcome: "selected", optionId } } : { outcome: { outcome: "cancelled" } });
     this.hooks.post({ type: "permissionDone", requestId, optionId });
     this.hooks.permissionDone?.(requestId, optionId);
@@ -825,4 +871,12 @@ export class ChatController {
       compacting: this.compacting > 0,
     });
   }
+}
+
+/** The server a "Start the MCP server …?" question is about, or undefined for another
+ *  question. */
+function mcpApprovalServer(params: RequestPermissionParams): string | undefined {
+  const call = params.toolCall as { toolCallId?: unknown; rawInput?: { server?: unknown } } | undefined;
+  if (typeof call?.toolCallId !== "string" || !call.toolCallId.startsWith("mcp-approval-")) return undefined;
+  return typeof call.rawInput?.server === "string" ? call.rawInput.server : undefined;
 }

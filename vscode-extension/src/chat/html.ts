@@ -53,8 +53,9 @@ export function chatHtml(p: ChatHtmlParts): string {
   </div>
   <div class="toolbar-row meta">
     <span id="title" class="title"></span>
-    <span id="mcp" class="mcp" hidden></span>
+    <button id="mcp" class="mcp link" type="button" aria-controls="mcp-list" aria-expanded="false" hidden></button>
   </div>
+  <div id="mcp-list" class="mcp-list" role="group" aria-label="MCP servers" hidden></div>
 </header>
 <div id="trust-banner" class="trust-banner" role="status" hidden>
   <span class="trust-text">Restricted Mode: this folder's hooks, MCP servers and settings are not applied.</span>

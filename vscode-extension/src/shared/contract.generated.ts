@@ -20,6 +20,7 @@ export const Methods = {
   historyList: "sidecar/history/list",
   historyUndo: "sidecar/history/undo",
   trustWorkspace: "sidecar/trustWorkspace",
+  mcpAction: "sidecar/mcpAction",
   sessionCancel: "session/cancel",
   documentDidOpen: "document/didOpen",
   documentDidChange: "document/didChange",
@@ -54,6 +55,8 @@ export type Stage = "normal" | "warning" | "error" | "blocking";
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
 export type CompactionTier = "session_memory" | "full";
 export type CompactionBackend = "local" | "server";
+export type McpServerState = "waiting" | "rejected" | "untrusted" | "starting" | "connected" | "failed" | "stopped";
+export type McpServerAction = "approve" | "reject" | "retry";
 export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
 export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancelled";
 export type CompactionTrigger = "auto" | "manual";
@@ -282,13 +285,34 @@ export interface SkillInfo {
   invoked: boolean;
 }
 
-/** One configured MCP server: its state and the model-facing names of its tools. */
+/**
+ * One configured MCP server: its state and the model-facing names of its tools.
+ * `status` is the connection's; `state` tells apart a server held back (`waiting`
+ * for the user's approval, `rejected`, `untrusted`: the folder is not trusted) from one
+ * that failed, `label` says it in words, `actions` are what `sidecar/mcpAction` can
+ * do about it now, `offered` how many of its tools the next request offers the model.
+ */
 export interface McpServer {
   name: string;
   status: "starting" | "connected" | "failed" | "stopped";
   transport: "stdio" | "http";
   tools: string[];
   error?: string;
+  state?: McpServerState;
+  label?: string;
+  actions?: McpServerAction[];
+  offered?: number;
+  workspace?: boolean;
+}
+
+/**
+ * `sidecar/mcpAction`: whether it was done, what was done or why not (in words), and
+ * every server of the session's workspace as they are now.
+ */
+export interface McpActionDone {
+  done: boolean;
+  message: string;
+  servers: McpServer[];
 }
 
 /** `sidecar/context`: the `/context` view. */
@@ -525,6 +549,12 @@ export interface NewSessionParams {
 
 export interface TrustWorkspaceParams {
   cwd: string;
+}
+
+export interface McpActionParams {
+  sessionId: string;
+  server: string;
+  action: McpServerAction;
 }
 
 export interface LoadSessionParams {

@@ -54,7 +54,9 @@ export type WebviewToHostBody =
   /** `session/set_title {sessionId, title}`, then a fresh `sessions` list. */
   | { type: "renameSession"; sessionId: string; title: string }
   /** Open VS Code's Workspace Trust editor (the Restricted Mode banner's button). */
-  | { type: "manageTrust" };
+  | { type: "manageTrust" }
+  /** `sidecar/mcpAction {sessionId, server, action}`: a button of the MCP list. */
+  | { type: "mcpAction"; server: string; action: "approve" | "reject" | "retry" };
 
 /** A file or selection attached to the next prompt, shown as a chip. */
 export interface Attachment {
@@ -141,7 +143,7 @@ const webviewTypes = new Set<WebviewToHostBody["type"]>([
   "ready", "newSession", "listSessions", "loadSession", "prompt", "cancel", "compact",
   "showContext", "permissionAnswer", "setMode", "pickMode", "removeAttachment", "fileQuery",
   "resend", "dismissResend", "setApiKey", "copyCode", "insertCode", "applyCode", "openFile",
-  "requestContext", "deleteSession", "renameSession", "manageTrust",
+  "requestContext", "deleteSession", "renameSession", "manageTrust", "mcpAction",
 ]);
 
 const optionalString = (v: unknown) => v === undefined || typeof v === "string";
@@ -184,6 +186,8 @@ function wellFormed(m: Record<string, unknown>, type: WebviewToHostBody["type"])
       return typeof m.path === "string" && (m.line === undefined || typeof m.line === "number");
     case "renameSession":
       return typeof m.sessionId === "string" && typeof m.title === "string";
+    case "mcpAction":
+      return typeof m.server === "string" && (m.action === "approve" || m.action === "reject" || m.action === "retry");
   }
 }
 

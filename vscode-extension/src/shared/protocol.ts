@@ -150,6 +150,7 @@ export const ResultFields: Record<string, string[]> = {
     gauge: true, prefix: true, fileReadState: true, messages: true, lastCompaction: true, workspaceTrust: true,
   }),
   [Methods.trustWorkspace]: fieldsOf<Contract.WorkspaceTrusted>({ trusted: true, cwd: true }),
+  [Methods.mcpAction]: fieldsOf<Contract.McpActionDone>({ done: true, message: true, servers: true }),
 };
 
 /** What it reads of each entry of a session/list answer. */

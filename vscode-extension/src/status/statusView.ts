@@ -3,6 +3,7 @@
 
 import type { ConnectionState } from "../shared/messages";
 import type { Gauge, McpServerStatus, StatusParams } from "../shared/protocol";
+import { mcpLabel, mcpState, mcpSummary as summarize } from "../shared/mcpWords";
 import { gaugeColor, gaugeStage, gaugeText, gaugeTooltipMarkdown, type GaugeColor } from "./gaugeFormat";
 
 /** A provider call waiting to be retried (from retry_update), with when the wait ends. */
@@ -60,11 +61,9 @@ export const Commands = {
 /** One line on the MCP servers for a tooltip, or "" when there are none. */
 export function mcpSummary(servers: McpServerStatus[] | undefined): string {
   if (!servers?.length) return "";
-  const counts = new Map<string, number>();
-  for (const s of servers) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
-  const parts = ["connected", "starting", "failed", "stopped"].filter((k) => counts.get(k)).map((k) => `${counts.get(k)} ${k}`);
-  const failed = servers.filter((s) => s.status === "failed").map((s) => `${s.name}${s.error ? ` (${shorten(s.error, 60)})` : ""}`);
-  return `MCP servers: ${parts.join(", ")}${failed.length ? `; failed: ${failed.join(", ")}` : ""}`;
+  const line = summarize(servers).text.replace(/^MCP: /, "MCP servers: ");
+  const notes = servers.filter((s) => mcpState(s) !== "connected").map((s) => `${s.name}: ${shorten(mcpLabel(s), 60)}`);
+  return `${line}${notes.length ? `; ${notes.join(", ")}` : ""}`;
 }
 
 function retryView(retry: RetryState, now: number): { text: string; tooltip: string } {

@@ -121,8 +121,8 @@ test("mcp_status_update: servers in the status tooltip, failures named", async (
   t.controller.onSessionUpdate({ sessionId: "s-1", update: { sessionUpdate: "mcp_status_update", servers } });
   assert.deepEqual(t.hooks("mcpChanged").at(-1), [servers]);
   assert.deepEqual(t.controller.servers, servers);
-  assert.equal(mcpSummary(servers), "MCP servers: 1 connected, 1 failed; failed: db (connection refused)");
+  assert.equal(mcpSummary(servers), "MCP servers: 1 tool · 1 failed; db: failed: connection refused");
   assert.equal(mcpSummary([]), "");
   const view = statusView({ connection: "running", sessionId: "s-1", gauge: gauge(), compacting: false, clickAction: "showContext", mcpServers: servers });
-  assert.match(view.tooltip, /MCP servers: 1 connected, 1 failed/);
+  assert.match(view.tooltip, /MCP servers: 1 tool · 1 failed/);
 });

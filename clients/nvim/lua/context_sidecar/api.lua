@@ -24,6 +24,7 @@ M.methods = {
   history_list = contract.methods.HISTORY_LIST,
   history_undo = contract.methods.HISTORY_UNDO,
   trust_workspace = contract.methods.TRUST_WORKSPACE,
+  mcp_action = contract.methods.MCP_ACTION,
 }
 local methods = M.methods
 
@@ -130,6 +131,14 @@ end
 ---@return boolean
 function M.session_cancel(state, params)
   return client.notify(state, methods.session_cancel, params)
+end
+
+---`sidecar/mcpAction {sessionId, server, action}`: approve, reject or retry an MCP server.
+---@param state context_sidecar.ClientState
+---@param params context_sidecar.McpActionParams
+---@param cb? fun(err: table|nil, result: context_sidecar.McpActionDone|nil)
+function M.mcp_action(state, params, cb)
+  return M.request(state, methods.mcp_action, params, cb)
 end
 
 ---@param state context_sidecar.ClientState

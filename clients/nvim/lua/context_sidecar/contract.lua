@@ -8,6 +8,8 @@
 ---@alias context_sidecar.StopReason "end_turn"|"max_tokens"|"max_turn_requests"|"refusal"|"cancelled"
 ---@alias context_sidecar.CompactionTier "session_memory"|"full"
 ---@alias context_sidecar.CompactionBackend "local"|"server"
+---@alias context_sidecar.McpServerState "waiting"|"rejected"|"untrusted"|"starting"|"connected"|"failed"|"stopped"
+---@alias context_sidecar.McpServerAction "approve"|"reject"|"retry"
 ---@alias context_sidecar.ToolCallStatus "pending"|"in_progress"|"completed"|"failed"
 ---@alias context_sidecar.CompactionStatus "in_progress"|"completed"|"failed"|"cancelled"
 ---@alias context_sidecar.CompactionTrigger "auto"|"manual"
@@ -209,12 +211,28 @@
 ---@field invoked boolean
 
 ---One configured MCP server: its state and the model-facing names of its tools.
+---`status` is the connection's; `state` tells apart a server held back (`waiting`
+---for the user's approval, `rejected`, `untrusted`: the folder is not trusted) from one
+---that failed, `label` says it in words, `actions` are what `sidecar/mcpAction` can
+---do about it now, `offered` how many of its tools the next request offers the model.
 ---@class context_sidecar.McpServer
 ---@field name string
 ---@field status "starting"|"connected"|"failed"|"stopped"
 ---@field transport "stdio"|"http"
 ---@field tools string[]
 ---@field error? string
+---@field state? context_sidecar.McpServerState
+---@field label? string
+---@field actions? context_sidecar.McpServerAction[]
+---@field offered? integer
+---@field workspace? boolean
+
+---`sidecar/mcpAction`: whether it was done, what was done or why not (in words), and
+---every server of the session's workspace as they are now.
+---@class context_sidecar.McpActionDone
+---@field done boolean
+---@field message string
+---@field servers context_sidecar.McpServer[]
 
 ---`sidecar/context`: the `/context` view.
 ---@class context_sidecar.ContextView
@@ -414,6 +432,11 @@
 ---@class context_sidecar.TrustWorkspaceParams
 ---@field cwd string
 
+---@class context_sidecar.McpActionParams
+---@field sessionId string
+---@field server string
+---@field action context_sidecar.McpServerAction
+
 ---@class context_sidecar.LoadSessionParams
 ---@field sessionId string
 ---@field cwd? string
@@ -488,6 +511,7 @@ return {
     HISTORY_LIST = "sidecar/history/list",
     HISTORY_UNDO = "sidecar/history/undo",
     TRUST_WORKSPACE = "sidecar/trustWorkspace",
+    MCP_ACTION = "sidecar/mcpAction",
     SESSION_CANCEL = "session/cancel",
     DOCUMENT_DID_OPEN = "document/didOpen",
     DOCUMENT_DID_CHANGE = "document/didChange",

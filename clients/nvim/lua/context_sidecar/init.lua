@@ -92,7 +92,8 @@ function M.statusline_mode()
   return chat and chat_mod.mode_name(chat) or ""
 end
 
----`mcp 2/3` (connected of all MCP servers of the current workspace), "" without servers.
+---`mcp 2/3` (connected of all MCP servers of the current workspace, `, 1 waiting` for
+---approval), "" without servers.
 ---@return string
 function M.statusline_mcp()
   local chat = require("context_sidecar.chat").current()
@@ -539,9 +540,15 @@ function M.add(first, last, cb)
   end)
 end
 
----Show the MCP servers of the current workspace.
+---Show the MCP servers of the current workspace (`pick`: the picker, to approve, reject or
+---retry one).
 ---@param cb? fun(buf: integer)
-function M.mcp(cb)
+---@param how? string "pick"
+function M.mcp(cb, how)
+  if how == "pick" then
+    require("context_sidecar.mcp").pick()
+    return
+  end
   require("context_sidecar.mcp").show(cb)
 end
 
@@ -574,8 +581,8 @@ M.subcommands = {
   plan = function(rest)
     M.plan(rest)
   end,
-  mcp = function()
-    M.mcp()
+  mcp = function(rest)
+    M.mcp(nil, vim.trim(rest or ""))
   end,
   add = function()
     M.add()
