@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict, Union, cast
+from typing import Any, Literal, TypedDict, Union, cast
 
 from sidecar.contract.updates import SessionUpdate
 
@@ -47,10 +47,15 @@ class _SelectedMeta(TypedDict, total=False):
     sidecar: _AnswerMeta
 
 
-class _Selected(TypedDict):
+class _SelectedRequired(TypedDict):
     outcome: Literal["selected"]
     optionId: str
-    _meta: NotRequired[_SelectedMeta]
+
+
+# ``_meta`` is optional through ``total=False`` rather than ``NotRequired``: under postponed
+# annotations Python 3.11 counts a ``NotRequired`` key as required, and so would the mirrors.
+class _Selected(_SelectedRequired, total=False):
+    _meta: _SelectedMeta
 
 
 class _Cancelled(TypedDict):

@@ -505,7 +505,7 @@ export interface SelectedMeta {
 export interface Selected {
   outcome: "selected";
   optionId: string;
-  _meta: SelectedMeta;
+  _meta?: SelectedMeta;
 }
 
 export interface Cancelled {

@@ -397,7 +397,7 @@
 ---@class context_sidecar.Selected
 ---@field outcome "selected"
 ---@field optionId string
----@field _meta context_sidecar.SelectedMeta
+---@field _meta? context_sidecar.SelectedMeta
 
 ---@class context_sidecar.Cancelled
 ---@field outcome "cancelled"
