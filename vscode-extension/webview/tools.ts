@@ -390,14 +390,22 @@ export function permission(requestId: number, tc: PermissionToolCall, options: P
     append(card);
     breakBlock();
   }
-  // The choices must not sit below the fold: bring the card's top into view when it fits,
-  // else its answer (the field and the buttons) to the bottom edge.
-  const whole = t?.row ?? card;
+  reveal(cards.get(requestId)!);
+  (buttons.querySelector("button.allow_once") as HTMLButtonElement | null)?.focus({ preventScroll: true });
+}
+
+/**
+ * The choices must not sit below the fold: brings the card (with its row's line) into view
+ * when it fits, else its answer (the reason line and the buttons) to the bottom edge.
+ */
+function reveal(entry: Card): void {
+  const answer = entry.card.querySelector<HTMLElement>(".permission-answer");
+  const row = entry.toolCallId ? tools.get(entry.toolCallId)?.row : undefined;
+  const whole = row?.contains(entry.card) ? row : entry.card;
   const scroller = document.getElementById("transcript");
   const fits = !scroller || whole.getBoundingClientRect().height <= scroller.clientHeight;
-  if (fits) whole.scrollIntoView({ block: "nearest" });
+  if (fits || !answer) whole.scrollIntoView({ block: "nearest" });
   else answer.scrollIntoView({ block: "end" });
-  (buttons.querySelector("button.allow_once") as HTMLButtonElement | null)?.focus({ preventScroll: true });
 }
 
 export function settlePermission(requestId: number, optionId: string | null, reason?: string): void {
@@ -431,6 +439,8 @@ export function reviewInEditor(requestId: number, path: string): void {
   const note = el("div", "permission-review");
   note.append("Also open as a diff in the editor: ", pathLink(baseName(path), path), ". Accept or reject there or here.");
   entry.card.querySelector(".permission-answer")?.before(note);
+  // The note pushed the buttons down: keep them in view.
+  reveal(entry);
 }
 
 export function clearTools(): void {

@@ -273,7 +273,9 @@ test("a tall edit card scrolls its reason line and buttons into view", { skip },
   // The reader scrolled up: the card must still come into view.
   await page.evaluate(() => { document.getElementById("transcript")!.scrollTop = 0; });
   await host(page, { type: "permission", requestId: 16, toolCall: call, options: EDIT_OPTIONS });
-  await page.waitForSelector(".permission button.reject_once");
+  // The host then says the diff is open in the editor too: the note must not push the buttons out.
+  await host(page, { type: "reviewInEditor", requestId: 16, path: `${CWD}/src/calc.py` });
+  await page.waitForSelector(".permission .permission-review");
   assert.equal(await inView(page, ".permission input.permission-reason"), true, "the reason line is in view");
   assert.equal(await inView(page, ".permission button.reject_once"), true, "Reject is in view");
   assert.equal(await inView(page, ".permission button.allow_once"), true, "Accept is in view");
