@@ -3,6 +3,7 @@
 Slash commands the server announces (``available_commands_update``) are sent as prompt
 text; /help, /sessions and /exit are answered here. The prompt shows the
 permission mode when it is not ``default``; a permission request for an edit shows its diff.
+After a rejection it asks why; what the user types goes with the answer, and the model reads it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from sidecar import __version__
 from sidecar.contract import methods as m
 from sidecar.core.conversation.messages import json_object
+from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.terminal.client import ProtocolMismatch, SidecarClient
 from sidecar.terminal.diff import compact_diff
 from sidecar.terminal.jsonrpc import RpcError
@@ -37,6 +39,8 @@ OPTION_KEYS = {"allow_once": "y", "accept_edits": "y", "allow_always": "a", "all
                "default": "d", "reject_once": "n", "reject_always": "r"}
 SHORT_LABELS = {"allow_always": "always", "reject_always": "never"}
 WORDS = {"yes": "y", "always": "a", "no": "n"}
+# Asked after a rejection (an edit or a command; leaving plan mode), by whether it is the plan.
+REASON_PROMPTS = {False: "  Why? (Enter to skip): ", True: "  What should change in the plan? (Enter to skip): "}
 DIFF_LINES = 40  # at most this many lines of an edit's diff before the question
 PLAN_LINES = 30
 TRUST_CHECK_SECONDS = 15  # the /context answer counts the next request, which can take a while
@@ -71,6 +75,7 @@ class ChatState:
         self.turn: asyncio.Future[Any] | None = None
         self.cancel_sent = False
         self.permission: asyncio.Future[str | None] | None = None
+        self.permission_interrupted = False
         self.prompt_text = ""
 
 
@@ -85,7 +90,7 @@ class Chat:
 
     # ----- permission -----------------------------------------------------------------
 
-    async def ask_permission(self, params: dict[str, Any]) -> str | None:
+    async def ask_permission(self, params: dict[str, Any]) -> PermissionChoice | None:
         style = self.screen.style
         tool = json_object(params.get("toolCall"))
         options = [o for o in params.get("options") or [] if isinstance(o, dict)]
@@ -104,26 +109,43 @@ class Chat:
         question = ", ".join(f"[{OPTION_KEYS[str(o.get('optionId'))]}] "
                              f"{SHORT_LABELS.get(str(o.get('optionId')), str(o.get('name', '')).lower())}"
                              for o in options if o.get("optionId") in OPTION_KEYS)
-        loop = asyncio.get_running_loop()
+        kinds = {str(o.get("optionId")): str(o.get("kind", "")) for o in options}
         for _ in range(3):
-            self.state.permission = loop.create_future()
-            line_task = asyncio.ensure_future(self.read_line(f"  {question} > "))
-            done, _ = await asyncio.wait({line_task, self.state.permission}, return_when=asyncio.FIRST_COMPLETED)
-            interrupted = self.state.permission in done
-            self.state.permission = None
-            if interrupted:
-                line_task.cancel()
-                self.screen.line(style.paint("  permission cancelled", "yellow"))
-                return None
-            line = line_task.result()
+            line = await self._ask_line(f"  {question} > ")
             if line is None:
+                if self.state.permission_interrupted:
+                    self.screen.line(style.paint("  permission cancelled", "yellow"))
                 return None
             word = line.strip().lower()
             choice = keys.get(WORDS.get(word, word))
-            if choice is not None:
-                return choice
-            self.screen.line(f"  answer {', '.join(keys)}")
-        return "reject_once"
+            if choice is None:
+                self.screen.line(f"  answer {', '.join(keys)}")
+            elif kinds.get(choice, "").startswith("reject"):
+                return PermissionChoice(choice, await self._ask_reason(tool.get("kind") == "switch_mode"))
+            else:
+                return PermissionChoice(choice)
+        return PermissionChoice("reject_once")
+
+    async def _ask_reason(self, plan: bool) -> str | None:
+        """What to tell the model about a rejection; Enter alone (or Ctrl-C, or the end of
+        input) rejects without a reason."""
+        line = await self._ask_line(REASON_PROMPTS[plan])
+        return (line or "").strip() or None
+
+    async def _ask_line(self, prompt: str) -> str | None:
+        """A line for a permission question; None when Ctrl-C withdrew it or input ended."""
+        loop = asyncio.get_running_loop()
+        self.state.permission = loop.create_future()
+        self.state.permission_interrupted = False
+        line_task = asyncio.ensure_future(self.read_line(prompt))
+        done, _ = await asyncio.wait({line_task, self.state.permission}, return_when=asyncio.FIRST_COMPLETED)
+        interrupted = self.state.permission in done
+        self.state.permission = None
+        if interrupted:
+            line_task.cancel()
+            self.state.permission_interrupted = True
+            return None
+        return line_task.result()
 
     def _show_content(self, content: Any) -> None:
         """An edit's diff, compactly, or the text a question shows (a plan)."""

@@ -15,11 +15,13 @@ from typing import Any, Awaitable, Callable, Mapping
 
 from sidecar import PROTOCOL_VERSION, __version__
 from sidecar.contract import methods as m
+from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.terminal.jsonrpc import JsonRpcConnection, RpcError
 from sidecar.terminal.updates import UpdatePrinter
 
-# Answers a permission request with an optionId, or None for "cancelled".
-PermissionAsker = Callable[[dict[str, Any]], Awaitable[str | None]]
+# Answers a permission request with the option picked (and, with a rejection, what the user
+# said about why), or None for "cancelled".
+PermissionAsker = Callable[[dict[str, Any]], Awaitable[PermissionChoice | None]]
 Notice = Callable[[str, str], None]  # (level, text)
 
 
@@ -188,7 +190,10 @@ class SidecarClient:
         answer = await self.ask_permission(params)
         if answer is None:
             return {"outcome": {"outcome": "cancelled"}}
-        return {"outcome": {"outcome": "selected", "optionId": answer}}
+        outcome: dict[str, Any] = {"outcome": "selected", "optionId": answer.option_id}
+        if answer.reason:
+            outcome["_meta"] = {"sidecar": {"reason": answer.reason}}
+        return {"outcome": outcome}
 
     # ----- shutdown -----------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sidecar.core.conversation.messages import json_object
+from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.fake_llm import FakeLLMServer
 from sidecar.terminal.chat import print_error
 from sidecar.terminal.client import ProtocolMismatch, SidecarClient
@@ -93,14 +94,14 @@ class DemoRun:
 
     # ----- what happens during a turn ---------------------------------------------------
 
-    async def allow(self, params: dict[str, Any]) -> str:
+    async def allow(self, params: dict[str, Any]) -> PermissionChoice:
         tool = json_object(params.get("toolCall"))
         raw = json_object(tool.get("rawInput"))
         what = raw.get("command") or tool.get("title") or "a tool"
         style = self.screen.style
         self.screen.line(style.paint("  permission: ", "yellow") + f"{what} -> " +
                          style.paint("allow_always", "bold") + style.paint(" (the demo answers for you)", "grey"))
-        return "allow_always"
+        return PermissionChoice("allow_always")
 
     def forked(self, call: ForkedCall) -> None:
         """Called on the fake server's thread; printing happens on the event loop."""

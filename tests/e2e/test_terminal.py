@@ -87,6 +87,13 @@ class ChatProcess:
         return code
 
 
+def tool_result_text(block: dict[str, Any]) -> str:
+    content = block.get("content")
+    if isinstance(content, str):
+        return content
+    return "".join(str(c.get("text", "")) for c in content or [] if isinstance(c, dict))
+
+
 def test_chat_through_a_pipe(fake_llm: Any, tmp_path: Path) -> None:
     llm = fake_llm
     llm.reset()
@@ -107,16 +114,18 @@ def test_chat_through_a_pipe(fake_llm: Any, tmp_path: Path) -> None:
         chat.wait_for("The value is forty-two, streamed in small pieces.")
         assert "The user wants the value." in chat.out
         assert "Read notes.py" in chat.out
-        # A shell command asks first; "n" rejects it.
+        # A shell command asks first; "n" rejects it, and an empty "why" adds nothing.
         llm.queue(Reply.tool_use("Bash", {"command": "echo should-not-run"}, id="toolu_b"))
         llm.queue(Reply.text("Understood, I did not run it."))
         chat.send("run something")
         chat.wait_for("[y] allow once, [a] always, [n] reject > ")
         chat.send("n")
+        chat.wait_for("Why? (Enter to skip): ")
+        chat.send("")
         chat.wait_for("Understood, I did not run it.")
         results = [b for b in llm.requests[-1].body["messages"][-1]["content"] if b.get("type") == "tool_result"]
         assert [r["tool_use_id"] for r in results] == ["toolu_b"]
-        assert "Permission denied" in json.dumps(results[0]["content"])
+        assert tool_result_text(results[0]) == "Permission denied by the user"
         assert "permission: allow echo should-not-run?" in chat.out
         # Ctrl-C during a turn cancels it and the client stays up.
         llm.queue(Reply.text("slow " * 60, chunk_size=5, chunk_delay_ms=100))
@@ -230,7 +239,7 @@ def test_client_refuses_another_protocol_major(tmp_path: Path) -> None:
     )
 
     async def main() -> str:
-        async def never(params: dict[str, Any]) -> str | None:
+        async def never(params: dict[str, Any]) -> None:
             return None
 
         client = SidecarClient(tmp_path, UpdatePrinter(Screen()), never, command=[sys.executable, str(script)])
@@ -443,3 +452,50 @@ def test_chat_piped_prints_the_markdown_raw(fake_llm: Any, tmp_path: Path) -> No
             chat.proc.kill()
     assert MARKDOWN_ANSWER in chat.out and "\x1b[" not in chat.out
     _answer_turn_reaches_the_model_unchanged(llm)
+
+
+def test_a_rejection_on_a_terminal_asks_why_and_the_model_reads_it(fake_llm: Any, tmp_path: Path) -> None:
+    llm = fake_llm
+    llm.reset()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "notes.py").write_text("VALUE = 42\n")
+    chat = PtyChat(ws, chat_env(tmp_path, llm.url))
+    try:
+        chat.wait_for("Ctrl-D exits")
+        chat.wait_for("> ")
+        # A command: "n", then why.
+        llm.queue(Reply.tool_use("Bash", {"command": "rm -rf build"}, id="toolu_b"))
+        llm.queue(Reply.text("I will keep build/."))
+        chat.send("clean up")
+        chat.wait_for("[n] reject > ")
+        chat.send("n")
+        chat.wait_for("Why? (Enter to skip): ")
+        chat.send("build/ holds the release")
+        out = chat.wait_for("I will keep build/.")
+        chat.wait_for_prompt(out.index("I will keep build/."))
+        # An edit: its diff, "n", then why.
+        llm.queue(Reply.tool_use("Read", {"file_path": "notes.py"}, id="toolu_r"))
+        llm.queue(Reply.tool_use("Edit", {"file_path": "notes.py", "old_string": "42", "new_string": "43"}, id="toolu_e"))
+        llm.queue(Reply.text("Left VALUE alone."))
+        chat.send("bump VALUE")
+        chat.wait_for("[y] accept, [t] accept all edits this turn, [n] reject > ")
+        chat.send("n")
+        deadline = time.monotonic() + 30
+        while chat.out.count("Why? (Enter to skip): ") < 2:
+            assert time.monotonic() < deadline, chat.out
+            time.sleep(0.05)
+            while not chat._chunks.empty():
+                chat.out += chat._chunks.get_nowait()
+        chat.send("42 is the answer")
+        out = chat.wait_for("Left VALUE alone.")
+        chat.wait_for_prompt(out.index("Left VALUE alone."))
+        assert chat.finish() == 0, chat.out
+    finally:
+        if chat.proc.poll() is None:
+            chat.proc.kill()
+    assert (ws / "notes.py").read_text() == "VALUE = 42\n"
+    said = {b["tool_use_id"]: tool_result_text(b) for r in llm.requests for m in r.body["messages"]
+            if isinstance(m["content"], list) for b in m["content"] if b.get("type") == "tool_result"}
+    assert said["toolu_b"] == "Permission denied by the user. The user said: build/ holds the release"
+    assert said["toolu_e"] == "The user rejected this edit. The user said: 42 is the answer"

@@ -382,6 +382,44 @@ def test_plan_mode_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
     report("plan_real", result)
 
 
+def test_a_rejection_asks_why_and_the_model_reads_it(tmp_path: Path, llm: Any) -> None:
+    from sidecar.fake_llm import Reply
+
+    target = tmp_path / "workspace" / "hello.txt"
+
+    def responder(request: Any) -> Any:
+        if any(b.get("type") == "tool_result" for b in last_user_blocks(request)):
+            return text_reply("Understood.")
+        text = last_user_text(request)
+        if "run the echo tool" in text:
+            tool_id = "toolu_b2" if "again" in text else "toolu_b1"
+            return Reply(content=[{"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": "echo hi"}}])
+        if "write hello.txt" in text:
+            return Reply(content=[{"type": "tool_use", "id": "toolu_w", "name": "Write",
+                                   "input": {"file_path": str(target), "content": "hello\n"}}])
+        return text_reply("ok")
+
+    llm.responder = responder
+    result = run_scenario("reject_reason", tmp_path, fake_url=llm.url, timeout=180)
+    said = {}
+    for request in llm.requests:
+        for block in last_user_blocks(request):
+            if block.get("type") == "tool_result":
+                content = block.get("content")
+                text = content if isinstance(content, str) else "".join(c.get("text", "") for c in content or [])
+                said[block["tool_use_id"]] = text
+    # What the model reads: the refusal, then the user's words; Enter alone adds nothing.
+    assert said["toolu_b1"] == "Permission denied by the user. The user said: use printf instead", said
+    assert said["toolu_w"] == "The user rejected this edit. The user said: keep the greeting in README", said
+    assert said["toolu_b2"] == "Permission denied by the user", said
+    assert [i["prompt"] for i in result["inputs"]] == ["Why? (optional, Enter to skip) "] * 3
+    lines = result["lines"]
+    assert "    you said: use printf instead" in lines, lines
+    assert "    you said: keep the greeting in README" in lines, lines
+    assert sum(line.startswith("    you said:") for line in lines) == 2, lines
+    report("reject_reason", result)
+
+
 def test_retries_and_errors_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
     from sidecar.fake_llm import Reply
 

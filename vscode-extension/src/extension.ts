@@ -118,7 +118,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   );
   chatView.attach(controller);
   controller.setWorkspaceTrust(vscode.workspace.isTrusted);
-  const editReview = new EditReview({ answer: (id, option) => controller.answer(id, option), log: (line) => log.info(line) });
+  const editReview = new EditReview({ answer: (id, option, reason) => controller.answer(id, option, reason), log: (line) => log.info(line) });
 
   // A prompt that failed for want of a key: say how to fix it, keep "no API key" in the
   // status bar until it is fixed, and offer to send the prompt again once the key is set.

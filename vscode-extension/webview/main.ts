@@ -134,7 +134,7 @@ function handle(m: HostToWebview): void {
       permission(m.requestId, m.toolCall, m.options);
       break;
     case "permissionDone":
-      settlePermission(m.requestId, m.optionId);
+      settlePermission(m.requestId, m.optionId, m.reason);
       break;
     case "turnEnded":
       promptSettled();

@@ -22,6 +22,8 @@ interface ToolState {
   locations: { path: string; line?: number }[];
   status: string;
   permission?: string;
+  /** What the user told the model when they answered (a rejection's reason). */
+  permissionReason?: string;
 }
 
 const tools = new Map<string, ToolState>();
@@ -189,6 +191,7 @@ function render(t: ToolState): void {
     const badge = el("span", "tool-permission", t.permission);
     badge.title = `Permission: ${t.permission.replace(/^[✓✗] /, "")}`;
     parts.push(badge);
+    if (t.permissionReason) parts.push(reasonNote(t.permissionReason));
   }
   summary.replaceChildren(...parts);
   t.row.dataset.status = t.status;
@@ -198,6 +201,7 @@ function render(t: ToolState): void {
   const kept = body.querySelector(".permission");
   body.replaceChildren();
   if (kept) body.appendChild(kept);
+  if (t.permissionReason) body.appendChild(el("div", "tool-said", `You told the model: ${t.permissionReason}`));
   const inputText = inputLines(t);
   // A read or an edit says all in its line and diff; other tools show their input.
   if (inputText && !["Read", "Edit", "Write"].includes(s.verb)) body.appendChild(el("pre", "tool-input", inputText));
@@ -245,7 +249,10 @@ export function toolCallUpdate(u: ToolCallUpdate): void {
     t.content = [...keptDiff, ...u.content];
   }
   if (u.rawOutput !== undefined) t.rawOutput = u.rawOutput;
-  if (u.permission) t.permission = answeredLabel(u.permission.name, u.permission.optionId);
+  if (u.permission) {
+    t.permission = answeredLabel(u.permission.name, u.permission.optionId);
+    t.permissionReason = u.permission.reason || undefined;
+  }
   render(t);
 }
 
@@ -263,6 +270,18 @@ function answeredLabel(name: string, optionId: string | null): string {
   if (optionId === null) return "Cancelled";
   if (/reject|deny|no\b/i.test(optionId) || /^no\b|reject|deny/i.test(name)) return `✗ ${name}`;
   return `✓ ${name}`;
+}
+
+/** The reason next to an answered badge: one line, all of it on hover. */
+function reasonNote(reason: string): HTMLElement {
+  const note = el("span", "tool-permission-reason", `“${reason}”`);
+  note.title = `You told the model: ${reason}`;
+  return note;
+}
+
+/** The option a typed reason goes with: the request's "reject once", else any rejection. */
+function rejectOption(options: PermissionOption[]): PermissionOption | undefined {
+  return options.find((o) => o.kind === "reject_once") ?? options.find((o) => o.kind.startsWith("reject"));
 }
 
 /** The question, in the user's words: what the tool is about to do. */
@@ -325,17 +344,45 @@ export function permission(requestId: number, tc: PermissionToolCall, options: P
   } else if (s.target) {
     card.appendChild(s.path ? pathLink(s.target, s.path, s.line) : el("code", "permission-target", s.target));
   }
+  // The answer: a line to tell the model why (with a rejection), then the choices. Both stay
+  // in view together when the card appears.
+  const answer = el("div", "permission-answer");
+  const choose = (option: PermissionOption, reason?: string) => {
+    const said = option.kind.startsWith("reject") ? reason?.trim() || undefined : undefined;
+    send(said ? { type: "permissionAnswer", requestId, optionId: option.optionId, reason: said } : { type: "permissionAnswer", requestId, optionId: option.optionId });
+    settlePermission(requestId, option.optionId, said);
+  };
+  const rejection = rejectOption(options);
+  let why: HTMLInputElement | undefined;
+  if (rejection) {
+    why = el("input", "permission-reason");
+    why.type = "text";
+    why.placeholder = tc.kind === "switch_mode" ? "Tell the model what to change (optional)" : "Tell the model why (optional)";
+    why.setAttribute("aria-label", `${why.placeholder}; Enter: ${rejection.name}`);
+    why.title = `Enter: ${rejection.name}, and the model reads what you wrote`;
+    const field = why;
+    field.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.isComposing) {
+        event.preventDefault();
+        // An empty line is not a rejection: the buttons are there for that.
+        if (field.value.trim()) choose(rejection, field.value);
+      } else if (event.key === "Escape" && field.value) {
+        // Clears the line; Escape in an empty one goes on to stop the turn, as elsewhere.
+        event.preventDefault();
+        field.value = "";
+      }
+    });
+    answer.appendChild(field);
+  }
   const buttons = el("div", "permission-options");
   for (const option of options) {
     const b = button(option.name, `option ${option.kind}`);
     b.dataset.optionId = option.optionId;
-    b.addEventListener("click", () => {
-      send({ type: "permissionAnswer", requestId, optionId: option.optionId });
-      settlePermission(requestId, option.optionId);
-    });
+    b.addEventListener("click", () => choose(option, why?.value));
     buttons.appendChild(b);
   }
-  card.appendChild(buttons);
+  answer.appendChild(buttons);
+  card.appendChild(answer);
   cards.set(requestId, { card, toolCallId: tc.toolCallId, options });
 
   const t = tc.toolCallId ? tools.get(tc.toolCallId) : undefined;
@@ -344,15 +391,29 @@ export function permission(requestId: number, tc: PermissionToolCall, options: P
     t.row.querySelector(".tool-body")!.prepend(card);
     t.row.open = true;
     t.row.classList.add("asking");
-    t.row.scrollIntoView({ block: "nearest" });
   } else {
     append(card);
     breakBlock();
   }
+  reveal(cards.get(requestId)!);
   (buttons.querySelector("button.allow_once") as HTMLButtonElement | null)?.focus({ preventScroll: true });
 }
 
-export function settlePermission(requestId: number, optionId: string | null): void {
+/**
+ * The choices must not sit below the fold: brings the card (with its row's line) into view
+ * when it fits, else its answer (the reason line and the buttons) to the bottom edge.
+ */
+function reveal(entry: Card): void {
+  const answer = entry.card.querySelector<HTMLElement>(".permission-answer");
+  const row = entry.toolCallId ? tools.get(entry.toolCallId)?.row : undefined;
+  const whole = row?.contains(entry.card) ? row : entry.card;
+  const scroller = document.getElementById("transcript");
+  const fits = !scroller || whole.getBoundingClientRect().height <= scroller.clientHeight;
+  if (fits || !answer) whole.scrollIntoView({ block: "nearest" });
+  else answer.scrollIntoView({ block: "end" });
+}
+
+export function settlePermission(requestId: number, optionId: string | null, reason?: string): void {
   const entry = cards.get(requestId);
   if (!entry || entry.card.dataset.settled) return;
   entry.card.dataset.settled = "true";
@@ -366,13 +427,14 @@ export function settlePermission(requestId: number, optionId: string | null): vo
     t.row.classList.remove("asking");
     t.row.open = false;
     t.permission = label;
+    t.permissionReason = reason;
     render(t);
     return;
   }
   // No row to fold into: the card shrinks to one answered line.
   const question = entry.card.querySelector(".permission-title")?.textContent ?? "";
   entry.card.classList.add("answered");
-  entry.card.replaceChildren(el("span", "permission-title", question), el("span", "tool-permission", label));
+  entry.card.replaceChildren(el("span", "permission-title", question), el("span", "tool-permission", label), ...(reason ? [reasonNote(reason)] : []));
 }
 
 /** The edit is also open as a diff in the editor: either place answers it. */
@@ -381,7 +443,9 @@ export function reviewInEditor(requestId: number, path: string): void {
   if (!entry || entry.card.dataset.settled || entry.card.querySelector(".permission-review")) return;
   const note = el("div", "permission-review");
   note.append("Also open as a diff in the editor: ", pathLink(baseName(path), path), ". Accept or reject there or here.");
-  entry.card.querySelector(".permission-options")?.before(note);
+  entry.card.querySelector(".permission-answer")?.before(note);
+  // The note pushed the buttons down: keep them in view.
+  reveal(entry);
 }
 
 export function clearTools(): void {

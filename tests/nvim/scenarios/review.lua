@@ -245,6 +245,14 @@ H.run(function()
       ctx.finish("end_turn")
     end)
   end)
+  -- After the reject key, vim.ui.input asks why (answered asynchronously, as input plugins do).
+  local asked = {}
+  vim.ui.input = function(opts, on_confirm)
+    table.insert(asked, opts.prompt)
+    vim.defer_fn(function()
+      on_confirm("  keep new.txt out of the repo  ")
+    end, 20)
+  end
   chat_mod.send(chat, "write new.txt")
   H.wait(2000, function()
     return chat.review ~= nil
@@ -256,8 +264,11 @@ H.run(function()
     return #ended == 2
   end, "the rejected turn to end")
   H.check(answers[2].outcome.optionId == "reject_once", "r answers reject_once")
+  H.check(vim.deep_equal(asked, { "Why? (optional, Enter to skip) " }), "a rejection asks why: " .. vim.inspect(asked))
+  H.check(vim.deep_equal(answers[2].outcome._meta, { sidecar = { reason = "keep new.txt out of the repo" } }),
+    "the reason goes with the answer, trimmed: " .. vim.inspect(answers[2].outcome))
   H.check(vim.fn.filereadable(root .. "/new.txt") == 0, "nothing written")
-  H.check(H.text(chat.buf):find("⚙ Write: new.txt · failed\n    permission: Reject\n    output:\n    The user rejected this edit.", 1, true) ~= nil, "rejected edit rendered")
+  H.check(H.text(chat.buf):find("⚙ Write: new.txt · failed\n    permission: Reject\n    you said: keep new.txt out of the repo\n    output:\n    The user rejected this edit.", 1, true) ~= nil, "rejected edit rendered with the reason")
 
   -- Leaving plan mode shows the plan with its three answers ---------------------------------
   table.insert(turns, function(ctx)
@@ -292,6 +303,41 @@ H.run(function()
     return #ended == 3
   end, "the plan turn to end")
   H.check(answers[3].outcome.optionId == "default", "d answers default")
+  H.check(answers[3].outcome._meta == nil and #asked == 1, "accepting asks nothing more")
+
+  -- "No, keep planning" asks what should change; Enter on an empty line sends no reason ----
+  table.insert(turns, function(ctx)
+    ctx.request("session/request_permission", {
+      sessionId = "s1",
+      toolCall = { toolCallId = "p2", title = "Leave plan mode?", kind = "switch_mode",
+        content = { { type = "content", content = { type = "text", text = "# Plan\n1. Change main" } } } },
+      options = {
+        { optionId = "accept_edits", name = "Yes, and accept edits", kind = "allow_once" },
+        { optionId = "default", name = "Yes, ask before edits", kind = "allow_once" },
+        { optionId = "reject_once", name = "No, keep planning", kind = "reject_once" },
+      },
+    }, function(_, result)
+      table.insert(answers, result)
+      ctx.finish("end_turn")
+    end)
+  end)
+  vim.ui.input = function(opts, on_confirm)
+    table.insert(asked, opts.prompt)
+    vim.defer_fn(function()
+      on_confirm("")
+    end, 20)
+  end
+  chat_mod.send(chat, "plan it again")
+  H.wait(2000, function()
+    return chat.review ~= nil
+  end, "the second plan view")
+  key("n")
+  H.wait(2000, function()
+    return #ended == 4
+  end, "the second plan turn to end")
+  H.check(answers[4].outcome.optionId == "reject_once", "n answers reject_once")
+  H.check(asked[2] == "What should change in the plan? (optional, Enter to skip) ", "the plan asks what should change: " .. vim.inspect(asked))
+  H.check(answers[4].outcome._meta == nil, "an empty answer sends no reason: " .. vim.inspect(answers[4].outcome))
   H.check(chat.mode == "default", "mode back to default")
   H.check(vim.api.nvim_get_current_buf() == chat.buf, "back in the chat")
 

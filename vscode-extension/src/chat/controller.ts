@@ -62,7 +62,7 @@ export interface ChatHooks {
   /** A permission request is shown in the panel; the host may show it too (a diff editor). */
   permissionShown?(requestId: number, params: RequestPermissionParams): void;
   /** A permission request was answered (from anywhere) or dropped. */
-  permissionDone?(requestId: number, optionId: string | null): void;
+  permissionDone?(requestId: number, optionId: string | null, reason?: string): void;
   /** Blocks describing the editor's active file/selection, when the user asked for them. */
   editorContext?(): ContentBlock[];
   /** A webview request the host answers itself (file search, quick picks, the key prompt,
@@ -254,7 +254,7 @@ export class ChatController {
         else this.postError({ message: "No session yet.", fix: "Send a message or press New to start one." });
         return;
       case "permissionAnswer":
-        this.answerPermission(message.requestId, message.optionId);
+        this.answerPermission(message.requestId, message.optionId, message.reason);
         return;
       case "setMode":
         await this.setMode(message.modeId);
@@ -355,10 +355,13 @@ export class ChatController {
     });
   }
 
-  /** Answers a pending permission request from the host (an editor action, a quick pick). */
-  answer(requestId: number, optionId: string | null): boolean {
+  /**
+   * Answers a pending permission request from the host (an editor action, a quick pick);
+   * with a rejection, `reason` is what the user said about why.
+   */
+  answer(requestId: number, optionId: string | null, reason?: string): boolean {
     if (!this.pendingPermissions.has(requestId)) return false;
-    this.answerPermission(requestId, optionId);
+    this.answerPermission(requestId, optionId, reason);
     return true;
   }
 
@@ -834,14 +837,22 @@ export class ChatController {
     }
   }
 
-  private answerPermission(requestId: number, optionId: string | null): void {
+  private answerPermission(requestId: number, optionId: string | null, reason?: string): void {
     const resolve = this.pendingPermissions.get(requestId);
     if (!resolve) return;
     this.pendingPermissions.delete(requestId);
     this.mcpQuestions.delete(requestId);
-    resolve(optionId ? { outcome: { outcome: "selected", optionId } } : { outcome: { outcome: "cancelled" } });
-    this.hooks.post({ type: "permissionDone", requestId, optionId });
-    this.hooks.permissionDone?.(requestId, optionId);
+    // The user's reason goes with the answer (the sidecar passes it to the model); blank is none.
+    const said = optionId ? reason?.trim() || undefined : undefined;
+    resolve(
+      !optionId
+        ? { outcome: { outcome: "cancelled" } }
+        : said
+          ? { outcome: { outcome: "selected", optionId, _meta: { sidecar: { reason: said } } } }
+          : { outcome: { outcome: "selected", optionId } },
+    );
+    this.hooks.post(said ? { type: "permissionDone", requestId, optionId, reason: said } : { type: "permissionDone", requestId, optionId });
+    this.hooks.permissionDone?.(requestId, optionId, said);
   }
 
   private cancelPendingPermissions(): void {

@@ -2,7 +2,8 @@
 // on the left, the proposed text on the right, both read-only documents), with Accept,
 // Accept all edits this turn and Reject as editor title actions; the panel's card answers
 // the same request, and whichever answers first wins. Leaving plan mode shows the plan as
-// markdown with its three options.
+// markdown with its three options. Rejecting (an edit, or "No, keep planning") asks what to
+// tell the model about why; Escape or an empty answer rejects without a reason.
 
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -20,14 +21,16 @@ interface OpenReview {
 }
 
 export interface EditReviewHost {
-  /** Answers the request (false when it was answered already). */
-  answer(requestId: number, optionId: string | null): boolean;
+  /** Answers the request (false when it was answered already); `reason` goes with a rejection. */
+  answer(requestId: number, optionId: string | null, reason?: string): boolean;
   log(line: string): void;
 }
 
 export class EditReview implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
   private readonly reviews = new Map<number, OpenReview>();
+  /** The reason boxes open, by request: an answer from elsewhere closes its box. */
+  private readonly asking = new Map<number, vscode.CancellationTokenSource>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
@@ -46,6 +49,7 @@ export class EditReview implements vscode.TextDocumentContentProvider, vscode.Di
 
   /** The request was answered (from the panel, a notification or here): close its diff. */
   async done(requestId: number): Promise<void> {
+    this.asking.get(requestId)?.cancel();
     const review = this.reviews.get(requestId);
     if (!review) return;
     this.reviews.delete(requestId);
@@ -61,8 +65,22 @@ export class EditReview implements vscode.TextDocumentContentProvider, vscode.Di
     if (!review) return void vscode.window.showInformationMessage("No proposed edit is waiting for review.");
     const optionId = optionFor(review.options, answer);
     if (!optionId) return void vscode.window.showWarningMessage("This request offers no such answer.");
-    this.host.answer(review.requestId, optionId);
+    const reason = answer === "reject" ? await this.reasonFor(review.requestId, review.left === review.right ? "plan" : "edit") : undefined;
+    // The panel may have answered while the question was open: its answer stands.
+    if (!this.reviews.has(review.requestId)) return;
+    this.host.answer(review.requestId, optionId, reason);
     await this.done(review.requestId);
+  }
+
+  private async reasonFor(requestId: number, what: "edit" | "plan"): Promise<string | undefined> {
+    const source = new vscode.CancellationTokenSource();
+    this.asking.set(requestId, source);
+    try {
+      return await askReason(what, source.token);
+    } finally {
+      this.asking.delete(requestId);
+      source.dispose();
+    }
   }
 
   private find(uri: vscode.Uri | undefined): OpenReview | undefined {
@@ -101,7 +119,9 @@ export class EditReview implements vscode.TextDocumentContentProvider, vscode.Di
     const names = options.map((o) => o.name);
     const choice = await vscode.window.showInformationMessage("Leave plan mode and start on the plan?", ...names);
     const picked = options.find((o) => o.name === choice);
-    if (picked && this.reviews.has(requestId)) this.host.answer(requestId, picked.optionId);
+    if (!picked || !this.reviews.has(requestId)) return;
+    const reason = picked.kind.startsWith("reject") ? await this.reasonFor(requestId, "plan") : undefined;
+    if (this.reviews.has(requestId)) this.host.answer(requestId, picked.optionId, reason);
   }
 
   private async closeTabs(uri: vscode.Uri): Promise<void> {
@@ -120,6 +140,22 @@ export class EditReview implements vscode.TextDocumentContentProvider, vscode.Di
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+/**
+ * What to tell the model about a rejection: trimmed, or undefined when the user pressed
+ * Escape or left it empty (a rejection without a reason).
+ */
+export async function askReason(what: "edit" | "plan", token?: vscode.CancellationToken): Promise<string | undefined> {
+  const said = await vscode.window.showInputBox({
+    title: what === "plan" ? "Keep planning" : "Reject the edit",
+    prompt: what === "plan"
+      ? "Tell the model what to change in the plan (optional). Enter sends; Escape keeps planning without feedback."
+      : "Tell the model why (optional). Enter rejects; Escape rejects without a reason.",
+    placeHolder: what === "plan" ? "e.g. write the test first" : "e.g. keep the old name; add a test instead",
+    ignoreFocusOut: true,
+  }, token);
+  return said?.trim() || undefined;
 }
 
 function activeUri(): vscode.Uri | undefined {

@@ -25,7 +25,8 @@ export type WebviewToHostBody =
   | { type: "compact"; instructions?: string }
   /** The whole /context view as a markdown document. */
   | { type: "showContext" }
-  | { type: "permissionAnswer"; requestId: number; optionId: string | null }
+  /** The option picked (null: cancelled); with a rejection, what the user said about why. */
+  | { type: "permissionAnswer"; requestId: number; optionId: string | null; reason?: string }
   /** `session/set_mode {sessionId, modeId}`. */
   | { type: "setMode"; modeId: string }
   /** Open the host's mode quick pick. */
@@ -93,7 +94,7 @@ export type HostToWebviewBody =
   | { type: "userPrompt"; text: string }
   | { type: "sessions"; sessions: SessionSummary[] }
   | { type: "permission"; requestId: number; toolCall: PermissionToolCall; options: PermissionOption[] }
-  | { type: "permissionDone"; requestId: number; optionId: string | null }
+  | { type: "permissionDone"; requestId: number; optionId: string | null; reason?: string }
   | { type: "turnEnded"; stopReason: string }
   | { type: "gauge"; gauge: Gauge }
   | { type: "error"; message: string; code?: number; fix?: string }
@@ -172,7 +173,7 @@ function wellFormed(m: Record<string, unknown>, type: WebviewToHostBody["type"])
     case "compact":
       return optionalString(m.instructions);
     case "permissionAnswer":
-      return typeof m.requestId === "number" && (m.optionId === null || typeof m.optionId === "string");
+      return typeof m.requestId === "number" && (m.optionId === null || typeof m.optionId === "string") && optionalString(m.reason);
     case "setMode":
       return typeof m.modeId === "string";
     case "removeAttachment":

@@ -1,6 +1,6 @@
 // End to end, as a user works: the first prompt without a key, adding a selection to the
-// chat, a file mentioned with @, the gauge's stages, edits applied and saved (and reviewed in the diff editor), and the
-// last session coming back after a window reload. One code-server, the packaged extension,
+// chat, a file mentioned with @, the gauge's stages, edits applied and saved (and reviewed in the diff editor), an
+// edit rejected with a reason the model reads, and the last session coming back after a window reload. One code-server, the packaged extension,
 // the real sidecar and the fake LLM; screenshots in both themes go to docs/screenshots/.
 
 import assert from "node:assert/strict";
@@ -216,10 +216,64 @@ scenario("edit review: the diff editor shows the proposed edit; Accept applies a
   await sendPrompt("Swap the operands");
   await cs.page.locator(".tabs-container .tab", { hasText: /review the edit/ }).first().waitFor({ timeout: 60_000 });
   await cs.page.locator('.editor-actions a[aria-label^="Reject Edit"]').first().click();
+  // Reject asks why; Escape rejects without a reason.
+  const box = cs.page.locator(".quick-input-widget", { hasText: /Tell the model why/ });
+  await box.waitFor();
+  await box.locator("input").press("Escape");
   await waitForAnswer("Left it as it was");
   assert.equal(readFileSync(appPath(), "utf8"), accepted, "a rejected edit changes nothing");
   const rejected = JSON.stringify((await fake.requests()).at(-1).body.messages);
   assert.match(rejected, /The user rejected this edit/);
+  assert.doesNotMatch(rejected, /The user said/);
+});
+
+scenario("rejecting with a reason: the model reads what was typed in the panel's card and in the diff editor's Reject box", { skip, timeout: 180_000 }, async () => {
+  const before = readFileSync(appPath(), "utf8");
+  const inPanel = "Keep the plain a + b, it reads better";
+  await fake.queue([
+    tool("toolu_edit4", "Edit", { file_path: appPath(), old_string: "return a + b", new_string: "return sum([a, b])" }),
+    text("Kept the plain sum."),
+  ]);
+  await sendPrompt("Use sum() in add");
+  const frame = cs.chat();
+  const card = frame.locator(".permission", { hasText: "Edit app.py?" }).first();
+  await card.waitFor({ timeout: 60_000 });
+  const why = card.locator("input.permission-reason");
+  // At the panel's default height the line and the buttons are in view, not below the fold.
+  for (const part of [why, card.locator("button.reject_once"), card.locator("button.allow_once")]) {
+    const shown = await part.evaluate((e) => {
+      const box = e.getBoundingClientRect();
+      const pane = document.getElementById("transcript")!.getBoundingClientRect();
+      return box.top >= pane.top - 1 && box.bottom <= pane.bottom + 1;
+    });
+    assert.ok(shown, `${await part.evaluate((e) => e.outerHTML.slice(0, 80))} is in view`);
+  }
+  await why.fill(inPanel);
+  shots.push(...(await cs.shootBoth("reject-with-reason", panelAndEditor)));
+  await why.press("Enter");
+  await waitForAnswer("Kept the plain sum");
+  assert.equal(readFileSync(appPath(), "utf8"), before, "a rejected edit changes nothing");
+  let sent = JSON.stringify((await fake.requests()).at(-1).body.messages);
+  assert.ok(sent.includes(`The user rejected this edit. The user said: ${inPanel}`), sent.slice(-600));
+  await frame.locator('details.tool[data-tool-call-id="toolu_edit4"] .tool-permission-reason', { hasText: inPanel }).waitFor();
+  assert.equal(await cs.page.locator(".tabs-container .tab", { hasText: /review the edit/ }).count(), 0, "the panel's answer closed the diff");
+
+  const inEditor = "Operand order is part of the API";
+  await fake.queue([
+    tool("toolu_edit5", "Edit", { file_path: appPath(), old_string: "return a + b", new_string: "return b + a" }),
+    text("Left the order alone."),
+  ]);
+  await sendPrompt("Swap the operands once more");
+  await cs.page.locator(".tabs-container .tab", { hasText: /review the edit/ }).first().waitFor({ timeout: 60_000 });
+  await cs.page.locator('.editor-actions a[aria-label^="Reject Edit"]').first().click();
+  const box = cs.page.locator(".quick-input-widget", { hasText: /Tell the model why/ });
+  await box.locator("input").fill(inEditor);
+  await box.locator("input").press("Enter");
+  await waitForAnswer("Left the order alone");
+  assert.equal(readFileSync(appPath(), "utf8"), before);
+  sent = JSON.stringify((await fake.requests()).at(-1).body.messages);
+  assert.ok(sent.includes(`The user rejected this edit. The user said: ${inEditor}`), sent.slice(-600));
+  await frame.locator('details.tool[data-tool-call-id="toolu_edit5"] .tool-permission-reason', { hasText: inEditor }).waitFor();
 });
 
 scenario("after a window reload the workspace's last session is back: conversation and gauge", { skip, timeout: 150_000 }, async () => {

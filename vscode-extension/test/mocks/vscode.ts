@@ -194,6 +194,18 @@ export enum StatusBarAlignment {
   Right = 2,
 }
 
+export interface CancellationToken {
+  isCancellationRequested: boolean;
+}
+
+export class CancellationTokenSource {
+  token: CancellationToken = { isCancellationRequested: false };
+  cancel(): void {
+    this.token.isCancellationRequested = true;
+  }
+  dispose(): void {}
+}
+
 export class EventEmitter<T> {
   private listeners: ((e: T) => void)[] = [];
   event = (listener: (e: T) => void) => {
@@ -234,6 +246,9 @@ export const __recorded = {
   closedTabs: [] as unknown[],
   /** Answers the next notifications return (a button's title), first in first out. */
   answers: [] as (string | undefined)[],
+  /** What the next input boxes return (undefined: Escape), first in first out; and what they asked. */
+  inputs: [] as (string | undefined)[],
+  inputBoxes: [] as { options: Record<string, unknown>; token?: { isCancellationRequested: boolean } }[],
   reset(): void {
     this.statusBarItems = [];
     this.messages = [];
@@ -241,6 +256,8 @@ export const __recorded = {
     this.quickPicks = [];
     this.closedTabs = [];
     this.answers = [];
+    this.inputs = [];
+    this.inputBoxes = [];
   },
 };
 
@@ -277,6 +294,10 @@ export const window = {
   async showInformationMessage(text: string, ...items: string[]) {
     __recorded.messages.push({ level: "info", text, items });
     return __recorded.answers.shift();
+  },
+  async showInputBox(options: Record<string, unknown>, token?: CancellationToken) {
+    __recorded.inputBoxes.push({ options, token });
+    return __recorded.inputs.shift();
   },
   async showQuickPick<T>(items: T[]) {
     __recorded.quickPicks.push(items);

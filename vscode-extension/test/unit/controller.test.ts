@@ -117,6 +117,25 @@ test("a permission button's answer resolves the sidecar's request once", async (
   assert.equal(t.posts.filter((p) => p.type === "permissionDone").length, 1);
 });
 
+test("a rejection's reason goes to the sidecar in the answer's _meta; blank is no reason", async () => {
+  const t = setup({});
+  await t.controller.setConnection("running", t.port);
+  const options = [
+    { optionId: "allow_once", name: "Accept", kind: "allow_once" as const },
+    { optionId: "reject_once", name: "Reject", kind: "reject_once" as const },
+  ];
+  const first = t.controller.requestPermission({ sessionId: "s-1", toolCall: { title: "Edit a.py" }, options });
+  const id1 = (t.posts.filter((p) => p.type === "permission").at(-1) as any).requestId;
+  await t.send({ type: "permissionAnswer", requestId: id1, optionId: "reject_once", reason: "  Keep the old name.  " });
+  assert.deepEqual(await first, { outcome: { outcome: "selected", optionId: "reject_once", _meta: { sidecar: { reason: "Keep the old name." } } } });
+  assert.deepEqual(t.posts.filter((p) => p.type === "permissionDone").at(-1), { type: "permissionDone", requestId: id1, optionId: "reject_once", reason: "Keep the old name." });
+
+  const second = t.controller.requestPermission({ sessionId: "s-1", toolCall: { title: "Edit a.py" }, options });
+  const id2 = (t.posts.filter((p) => p.type === "permission").at(-1) as any).requestId;
+  assert.equal(t.controller.answer(id2, "reject_once", "   "), true);
+  assert.deepEqual(await second, { outcome: { outcome: "selected", optionId: "reject_once" } });
+});
+
 test("stale or replayed webview messages are dropped", async () => {
   const t = setup({ "session/new": () => started() });
   await t.controller.setConnection("running", t.port);

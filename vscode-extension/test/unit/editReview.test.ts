@@ -114,8 +114,10 @@ test("Reject and Accept all answer with their options; an answer from the panel 
 
   const first = t.controller.requestPermission(editRequest());
   await review.shown(...(t.hooks("permissionShown")[0] as [number, RequestPermissionParams]));
+  vscode.__recorded.inputs.push(undefined); // Escape: a rejection without a reason
   await review.answerActive("reject");
   assert.deepEqual(await first, { outcome: { outcome: "selected", optionId: "reject_once" } });
+  assert.match(String(vscode.__recorded.inputBoxes[0]!.options.prompt), /Tell the model why \(optional\)/);
 
   const second = t.controller.requestPermission(editRequest());
   await review.shown(...(t.hooks("permissionShown")[1] as [number, RequestPermissionParams]));
@@ -151,6 +153,68 @@ test("leaving plan mode shows the plan and its three options", async () => {
   const note = vscode.__recorded.messages.at(-1)!;
   assert.deepEqual(note.items, ["Yes, and accept edits", "Yes, ask before edits", "No, keep planning"]);
   assert.deepEqual(await answered, { outcome: { outcome: "selected", optionId: "accept_edits" } });
+  assert.equal(vscode.__recorded.inputBoxes.length, 0, "only a rejection asks why");
+});
+
+test("Reject in the diff editor asks why and sends what the user typed", async () => {
+  const t = harness({ "session/new": () => started() });
+  const review = new EditReview({ answer: (id, o, r) => t.controller.answer(id, o, r), log: () => undefined });
+  await t.controller.setConnection("running", t.port);
+  await t.controller.newSession();
+  const answered = t.controller.requestPermission(editRequest());
+  const [requestId, params] = t.hooks("permissionShown")[0] as [number, RequestPermissionParams];
+  await review.shown(requestId, params);
+  vscode.__recorded.inputs.push("  Keep a = 1; change b instead.  ");
+  await review.answerActive("reject");
+  assert.deepEqual(await answered, { outcome: { outcome: "selected", optionId: "reject_once", _meta: { sidecar: { reason: "Keep a = 1; change b instead." } } } });
+  assert.deepEqual(t.posted("permissionDone").at(-1), { type: "permissionDone", requestId, optionId: "reject_once", reason: "Keep a = 1; change b instead." });
+  assert.equal(vscode.__recorded.inputBoxes[0]!.options.ignoreFocusOut, true);
+});
+
+test("an answer from the panel while the reason box is open wins, and closes the box", async () => {
+  const t = harness({ "session/new": () => started() });
+  const review = new EditReview({ answer: (id, o, r) => t.controller.answer(id, o, r), log: () => undefined });
+  t.controller["hooks"].permissionDone = (id: number) => void review.done(id);
+  await t.controller.setConnection("running", t.port);
+  await t.controller.newSession();
+  const answered = t.controller.requestPermission(editRequest());
+  const [requestId, params] = t.hooks("permissionShown")[0] as [number, RequestPermissionParams];
+  await review.shown(requestId, params);
+  let typed!: (text: string | undefined) => void;
+  const original = vscode.window.showInputBox;
+  vscode.window.showInputBox = async (options, token) => {
+    vscode.__recorded.inputBoxes.push({ options, token });
+    return new Promise((resolve) => (typed = resolve));
+  };
+  try {
+    const rejecting = review.answerActive("reject");
+    await tick();
+    await t.send({ type: "ready" });
+    await t.send({ type: "permissionAnswer", requestId, optionId: "allow_once" });
+    assert.equal(vscode.__recorded.inputBoxes[0]!.token?.isCancellationRequested, true, "the box is closed");
+    typed(undefined);
+    await rejecting;
+  } finally {
+    vscode.window.showInputBox = original;
+  }
+  assert.deepEqual(await answered, { outcome: { outcome: "selected", optionId: "allow_once" } });
+});
+
+test("No, keep planning asks what to change and sends it as the plan's feedback", async () => {
+  const t = harness({ "session/new": () => started() });
+  const review = new EditReview({ answer: (id, o, r) => t.controller.answer(id, o, r), log: () => undefined });
+  await t.controller.setConnection("running", t.port);
+  await t.controller.newSession();
+  vscode.__recorded.answers.push("No, keep planning");
+  vscode.__recorded.inputs.push("Write the test first.");
+  const answered = t.controller.requestPermission({
+    sessionId: "s-1",
+    toolCall: { kind: "switch_mode", title: "Leave plan mode?", content: [{ type: "content", content: { type: "text", text: "# Plan" } }] },
+    options: PLAN_OPTIONS,
+  });
+  await review.shown(...(t.hooks("permissionShown")[0] as [number, RequestPermissionParams]));
+  assert.deepEqual(await answered, { outcome: { outcome: "selected", optionId: "reject_once", _meta: { sidecar: { reason: "Write the test first." } } } });
+  assert.match(String(vscode.__recorded.inputBoxes[0]!.options.prompt), /what to change in the plan/);
 });
 
 test("an applied edit is saved; a clean document is left alone", async () => {

@@ -9,6 +9,7 @@ test("parseWebviewMessage accepts each panel message in its shape", () => {
     { type: "prompt", text: "hi" },
     { type: "compact" },
     { type: "permissionAnswer", requestId: 1, optionId: null },
+    { type: "permissionAnswer", requestId: 1, optionId: "reject_once", reason: "keep the old name" },
     { type: "copyCode", text: "x = 1\n" },
     { type: "insertCode", text: "x = 1\n", language: "python" },
     { type: "applyCode", text: "x = 1\n" },
@@ -33,6 +34,7 @@ test("parseWebviewMessage accepts each panel message in its shape", () => {
 test("parseWebviewMessage refuses wrong shapes and unknown types", () => {
   const bad = [
     { type: "copyCode", seq: 1 },
+    { type: "permissionAnswer", requestId: 1, optionId: "reject_once", reason: 3, seq: 1 },
     { type: "insertCode", text: 1, seq: 1 },
     { type: "insertCode", text: "x", language: 3, seq: 1 },
     { type: "openFile", path: "/a", line: "3", seq: 1 },

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
+import type { PermissionOption } from "../../src/shared/protocol";
 import { CWD, host, launchChromium, noErrors, openView, postedOf, running, skip, text, update } from "./harness";
 
 let browser: Browser;
@@ -156,3 +157,127 @@ test("leaving plan mode shows the plan as markdown with its three options", { sk
   await page.close();
 });
 
+
+const EDIT_OPTIONS: PermissionOption[] = [
+  { optionId: "allow_once", name: "Accept", kind: "allow_once" },
+  { optionId: "allow_turn", name: "Accept all edits this turn", kind: "allow_always" },
+  { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+];
+
+function editCall(id: string, lines = 3, changed = 1): Record<string, unknown> {
+  const oldText = Array.from({ length: lines }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+  const newText = oldText.split("\n").map((l, i) => (i < changed ? l.replace("line", "row") : l)).join("\n");
+  return {
+    toolCallId: id, title: "Edit src/calc.py", kind: "edit", status: "pending",
+    rawInput: { file_path: `${CWD}/src/calc.py`, old_string: "line 1", new_string: "line one" },
+    locations: [{ path: `${CWD}/src/calc.py` }],
+    content: [{ type: "diff", path: `${CWD}/src/calc.py`, oldText, newText }],
+  };
+}
+
+/** Whether the element's box lies inside the transcript's visible part. */
+const inView = (page: Page, selector: string) => page.locator(selector).first().evaluate((e) => {
+  const box = e.getBoundingClientRect();
+  const pane = document.getElementById("transcript")!.getBoundingClientRect();
+  return box.top >= pane.top - 1 && box.bottom <= pane.bottom + 1;
+});
+
+test("a card's reason line: Enter rejects with what was typed, and the answered row shows it", { skip }, async () => {
+  const page = await openView(browser);
+  await host(page, running);
+  const call = editCall("ed2");
+  await update(page, { sessionUpdate: "tool_call", ...call });
+  await host(page, { type: "permission", requestId: 11, toolCall: call, options: EDIT_OPTIONS });
+  const field = page.locator(".permission input.permission-reason");
+  assert.equal(await field.getAttribute("placeholder"), "Tell the model why (optional)");
+  // An empty line is not an answer.
+  await field.press("Enter");
+  assert.equal((await postedOf(page, "permissionAnswer")).length, 0);
+  await field.fill("Keep line 1; rename line 2 instead.");
+  await field.press("Enter");
+  assert.deepEqual((await postedOf(page, "permissionAnswer")).map(({ seq, ...m }) => m), [
+    { type: "permissionAnswer", requestId: 11, optionId: "reject_once", reason: "Keep line 1; rename line 2 instead." },
+  ]);
+  const row = page.locator('details.tool[data-tool-call-id="ed2"]');
+  assert.equal(await row.locator(".tool-permission").innerText(), "✗ Reject");
+  assert.equal(await row.locator("summary .tool-permission-reason").innerText(), "“Keep line 1; rename line 2 instead.”");
+  assert.equal(await page.locator(".permission").count(), 0);
+  // The final update carries the answer as the sidecar recorded it; the reason stays.
+  await update(page, { sessionUpdate: "tool_call_update", toolCallId: "ed2", status: "failed", permission: { optionId: "reject_once", name: "Reject", reason: "Keep line 1; rename line 2 instead." } });
+  await row.locator("summary").click();
+  assert.equal(await row.locator(".tool-said").innerText(), "You told the model: Keep line 1; rename line 2 instead.");
+  noErrors(page);
+  await page.close();
+});
+
+test("the Reject button sends the typed reason; Accept does not; a replayed row shows the reason", { skip }, async () => {
+  const page = await openView(browser);
+  await host(page, running);
+  for (const [requestId, id, click] of [[12, "ed3", "Reject"], [13, "ed4", "Accept"]] as const) {
+    const call = editCall(id);
+    await update(page, { sessionUpdate: "tool_call", ...call });
+    await host(page, { type: "permission", requestId, toolCall: call, options: EDIT_OPTIONS });
+    await page.locator(".permission input.permission-reason").fill("  not this way  ");
+    await page.locator(`.permission button >> text="${click}"`).click();
+  }
+  assert.deepEqual((await postedOf(page, "permissionAnswer")).map(({ seq, ...m }) => m), [
+    { type: "permissionAnswer", requestId: 12, optionId: "reject_once", reason: "not this way" },
+    { type: "permissionAnswer", requestId: 13, optionId: "allow_once" },
+  ]);
+  assert.equal(await page.locator('details.tool[data-tool-call-id="ed4"] .tool-permission-reason').count(), 0);
+  // A resumed session: only the replayed final update tells what was answered.
+  await update(page, { sessionUpdate: "tool_call_update", toolCallId: "bash9", title: "rm -rf build", kind: "execute", status: "failed", replay: true,
+    rawInput: { command: "rm -rf build" }, permission: { optionId: "reject_once", name: "Reject", reason: "build/ holds the release" } });
+  const replayed = page.locator('details.tool[data-tool-call-id="bash9"]');
+  assert.equal(await replayed.locator(".tool-permission").innerText(), "✗ Reject");
+  assert.equal(await replayed.locator(".tool-permission-reason").innerText(), "“build/ holds the release”");
+  noErrors(page);
+  await page.close();
+});
+
+test("a plan card's reason line asks what to change, and a card without a row keeps the reason", { skip }, async () => {
+  const page = await openView(browser);
+  await host(page, running);
+  await host(page, {
+    type: "permission", requestId: 14,
+    toolCall: { title: "Leave plan mode?", kind: "switch_mode", content: [{ type: "content", content: { type: "text", text: "## Plan\n\n1. Fix `add`" } }] },
+    options: [
+      { optionId: "accept_edits", name: "Yes, and accept edits", kind: "allow_once" },
+      { optionId: "default", name: "Yes, ask before edits", kind: "allow_once" },
+      { optionId: "reject_once", name: "No, keep planning", kind: "reject_once" },
+    ],
+  });
+  const field = page.locator(".permission input.permission-reason");
+  assert.equal(await field.getAttribute("placeholder"), "Tell the model what to change (optional)");
+  await field.fill("Write the test first.");
+  await page.locator(".permission button >> text=No, keep planning").click();
+  assert.deepEqual((await postedOf(page, "permissionAnswer")).map(({ seq, ...m }) => m), [
+    { type: "permissionAnswer", requestId: 14, optionId: "reject_once", reason: "Write the test first." },
+  ]);
+  assert.equal(await page.locator(".permission.answered .tool-permission").innerText(), "✗ No, keep planning");
+  assert.equal(await page.locator(".permission.answered .tool-permission-reason").innerText(), "“Write the test first.”");
+  // A command with no rejection option offers no line.
+  await host(page, { type: "permission", requestId: 15, toolCall: { title: "ls" }, options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }] });
+  assert.equal(await page.locator('.permission[data-request-id="15"] input').count(), 0);
+  noErrors(page);
+  await page.close();
+});
+
+test("a tall edit card scrolls its reason line and buttons into view", { skip }, async () => {
+  const page = await openView(browser);
+  await page.setViewportSize({ width: 420, height: 480 });
+  await host(page, running);
+  for (let i = 0; i < 30; i++) await update(page, text(`Paragraph ${i}: some words about the change.\n\n`, `m${i}`));
+  const call = editCall("ed5", 60, 40); // taller than the panel
+  await update(page, { sessionUpdate: "tool_call", ...call });
+  // The reader scrolled up: the card must still come into view.
+  await page.evaluate(() => { document.getElementById("transcript")!.scrollTop = 0; });
+  await host(page, { type: "permission", requestId: 16, toolCall: call, options: EDIT_OPTIONS });
+  // The host then says the diff is open in the editor too: the note must not push the buttons out.
+  await host(page, { type: "reviewInEditor", requestId: 16, path: `${CWD}/src/calc.py` });
+  await page.waitForSelector(".permission .permission-review");
+  assert.equal(await inView(page, ".permission input.permission-reason"), true, "the reason line is in view");
+  assert.equal(await inView(page, ".permission button.reject_once"), true, "Reject is in view");
+  assert.equal(await inView(page, ".permission button.allow_once"), true, "Accept is in view");
+  await page.close();
+});

@@ -157,8 +157,46 @@ local function chat_pending_view(chat, view)
   end
 end
 
+---Wait in the request's coroutine for `start(done)` to call `done(value)` (a picker, a view's
+---keymap, vim.ui.input); cancelling the turn resumes it with nil.
+---@param chat context_sidecar.Chat|nil
+---@param co thread
+---@param start fun(done: fun(value: any))
+---@return any
+local function wait_in(chat, co, start)
+  local pending = { co = co, done = false }
+  if chat then
+    chat.pending_permission = pending
+  end
+  start(function(value)
+    -- Scheduled so a synchronous answer cannot resume before the yield below.
+    vim.schedule(function()
+      if not pending.done then
+        pending.done = true
+        coroutine.resume(co, value)
+      end
+    end)
+  end)
+  local value = coroutine.yield()
+  if chat and chat.pending_permission == pending then
+    chat.pending_permission = nil
+  end
+  return value
+end
+
+---Whether `option` rejects (the model is told no).
+---@param option any
+---@return boolean
+local function rejects(option)
+  return type(option) == "table" and type(option.kind) == "string" and option.kind:find("^reject") ~= nil
+end
+
+M.reason_prompt = "Why? (optional, Enter to skip) "
+M.plan_reason_prompt = "What should change in the plan? (optional, Enter to skip) "
+
 ---Server request `session/request_permission`; runs in the coroutine Neovim's RPC layer gives
----server requests, so an asynchronous vim.ui.select can answer later.
+---server requests, so an asynchronous vim.ui.select can answer later. After a rejection
+---vim.ui.input asks why; what the user types goes with the answer, and the model reads it.
 ---@param params table
 ---@return table result
 function M.request_permission(params)
@@ -207,25 +245,10 @@ function M.request_permission(params)
   end
 
   local co, is_main = coroutine.running()
+  local async = co ~= nil and not is_main
   local choice
-  if co and not is_main then
-    local pending = { co = co, done = false }
-    if chat then
-      chat.pending_permission = pending
-    end
-    ask(function(item)
-      -- Scheduled so a synchronous answer cannot resume before the yield below.
-      vim.schedule(function()
-        if not pending.done then
-          pending.done = true
-          coroutine.resume(co, item)
-        end
-      end)
-    end)
-    choice = coroutine.yield()
-    if chat and chat.pending_permission == pending then
-      chat.pending_permission = nil
-    end
+  if async then
+    choice = wait_in(chat, co, ask)
   else
     local items = { prompt }
     for i, option in ipairs(options) do
@@ -233,17 +256,42 @@ function M.request_permission(params)
     end
     choice = options[vim.fn.inputlist(items)]
   end
-
-  local answer = cancelled
-  if type(choice) == "table" and choice.optionId then
-    answer = { outcome = { outcome = "selected", optionId = choice.optionId } }
-  end
   if chat and chat.review then
     chat.review.close()
     chat.review = nil
   end
+
+  local reason
+  if rejects(choice) and choice.optionId then
+    local input_opts = {
+      prompt = nn(tool_call.kind) == "switch_mode" and M.plan_reason_prompt or M.reason_prompt,
+      kind = "context_sidecar_reason",
+    }
+    local typed
+    if async then
+      typed = wait_in(chat, co, function(done)
+        vim.ui.input(input_opts, done)
+      end)
+    else
+      vim.ui.input(input_opts, function(text)
+        typed = text
+      end)
+    end
+    reason = type(typed) == "string" and vim.trim(typed) or nil
+    if reason == "" then
+      reason = nil
+    end
+  end
+
+  local answer = cancelled
+  if type(choice) == "table" and choice.optionId then
+    answer = { outcome = { outcome = "selected", optionId = choice.optionId } }
+    if reason then
+      answer.outcome._meta = { sidecar = { reason = reason } }
+    end
+  end
   if chat and tool then
-    transcript.set_permission(chat, tool, type(choice) == "table" and choice.name or "cancelled")
+    transcript.set_permission(chat, tool, type(choice) == "table" and choice.name or "cancelled", reason)
   end
   return answer
 end

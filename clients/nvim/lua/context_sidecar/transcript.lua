@@ -536,7 +536,7 @@ local function on_tool_update(chat, update)
   local permission = nn(update.permission)
   if type(permission) == "table" and not tool.permission then
     -- The answer the server recorded (live after the prompt, and on replay).
-    M.set_permission(chat, tool, nn(permission.name) or nn(permission.optionId) or "answered")
+    M.set_permission(chat, tool, nn(permission.name) or nn(permission.optionId) or "answered", nn(permission.reason))
   end
   local new_status = nn(update.status)
   if new_status and new_status ~= tool.status then
@@ -634,16 +634,22 @@ local function on_compaction(chat, update)
   end
 end
 
----Record how a tool's permission prompt was answered, once, under its input line.
+---Record how a tool's permission prompt was answered, once, under its input line, with what
+---the user told the model about a rejection.
 ---@param chat context_sidecar.Chat
 ---@param tool table
 ---@param label string
-function M.set_permission(chat, tool, label)
+---@param reason string|nil
+function M.set_permission(chat, tool, label, reason)
   if tool.permission then
     return
   end
   tool.permission = label
-  M.extend_block(chat, tool.block, { "    permission: " .. label })
+  local lines = { "    permission: " .. label }
+  if type(reason) == "string" and reason ~= "" then
+    table.insert(lines, "    you said: " .. reason:gsub("%s*\n%s*", " "))
+  end
+  M.extend_block(chat, tool.block, lines)
 end
 
 local function on_hook(chat, update)
