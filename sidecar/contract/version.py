@@ -1,3 +1,3 @@
 """The protocol's major version: clients refuse a server of another one."""
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
