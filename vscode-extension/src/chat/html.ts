@@ -53,6 +53,7 @@ export function chatHtml(p: ChatHtmlParts): string {
   </div>
   <div class="toolbar-row meta">
     <span id="title" class="title"></span>
+    <button id="model" type="button" class="model-chip" title="Switch the model (Context Sidecar: Switch Model)" hidden></button>
     <span id="mcp" class="mcp" hidden></span>
   </div>
 </header>

@@ -50,7 +50,7 @@ test("a sidecar of another major version is refused with a reason", () => {
     capabilities: { experimental: { contextSidecar: { protocolVersion: 1 } } },
   });
   assert.equal(older.ok, false);
-  assert.match((older as { message: string }).message, /context-sidecar 0\.0\.9 speaks context-sidecar protocol version 1, but this extension speaks version 4/);
+  assert.match((older as { message: string }).message, /context-sidecar 0\.0\.9 speaks context-sidecar protocol version 1, but this extension speaks version 5/);
 
   const newer = checkServerProtocol({
     serverInfo: { name: "context-sidecar", version: "6.0.0" },
