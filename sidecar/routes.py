@@ -40,6 +40,7 @@ from sidecar.contract.results import (
     HistoryList,
     HistoryUndone,
     McpActionDone,
+    ModelList,
     ModelSet,
     SessionOpened,
     WorkspaceTrusted,
@@ -108,6 +109,10 @@ def set_model(service: SessionService, p: SetModelParams) -> ModelSet:
     return service.models.set_model(p)
 
 
+async def list_models(service: SessionService, p: SessionParams) -> ModelList:
+    return await service.models.list_models(p)
+
+
 async def context_view(service: SessionService, p: SessionParams) -> ContextView:
     return await service.report.context_view(p)
 
@@ -147,6 +152,7 @@ REQUESTS: tuple[Route[Any], ...] = (
     Route(m.SESSION_SET_MODE, SetModeParams, SessionService.set_mode),
     Route(m.SESSION_SET_TITLE, SetTitleParams, SessionService.set_title),
     Route(m.GAUGE, SessionParams, SessionService.gauge),
+    Route(m.MODELS, SessionParams, list_models),
     Route(m.COMPACT, CompactParams, SessionService.compact),
     Route(m.CONTEXT, SessionParams, context_view),
     Route(m.HISTORY_LIST, HistoryListParams, history_list),

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sidecar.acp.config_options import config_option_update
+from sidecar.acp.config_options import Choices, config_option_update
 from sidecar.core.conversation.messages import new_uuid
 
 # The update kinds of the ACP schema the sidecar sends as they are.
@@ -89,6 +89,7 @@ class AcpForms:
         self._compactions: set[str] = set()
         self._servers: dict[tuple[str, str], str] = {}  # (session, server) -> last status
         self._models: dict[str, tuple[str, str]] = {}  # session -> (provider, model) last said
+        self.choices: Choices = lambda session_id: None  # what the model option offers
 
     def outgoing(self, session_id: str, update: Mapping[str, Any]) -> list[Outgoing]:
         kind = update.get("sessionUpdate")
@@ -122,7 +123,7 @@ class AcpForms:
         self._models[session_id] = now
         if before is None:
             return []
-        return [self._update(session_id, config_option_update(*now))]
+        return [self._update(session_id, config_option_update(*now, self.choices(session_id)))]
 
     @staticmethod
     def _update(session_id: str, update: dict[str, Any]) -> Outgoing:

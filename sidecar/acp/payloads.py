@@ -8,7 +8,7 @@ from typing import Any
 from sidecar import __version__
 from sidecar.acp.config_options import config_options
 from sidecar.contract import methods as m
-from sidecar.contract.results import PromptResult, SessionOpened, SessionSummary
+from sidecar.contract.results import ModelList, PromptResult, SessionOpened, SessionSummary
 from sidecar.contract.version import PROTOCOL_VERSION
 from sidecar.routes import REQUESTS
 
@@ -70,14 +70,15 @@ def initialize_result(providers: list[str]) -> dict[str, Any]:
     }
 
 
-def session_opened(answer: SessionOpened, *, with_id: bool) -> dict[str, Any]:
+def session_opened(answer: SessionOpened, *, with_id: bool,
+                   listing: ModelList | None = None) -> dict[str, Any]:
     """``session/new`` carries ``sessionId`` at the root; load and resume only in ``_meta``.
     ``modes`` (ACP's session mode state) and ``configOptions`` (the model) are at the root
     of all three."""
     meta = {"sidecar": {"sessionId": answer["sessionId"], "model": answer["model"],
                         "provider": answer["provider"], "gauge": answer["gauge"]}}
     result: dict[str, Any] = {"_meta": meta, "modes": answer["modes"],
-                              "configOptions": config_options(answer["provider"], answer["model"])}
+                              "configOptions": config_options(answer["provider"], answer["model"], listing)}
     if with_id:
         result["sessionId"] = answer["sessionId"]
     return result

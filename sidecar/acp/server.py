@@ -31,7 +31,7 @@ from sidecar.contract.params import (
     NewSessionParams,
     SessionParams,
 )
-from sidecar.contract.results import PromptResult, SessionList, SessionOpened
+from sidecar.contract.results import ModelList, PromptResult, SessionList, SessionOpened
 from sidecar.contract.updates import agent_message_chunk
 from sidecar.contract.version import PROVIDERS
 from sidecar.core.conversation.messages import new_uuid
@@ -69,6 +69,7 @@ class AcpServer:
         self.sdk = SdkWarmUp()
         self.service.sdk_ready = self.sdk.ready
         peer.max_bytes = lambda: self.service.settings.transport.maxMessageBytes
+        self.editor.forms.choices = self._choices
         # ACP's own methods, which no route serves.
         self.own: dict[str, Handler] = {
             "initialize": self.initialize,
@@ -222,7 +223,7 @@ class AcpServer:
         current_session.set(answer["sessionId"])
         self.editor.flush_held_messages(answer["sessionId"])
         await self._say_withheld(answer["sessionId"], p.cwd)
-        return payloads.session_opened(answer, with_id=True)
+        return payloads.session_opened(answer, with_id=True, listing=self._choices(answer["sessionId"]))
 
     async def _say_withheld(self, session_id: str, cwd: str) -> None:
         """ACP has no trust of its own to pass: the user hears once per folder what an
@@ -244,7 +245,13 @@ class AcpServer:
         self._settings_for(p.cwd)
         answer: SessionOpened = await settle(route.invoke(self.service, p))
         self.editor.flush_held_messages(answer["sessionId"])
-        return payloads.session_opened(answer, with_id=False)
+        return payloads.session_opened(answer, with_id=False,
+                                       listing=self._choices(answer["sessionId"]))
+
+    def _choices(self, session_id: str) -> ModelList | None:
+        """What the model option offers: the list ``_sidecar/models`` answers, from memory."""
+        session = self.service.sessions.get(session_id)
+        return self.service.models.choices(session) if session is not None else None
 
     async def set_config_option(self, raw: dict[str, Any]) -> Any:
         """``session/set_config_option``: the one option is the model (``/model`` alike)."""
@@ -255,7 +262,8 @@ class AcpServer:
         p = route.decode({"sessionId": raw.get("sessionId"), "model": raw.get("value")})
         answer = await settle(route.invoke(self.service, p))
         gauge = answer["gauge"]
-        return {"configOptions": config_options(gauge["provider"], gauge["model"])}
+        return {"configOptions": config_options(gauge["provider"], gauge["model"],
+                                                self._choices(p.session_id))}
 
     async def resume_session(self, raw: dict[str, Any]) -> Any:
         """A load without the transcript's replay."""

@@ -67,6 +67,7 @@ from sidecar.contract.results import (
     HistoryUndone,
     McpActionDone,
     McpServer,
+    ModelList,
     ModelSet,
     PromptResult,
     SessionList,
@@ -225,6 +226,13 @@ def requests() -> list[RequestExample]:
                    "folder first."}
     prompted: PromptResult = {"stopReason": "end_turn", "gauge": GAUGE}
     model_set: ModelSet = {"gauge": GAUGE}
+    models: ModelList = {"current": MODEL, "source": "provider", "models": [
+        {"id": MODEL, "displayName": "Claude Sonnet 4.5", "lifecycle": "deprecated",
+         "contextWindow": 200000},
+        {"id": "claude-opus-5-5", "displayName": "Claude Opus 5.5", "lifecycle": "active",
+         "contextWindow": 1000000},
+        {"id": "claude-opus-4-5-20251101", "displayName": "Claude Opus 4.5",
+         "lifecycle": "deprecated", "contextWindow": 200000}]}
     compacted: Compacted = {"compactionId": "cmp_3f9a1c2b7d4e", "status": "completed",
                             "tier": "full", "tokensBefore": 142300, "tokensAfter": 18400,
                             "backend": "server"}
@@ -250,6 +258,7 @@ def requests() -> list[RequestExample]:
         RequestExample(m.SESSION_SET_TITLE, SetTitleParams(session_id=SESSION, title="Fix the flaky test"),
                        empty),
         RequestExample(m.GAUGE, SessionParams(session_id=SESSION), GAUGE),
+        RequestExample(m.MODELS, SessionParams(session_id=SESSION), models),
         RequestExample(m.COMPACT, CompactParams(
             session_id=SESSION, instructions="keep the failing test's output",
             work_done_token="compact-1"), compacted),

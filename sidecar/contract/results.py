@@ -139,6 +139,26 @@ class ModelSet(TypedDict):
     gauge: Gauge
 
 
+class ModelChoice(TypedDict):
+    """One model a session can switch to."""
+
+    id: str  # what session/set_model takes
+    displayName: str | None  # the provider's name for people, when it gives one
+    lifecycle: Literal["active", "deprecated", "retired"]  # retired only for the current model
+    contextWindow: int | None  # tokens, from the provider's list or the catalog
+
+
+class ModelList(TypedDict):
+    """``sidecar/models``: what the session's provider serves, the session's model included.
+
+    ``source`` says where the list came from: the provider's models endpoint, or the
+    catalog's picks when the endpoint said nothing (unreachable, no such endpoint)."""
+
+    current: str
+    models: list[ModelChoice]
+    source: Literal["provider", "catalog"]
+
+
 class Compacted(TypedDict):
     compactionId: str
     status: Literal["completed"]

@@ -77,8 +77,10 @@ async def _clear(host: CommandHost, session: Session, arg: str) -> StopReason:
 
 
 async def _model(host: CommandHost, session: Session, arg: str) -> StopReason:
-    if not arg:
-        raise InvalidParams("/model needs a model name, e.g. /model claude-sonnet-5-5")
+    if not arg:  # which models there are, and the one in use
+        from sidecar.core.models.listing import render_model_list
+
+        return _say(session, render_model_list(await host.models.fresh_choices(session)))
     host.models.switch(session, arg, None)
     return _say(session, f"Model set to {arg}.")
 
@@ -125,7 +127,8 @@ COMMANDS: list[SlashCommand] = [
                  "optional instructions for the summary", _compact),
     SlashCommand("context", "Show what fills the context window", None, _context),
     SlashCommand("clear", "Start over with an empty context (the transcript is kept)", None, _clear),
-    SlashCommand("model", "Switch the model: /model NAME", "model name", _model),
+    SlashCommand("model", "Switch the model: /model NAME (/model alone lists them)",
+                 "model name", _model),
     SlashCommand("plan", "Enter plan mode (read-only until the plan is approved); /plan off leaves it",
                  None, _plan),
     SlashCommand("mode", "Set the permission mode: /mode default|acceptEdits|plan|bypassPermissions",

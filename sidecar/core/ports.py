@@ -192,6 +192,7 @@ class ModelDescription:
     # False when the endpoint says nothing of lifecycles (vLLM, llama.cpp, Ollama,
     # OpenRouter): ``lifecycle`` is then only the default, and the catalog's word stands.
     lifecycle_known: bool = True
+    display_name: str | None = None  # the name the provider shows people, when it gives one
 
 
 class Provider(Protocol):

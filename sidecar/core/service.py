@@ -96,7 +96,7 @@ class SessionService:
             editor=self.editor, sessions=self.sessions, get=self.get,
             provider=lambda s: self.adapters.provider(s, self.environ),
             storage_dir=lambda: self.stores.directory, environ=self.environ,
-            ready=self._sdk_ready)
+            ready=self._sdk_ready, settings=lambda: self.settings)
         self.documents = EditorReports(self.sessions, adapters.watcher, self.environ, self.mcp)
         self.report = ContextReport(get=self.get, trust=self.trust,
                                     watchers=self.documents.watchers, stores=self.stores,
@@ -156,9 +156,14 @@ class SessionService:
         self.models.opened(session)
 
     def new_session(self, p: NewSessionParams) -> SessionOpened:
+        """``session/new``: on the model the params name, else the one last chosen in a
+        session of the same workspace, else the settings' model."""
+        pick = self.models.picked(p.cwd)
+        if p.model or (pick is not None and p.provider and p.provider != pick[1]):
+            pick = None
         settings = dataclasses.replace(
-            self.settings, model=p.model or self.settings.model,
-            provider=p.provider or self.settings.provider,
+            self.settings, model=p.model or (pick[0] if pick else self.settings.model),
+            provider=p.provider or (pick[1] if pick else self.settings.provider),
         )
         info = SessionInfo(session_id=new_uuid(), cwd=p.cwd, model=settings.model,
                            provider=settings.provider, title=p.title)

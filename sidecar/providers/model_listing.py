@@ -52,6 +52,10 @@ def _count(value: Any) -> int | None:
     return int(value)
 
 
+def _name(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
 def _iso_date(value: Any) -> str | None:
     if isinstance(value, dt.datetime):
         return value.date().isoformat()
@@ -106,6 +110,7 @@ def describe_anthropic(models: Iterable[Any]) -> list[ModelDescription]:
             replacement=replacement if replacement != model else None,
             source=ANTHROPIC_SOURCE,
             retires_at=_iso_date(sdk_field(m, "retires_at")),
+            display_name=_name(sdk_field(m, "display_name")),
         ))
     return out
 

@@ -1,7 +1,8 @@
 """``context-sidecar chat``: a line-oriented terminal client of the sidecar.
 
 Slash commands the server announces (``available_commands_update``) are sent as prompt
-text; /help, /sessions and /exit are answered here. The prompt shows the
+text; /help, /sessions, /new, /exit and /model without a name (a numbered list of the
+models to pick from) are answered here. The prompt shows the
 permission mode when it is not ``default``; a permission request for an edit shows its diff.
 After a rejection it asks why; what the user types goes with the answer, and the model reads it.
 """
@@ -19,6 +20,7 @@ from typing import Any
 from sidecar import __version__
 from sidecar.contract import methods as m
 from sidecar.core.conversation.messages import json_object
+from sidecar.core.models.listing import choice_details
 from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.terminal.client import ProtocolMismatch, SidecarClient
 from sidecar.terminal.diff import compact_diff
@@ -31,6 +33,7 @@ from sidecar.terminal.updates import UpdatePrinter
 LOCAL_COMMANDS = [
     ("help", "List the commands"),
     ("sessions", "List the saved sessions of this folder (resume one with chat --resume ID)"),
+    ("new", "Start a new session in this folder, on the model in use"),
     ("exit", "Leave (Ctrl-D does the same)"),
 ]
 # The key that picks each option a permission request may offer, and its label when the
@@ -220,6 +223,12 @@ class Chat:
                 self.screen.line(f"  /{cmd_name}  " + style.paint(description, "grey"))
             self.screen.line(style.paint("  Ctrl-C cancels a running turn; Ctrl-D exits.", "grey"))
             return True
+        if name == "model" and text.strip().lower() == "/model":
+            await self.pick_model()
+            return True
+        if name == "new":
+            await self.new_session()
+            return True
         if name == "sessions":
             result = await self.client.request(m.SESSION_LIST, {"cwd": str(self.client.cwd.resolve())})
             sessions = result.get("sessions", []) if isinstance(result, dict) else []
@@ -232,6 +241,55 @@ class Chat:
                                  f"{used:>12}  {s.get('title') or ''}")
             return True
         return False
+
+    def current_model(self) -> tuple[str | None, str | None]:
+        """The model and provider in use (a /model NAME since start shows in the gauge)."""
+        gauge = self.printer.gauge if isinstance(self.printer.gauge, dict) else {}
+        return (gauge.get("model") or self.client.model, gauge.get("provider") or self.client.provider)
+
+    async def pick_model(self) -> None:
+        """``/model`` alone: the models the provider lists, numbered; one is picked by its
+        number or its name (Enter keeps the model in use)."""
+        style = self.screen.style
+        listing = await self.client.request(m.MODELS, {"sessionId": self.client.session_id})
+        listing = listing if isinstance(listing, dict) else {}
+        models = [c for c in listing.get("models") or [] if isinstance(c, dict) and c.get("id")]
+        current = str(listing.get("current") or "")
+        where = "the provider's list" if listing.get("source") == "provider" else "the catalog"
+        self.screen.line(style.paint(f"  models ({where}):", "grey"))
+        for number, choice in enumerate(models, 1):
+            self.screen.line(f"  {number:>2}. {choice['id']}"
+                             + style.paint(choice_details(choice, current), "grey"))  # type: ignore[arg-type]
+        line = await self.read_line(f"  model (number or name, Enter keeps {current}) > ")
+        word = (line or "").strip()
+        if not word:
+            return
+        if word.isdigit():
+            if not 1 <= int(word) <= len(models):
+                self.screen.line(f"  no model {word}: pick 1 to {len(models)}")
+                return
+            word = str(models[int(word) - 1]["id"])
+        if word == current:
+            return
+        result = await self.client.request(m.SESSION_SET_MODEL,
+                                           {"sessionId": self.client.session_id, "model": word})
+        self.client.model = word
+        self.printer.take_gauge(result.get("gauge") if isinstance(result, dict) else None)
+        self.screen.line(f"  model: {word}")
+
+    async def new_session(self) -> None:
+        """``/new``: a new session in this folder on the model in use; the one before is
+        closed (its transcript stays, ``chat --resume ID`` opens it again)."""
+        before = self.client.session_id
+        model, provider = self.current_model()
+        await self.client.new_session(model, provider)
+        if before and before != self.client.session_id:
+            try:
+                await self.client.request(m.SESSION_CLOSE, {"sessionId": before})
+            except RpcError:
+                pass
+        self.screen.line(self.screen.style.paint(
+            f"new session {self.client.session_id} · {self.client.model}", "grey"))
 
     async def run_turn(self, text: str) -> bool:
         """Run one prompt; False when the sidecar is gone."""

@@ -454,6 +454,60 @@ def test_chat_piped_prints_the_markdown_raw(fake_llm: Any, tmp_path: Path) -> No
     _answer_turn_reaches_the_model_unchanged(llm)
 
 
+def _asked_with(llm: Any, text: str) -> Any:
+    """The last request to the fake model whose messages carry ``text`` (a turn's, not a
+    background call's)."""
+    found = [r for r in llm.requests if text in json.dumps(r.body.get("messages"))]
+    assert found, f"no request carried {text!r}"
+    return found[-1]
+
+
+def test_model_alone_picks_from_the_list_and_a_new_session_keeps_it(fake_llm: Any, tmp_path: Path) -> None:
+    import re
+
+    llm = fake_llm
+    llm.reset()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    chat = PtyChat(ws, chat_env(tmp_path, llm.url))
+    try:
+        chat.wait_for("Ctrl-D exits")
+        chat.wait_for("> ")
+        chat.send("/model")
+        out = re.sub(r"\x1b\[[0-9;]*m", "", chat.wait_for("(number or name, Enter keeps claude-sonnet-5-5) > "))
+        numbered = dict(re.findall(r"^\s*(\d+)\. (\S+)", out, re.MULTILINE)[::-1])
+        listed = {name: number for number, name in numbered.items()}
+        assert "claude-sonnet-5-5" in listed and "claude-opus-5-5" in listed, out
+        assert re.search(r"\d\. claude-sonnet-5-5 \(current\) · Claude Sonnet 5 5 · 1M context", out), out
+        chat.send(listed["claude-opus-5-5"])  # picked by its number
+        chat.wait_for("model: claude-opus-5-5")
+        llm.queue(Reply.text("Answered by the picked model."))
+        chat.send("first question")
+        chat.wait_for("Answered by the picked model.")
+        assert _asked_with(llm, "first question").body["model"] == "claude-opus-5-5"
+        # A new session keeps the model; a name picks too.
+        chat.send("/new")
+        chat.wait_for("· claude-opus-5-5")
+        llm.queue(Reply.text("Still the picked model."))
+        chat.send("second question")
+        chat.wait_for("Still the picked model.")
+        second = _asked_with(llm, "second question")
+        assert second.body["model"] == "claude-opus-5-5"
+        assert "first question" not in json.dumps(second.body["messages"])  # a new session
+        chat.send("/model")
+        chat.wait_for("Enter keeps claude-opus-5-5) > ")
+        chat.send("claude-haiku-5-5")
+        chat.wait_for("model: claude-haiku-5-5")
+        llm.queue(Reply.text("Haiku here."))
+        chat.send("third question")
+        chat.wait_for("Haiku here.")
+        assert _asked_with(llm, "third question").body["model"] == "claude-haiku-5-5"
+        assert chat.finish() == 0, chat.out
+    finally:
+        if chat.proc.poll() is None:
+            chat.proc.kill()
+
+
 def test_a_rejection_on_a_terminal_asks_why_and_the_model_reads_it(fake_llm: Any, tmp_path: Path) -> None:
     llm = fake_llm
     llm.reset()

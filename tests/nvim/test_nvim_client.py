@@ -522,3 +522,19 @@ def test_workspace_trust_follows_neovims_trust_database(tmp_path: Path) -> None:
     assert result["trust_params"] == [{"cwd": root}]
     assert "restricted" in result["winbar_untrusted"]
     assert len(result["checks"]) >= 25
+
+
+def test_model_picker_and_a_new_session_keeping_the_model(tmp_path: Path, llm: Any) -> None:
+    llm.responder = lambda request: text_reply("ok")
+    result = run_scenario("model_real", tmp_path, fake_url=llm.url, timeout=180)
+    assert result["select_kind"] == "context_sidecar_model"
+    assert result["select_prompt"].startswith("Model (now claude-sonnet-5-5; from ")
+    labels = result["labels"]
+    assert "● claude-sonnet-5-5 — " in "\n".join(labels), labels
+    assert any(label.startswith("  claude-opus-5-5 — ") and "1M context" in label for label in labels), labels
+    turns = {q: r.body["model"] for r in llm.requests for q in ("first question", "second question")
+             if q in last_user_text(r)}
+    assert turns == {"first question": "claude-opus-5-5", "second question": "claude-opus-5-5"}, \
+        [(last_user_text(r)[-200:], r.body.get("model")) for r in llm.requests]
+    assert result["new_model"] == "claude-opus-5-5"
+    report("model_real", result)

@@ -11,6 +11,7 @@ import { ACTION_NAMES, mcpActions, mcpLabel, mcpState, mcpSummary } from "./shar
 import { GaugeStatusBar } from "./status/gaugeStatusBar";
 import { ModeStatusBar } from "./status/modeStatusBar";
 import { modePickItems } from "./status/modes";
+import { modelPickItems, modelPickPlaceholder } from "./status/models";
 import { Commands } from "./status/statusView";
 import { EditReview, PROPOSED_SCHEME } from "./edits/editReview";
 import { readReview } from "./edits/reviewModel";
@@ -97,6 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
             (error) => log.warn(`File search failed: ${String(error)}`),
           );
         } else if (message.type === "pickMode") void vscode.commands.executeCommand(Commands.setPermissionMode);
+        else if (message.type === "pickModel") void vscode.commands.executeCommand(Commands.switchModel);
         else if (message.type === "setApiKey") void vscode.commands.executeCommand(Commands.setApiKey);
         else if (message.type === "copyCode") void copyCode(message.text);
         else if (message.type === "insertCode") void insertCode(message.text);
@@ -229,6 +231,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
         placeHolder: "How much the model may do without asking",
       });
       if (picked) await controller.setMode(picked.id);
+    }),
+    vscode.commands.registerCommand(Commands.switchModel, async (model?: string) => {
+      if (typeof model === "string" && model) return controller.setModel(model);
+      const list = await controller.listModels();
+      if (!list) return;
+      const picked = await vscode.window.showQuickPick(modelPickItems(list), {
+        title: "Switch Model (new sessions keep the one you pick)",
+        placeHolder: modelPickPlaceholder(list),
+        matchOnDescription: true,
+      });
+      if (picked && picked.id !== list.current) await controller.setModel(picked.id);
     }),
     vscode.commands.registerCommand(Commands.togglePlanMode, () => controller.togglePlanMode()),
     vscode.commands.registerCommand(Commands.showMcpServers, listMcpServers),

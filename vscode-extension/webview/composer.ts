@@ -187,7 +187,7 @@ let commands: { name: string; description?: string }[] = [
   { name: "compact", description: "Compact the conversation now [instructions]" },
   { name: "context", description: "Show what is in the context window" },
   { name: "clear", description: "Start over with an empty conversation" },
-  { name: "model", description: "Switch the model: /model NAME" },
+  { name: "model", description: "Switch the model: /model NAME (/model alone lists them)" },
   { name: "plan", description: "Enter plan mode (/plan off leaves it)" },
   { name: "mode", description: "Set the permission mode: /mode NAME" },
 ];

@@ -18,6 +18,7 @@ import { closeOpenView, contextViewOpen, requestContext, setCurrentSession, show
 
 const gate = new SeqGate();
 const titleText = $("title");
+const modelButton = $("model") as HTMLButtonElement;
 const gaugeBox = $("gauge");
 const compactButton = $("compact") as HTMLButtonElement;
 
@@ -92,6 +93,7 @@ function reset(): void {
   clearTools();
   gaugeBox.hidden = true;
   titleText.textContent = "";
+  modelButton.hidden = true;
 }
 
 function state(s: Extract<HostToWebviewBody, { type: "state" }>): void {
@@ -101,7 +103,10 @@ function state(s: Extract<HostToWebviewBody, { type: "state" }>): void {
   composer.setState(s.busy, s.connection === "running", compacting);
   offers.setCompacting(compacting);
   compactButton.disabled = compacting;
-  titleText.textContent = s.title ?? (s.sessionId ? s.model ?? "" : "");
+  titleText.textContent = s.title ?? "";
+  // The session's model, in its own chip: a click opens the host's model quick pick.
+  modelButton.textContent = s.sessionId && s.model ? s.model : "";
+  modelButton.hidden = !modelButton.textContent;
   setCurrentSession(s.sessionId);
   const text =
     s.connection === "starting" ? "Starting the sidecar…"
@@ -222,6 +227,7 @@ transcript.addEventListener("click", (event) => {
 });
 
 $("new").addEventListener("click", () => send({ type: "newSession" }));
+modelButton.addEventListener("click", () => send({ type: "pickModel" }));
 $("sessions").addEventListener("click", () => {
   if (sessionsViewOpen()) closeOpenView();
   else send({ type: "listSessions" });

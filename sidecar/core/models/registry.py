@@ -84,6 +84,11 @@ class ModelRegistry:
             found = snapshots[0] if len(snapshots) == 1 else None
         return found
 
+    def listed(self, endpoint: str) -> list[ModelDescription] | None:
+        """Every model ``endpoint`` said it serves, in its order; None when it said nothing."""
+        entry = self._entries.get(endpoint)
+        return list(entry.models.values()) if entry is not None and entry.models else None
+
     def fetched_at(self, endpoint: str) -> float | None:
         entry = self._entries.get(endpoint)
         return entry.fetched_at if entry is not None else None
@@ -139,7 +144,8 @@ def description_to_json(d: ModelDescription) -> dict[str, Any]:
     return {"model": d.model, "contextWindow": d.context_window,
             "maxOutputTokens": d.max_output_tokens, "lifecycle": d.lifecycle,
             "capabilities": sorted(d.capabilities), "replacement": d.replacement,
-            "source": d.source, "retiresAt": d.retires_at, "lifecycleKnown": d.lifecycle_known}
+            "source": d.source, "retiresAt": d.retires_at, "lifecycleKnown": d.lifecycle_known,
+            "displayName": d.display_name}
 
 
 def description_from_json(raw: Any) -> ModelDescription | None:
@@ -160,6 +166,7 @@ def description_from_json(raw: Any) -> ModelDescription | None:
         source=_text(raw.get("source")) or "",
         retires_at=_text(raw.get("retiresAt")),
         lifecycle_known=raw.get("lifecycleKnown") is not False,
+        display_name=_text(raw.get("displayName")),
     )
 
 

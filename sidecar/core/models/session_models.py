@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Awaitable, Callable, Mapping
 
 from sidecar.contract.errors import ProviderNotConfigured
-from sidecar.contract.params import SetModelParams
-from sidecar.contract.results import ModelSet
+from sidecar.contract.params import SessionParams, SetModelParams
+from sidecar.contract.results import ModelList, ModelSet
+from sidecar.core.models.listing import model_list
 from sidecar.core.models.registry import CACHE_FILE, ModelRegistry, endpoint_key
 from sidecar.core.models.status import ModelStatus, model_status, today_utc
 from sidecar.core.ports import Editor, ModelDescription, Provider
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 # How long one background look at a provider's models endpoint may take in all (the
 # adapters give each request a shorter timeout of their own).
 DESCRIBE_TIMEOUT_SECONDS = 30.0
+# How long ``sidecar/models`` waits for a stale list's refresh before answering from what
+# it has (the refresh goes on, and the next ask gets its answer).
+LIST_WAIT_SECONDS = 10.0
 
 
 @redacting_errors
@@ -36,7 +40,8 @@ class SessionModels:
     def __init__(self, *, editor: Editor, sessions: Mapping[str, Session],
                  get: Callable[[str], Session],
                  provider: Callable[[Settings], Provider], storage_dir: Callable[[], Path],
-                 environ: Mapping[str, str], ready: Callable[[], Awaitable[None]]) -> None:
+                 environ: Mapping[str, str], ready: Callable[[], Awaitable[None]],
+                 settings: Callable[[], Settings] | None = None) -> None:
         self._editor = editor
         self._sessions = sessions
         self._get = get
@@ -45,6 +50,7 @@ class SessionModels:
         self._storage_dir = storage_dir
         self._environ = environ
         self._ready = ready
+        self._settings = settings
         self.today = today_utc
         # What the providers' models endpoints said (read and refreshed after a session
         # opens, never before), the refreshes under way, and per session the lifecycle
@@ -54,6 +60,10 @@ class SessionModels:
         self._said: dict[str, str | None] = {}
         # Per session, why its provider cannot be reached (no key, no base URL), until fixed.
         self._not_configured: dict[str, ProviderNotConfigured] = {}
+        # Per workspace, the model (and provider) the user last switched a session to: a
+        # new session there opens on it, as /model persists in Claude Code, until the
+        # settings name another model than they did then (kept with the pick).
+        self._picks: dict[str, tuple[str, str, tuple[str, str] | None]] = {}
 
     # ----- switching ------------------------------------------------------------------
 
@@ -70,9 +80,46 @@ class SessionModels:
         session.rebuild_ledger()
         session.send_usage_update()
         session.persist_state()
+        self._picks[session.info.cwd] = (session.info.model, session.info.provider,
+                                         self._configured())
         self._said.pop(session.id, None)
         self._say_status(session)
         self.refresh_later(session.settings_for_call())
+
+    def picked(self, cwd: str) -> tuple[str, str] | None:
+        """The model and provider last chosen in a session of ``cwd``, unless the settings
+        have named another model since (then the settings win)."""
+        pick = self._picks.get(cwd)
+        if pick is None or pick[2] != self._configured():
+            return None
+        return pick[0], pick[1]
+
+    def _configured(self) -> tuple[str, str] | None:
+        settings = self._settings() if self._settings is not None else None
+        return (settings.model, settings.provider) if settings is not None else None
+
+    # ----- what a session can switch to -----------------------------------------------
+
+    def choices(self, session: Session) -> ModelList:
+        """The models ``session`` can switch to, from what is in memory (no I/O)."""
+        listed = self.registry().listed(endpoint_key(session.settings_for_call(), self._environ))
+        return model_list(session.info.provider, session.info.model, listed,
+                          session.described(), self.today())
+
+    async def list_models(self, p: SessionParams) -> ModelList:
+        """``sidecar/models``: the provider's list, refreshed first when stale."""
+        return await self.fresh_choices(self._get(p.session_id))
+
+    async def fresh_choices(self, session: Session) -> ModelList:
+        settings = session.settings_for_call()
+        self.refresh_later(settings)
+        task = self.refreshes.get(endpoint_key(settings, self._environ))
+        if task is not None and not task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(task), LIST_WAIT_SECONDS)
+            except asyncio.TimeoutError:
+                log.info("models list answered before its refresh ended")
+        return self.choices(session)
 
     def settings_changed(self, session: Session, settings: Settings) -> None:
         """New settings for an open session: its model keeps, the rest follows them."""

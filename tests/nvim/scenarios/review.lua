@@ -25,7 +25,7 @@ H.run(function()
     },
   }
   local script = F.install({
-    protocol = 4,
+    protocol = 5,
     modes = MODES,
     answers = { ["session/set_mode"] = vim.empty_dict() },
     turn = function(ctx)

@@ -82,6 +82,7 @@ async def test_answers_and_updates_have_the_contracts_shapes(tmp_path: Path, fak
         fake_llm.queue(Reply.text("It defines four hundred functions."))
         await call("session/prompt", {"sessionId": sid, "prompt": [{"type": "text", "text": "read big.py"}]})
         await call("sidecar/gauge", {"sessionId": sid})
+        await call("sidecar/models", {"sessionId": sid})
         await call("session/set_model", {"sessionId": sid, "model": "claude-sonnet-4-5"})
         await call("session/set_mode", {"sessionId": sid, "modeId": "acceptEdits"})
         await call("session/set_title", {"sessionId": sid, "title": "Read big.py"})

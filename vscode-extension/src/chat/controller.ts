@@ -14,6 +14,8 @@ import {
   type ContextView,
   type ContentBlock,
   type McpServerStatus,
+  type ModelList,
+  type ModelSet,
   type SessionModes,
   type Gauge,
   type PermissionOutcome,
@@ -74,7 +76,7 @@ export interface ChatHooks {
 
 /** Panel messages the host serves itself, with VS Code's editor and windows. */
 export type HostRequestType =
-  | "fileQuery" | "pickMode" | "setApiKey" | "copyCode" | "insertCode" | "applyCode" | "openFile" | "manageTrust";
+  | "fileQuery" | "pickMode" | "pickModel" | "setApiKey" | "copyCode" | "insertCode" | "applyCode" | "openFile" | "manageTrust";
 
 export interface ControllerOptions {
   /** Reopen the workspace's newest session when the sidecar first comes up. */
@@ -146,6 +148,11 @@ export class ChatController {
 
   get currentModes(): SessionModes | null {
     return this.modes;
+  }
+
+  /** The focused session's model, as the last answer or gauge named it. */
+  get currentModel(): string | null {
+    return this.model;
   }
 
   get servers(): McpServerStatus[] {
@@ -282,6 +289,7 @@ export class ChatController {
         return;
       case "fileQuery":
       case "pickMode":
+      case "pickModel":
       case "setApiKey":
       case "copyCode":
       case "insertCode":
@@ -452,6 +460,38 @@ export class ChatController {
     } catch (error) {
       this.postError(describeError(error));
       if (this.mcpServers.length) this.setMcpServers(this.mcpServers);
+      return false;
+    }
+  }
+
+  /** `sidecar/models`: what the focused session (started first when there is none) can
+   *  switch to; undefined when it cannot be asked. */
+  async listModels(): Promise<ModelList | undefined> {
+    const port = this.requirePort();
+    if (!port) return undefined;
+    if (!this.sessionId && !(await this.newSession())) return undefined;
+    try {
+      return await port.request<ModelList>(Methods.models, { sessionId: this.sessionId });
+    } catch (error) {
+      this.postError(describeError(error));
+      return undefined;
+    }
+  }
+
+  /** `session/set_model`: the focused session answers with `model` from now on, and the
+   *  sidecar opens the workspace's new sessions on it too. */
+  async setModel(model: string): Promise<boolean> {
+    const port = this.requirePort();
+    if (!port) return false;
+    if (!this.sessionId && !(await this.newSession())) return false;
+    try {
+      const answer = await port.request<ModelSet>(Methods.sessionSetModel, { sessionId: this.sessionId, model });
+      this.model = model;
+      this.offerGauge(answer?.gauge);
+      this.postState();
+      return true;
+    } catch (error) {
+      this.postError(describeError(error));
       return false;
     }
   }
@@ -813,7 +853,11 @@ export class ChatController {
   private offerGauge(gauge: Gauge | undefined | null): void {
     if (this.tracker.offer(gauge)) {
       const g = this.tracker.gauge!;
-      if (g.model) this.model = g.model;
+      if (g.model && g.model !== this.model) {
+        // Another model (`/model NAME`): the panel's model chip follows.
+        this.model = g.model;
+        this.postState();
+      }
       this.hooks.gaugeChanged(g);
       this.hooks.post({ type: "gauge", gauge: g });
       const stage = offersCompact(g) ? gaugeStage(g) : "normal";

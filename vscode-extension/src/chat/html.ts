@@ -53,6 +53,7 @@ export function chatHtml(p: ChatHtmlParts): string {
   </div>
   <div class="toolbar-row meta">
     <span id="title" class="title"></span>
+    <button id="model" type="button" class="model-chip" title="Switch the model (Context Sidecar: Switch Model)" hidden></button>
     <button id="mcp" class="mcp link" type="button" aria-controls="mcp-list" aria-expanded="false" hidden></button>
   </div>
   <div id="mcp-list" class="mcp-list" role="group" aria-label="MCP servers" hidden></div>

@@ -1,7 +1,7 @@
 // Generated from sidecar/contract by `python -m sidecar.contract.mirrors`: do not edit by hand.
 // The wire contract (docs/protocol.md) as the sidecar defines it.
 
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** Every method name, client to server and server to client. */
 export const Methods = {
@@ -15,6 +15,7 @@ export const Methods = {
   sessionSetMode: "session/set_mode",
   sessionSetTitle: "session/set_title",
   gauge: "sidecar/gauge",
+  models: "sidecar/models",
   compact: "sidecar/compact",
   context: "sidecar/context",
   historyList: "sidecar/history/list",
@@ -205,6 +206,26 @@ export interface PromptResult {
 
 export interface ModelSet {
   gauge: Gauge;
+}
+
+/** One model a session can switch to. */
+export interface ModelChoice {
+  id: string;
+  displayName: string | null;
+  lifecycle: "active" | "deprecated" | "retired";
+  contextWindow: number | null;
+}
+
+/**
+ * `sidecar/models`: what the session's provider serves, the session's model included.
+ *
+ * `source` says where the list came from: the provider's models endpoint, or the
+ * catalog's picks when the endpoint said nothing (unreachable, no such endpoint).
+ */
+export interface ModelList {
+  current: string;
+  models: ModelChoice[];
+  source: "provider" | "catalog";
 }
 
 export interface Compacted {

@@ -31,6 +31,8 @@ export type WebviewToHostBody =
   | { type: "setMode"; modeId: string }
   /** Open the host's mode quick pick. */
   | { type: "pickMode" }
+  /** Open the host's model quick pick ("Context Sidecar: Switch Model"). */
+  | { type: "pickModel" }
   /** Drop a chip (a file or selection attached to the next prompt). */
   | { type: "removeAttachment"; id: number }
   /** Workspace files matching `query`, for the `@` completion; answered with `fileResults`. */
@@ -142,7 +144,7 @@ export class SeqGate {
 
 const webviewTypes = new Set<WebviewToHostBody["type"]>([
   "ready", "newSession", "listSessions", "loadSession", "prompt", "cancel", "compact",
-  "showContext", "permissionAnswer", "setMode", "pickMode", "removeAttachment", "fileQuery",
+  "showContext", "permissionAnswer", "setMode", "pickMode", "pickModel", "removeAttachment", "fileQuery",
   "resend", "dismissResend", "setApiKey", "copyCode", "insertCode", "applyCode", "openFile",
   "requestContext", "deleteSession", "renameSession", "manageTrust", "mcpAction",
 ]);
@@ -158,6 +160,7 @@ function wellFormed(m: Record<string, unknown>, type: WebviewToHostBody["type"])
     case "cancel":
     case "showContext":
     case "pickMode":
+    case "pickModel":
     case "resend":
     case "dismissResend":
     case "setApiKey":

@@ -99,6 +99,15 @@ export type PromptResult = Reads<Omit<Contract.PromptResult, "gauge">, "stopReas
 
 export type CompactResult = Reads<Contract.Compacted, "compactionId" | "status">;
 
+/** One model of a `sidecar/models` answer. */
+export type ModelChoice = Reads<Contract.ModelChoice, "id">;
+
+/** `sidecar/models`: the models the session can switch to, its own among them. */
+export type ModelList = Reads<Omit<Contract.ModelList, "models">, "current"> & { models: ModelChoice[] };
+
+/** `session/set_model`. */
+export type ModelSet = { gauge?: Gauge };
+
 /** The tool call of a permission request: ACP's shape, which the contract passes on as is. */
 export type PermissionToolCall = ToolCallFields & { toolCallId?: string };
 
@@ -151,6 +160,8 @@ export const ResultFields: Record<string, string[]> = {
   }),
   [Methods.trustWorkspace]: fieldsOf<Contract.WorkspaceTrusted>({ trusted: true, cwd: true }),
   [Methods.mcpAction]: fieldsOf<Contract.McpActionDone>({ done: true, message: true, servers: true }),
+  [Methods.models]: fieldsOf<ModelList>({ current: true, models: true, source: true }),
+  [Methods.sessionSetModel]: fieldsOf<ModelSet>({ gauge: true }),
 };
 
 /** What it reads of each entry of a session/list answer. */

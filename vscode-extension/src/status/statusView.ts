@@ -48,6 +48,7 @@ export const Commands = {
   newSession: "contextSidecar.newSession",
   openChat: "contextSidecar.openChat",
   setPermissionMode: "contextSidecar.setPermissionMode",
+  switchModel: "contextSidecar.switchModel",
   togglePlanMode: "contextSidecar.togglePlanMode",
   showMcpServers: "contextSidecar.showMcpServers",
   addSelection: "contextSidecar.addSelectionToChat",

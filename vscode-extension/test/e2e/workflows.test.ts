@@ -1,6 +1,7 @@
 // End to end, as a user works: the first prompt without a key, adding a selection to the
 // chat, a file mentioned with @, the gauge's stages, edits applied and saved (and reviewed in the diff editor), an
-// edit rejected with a reason the model reads, and the last session coming back after a window reload. One code-server, the packaged extension,
+// edit rejected with a reason the model reads, the last session coming back after a window reload, and a model
+// picked from the provider's list that a new session keeps. One code-server, the packaged extension,
 // the real sidecar and the fake LLM; screenshots in both themes go to docs/screenshots/.
 
 import assert from "node:assert/strict";
@@ -286,5 +287,49 @@ scenario("after a window reload the workspace's last session is back: conversati
   const log = cs.channelLogs();
   assert.match(log, /Reopening the last session of this workspace/);
   assert.doesNotMatch(log, /Traceback/, "expected errors (the missing key) write no traceback");
+  assert.deepEqual(await fake.violations(), [], "every request is one the real API accepts");
+});
+
+scenario("Switch Model: the quick pick lists the provider's models, the one picked answers, and a New session keeps it", { skip, timeout: 180_000 }, async () => {
+  const frame = await cs.openChat();
+  // The panel header's model chip opens the quick pick.
+  const chip = frame.locator("#model");
+  await chip.waitFor({ timeout: 60_000 });
+  assert.equal((await chip.innerText()).trim(), "claude-haiku-4-5");
+  await chip.click();
+  const rows = cs.page.locator(".quick-input-list .monaco-list-row");
+  await rows.filter({ hasText: "claude-opus-5-5" }).first().waitFor({ timeout: 60_000 });
+  const current = rows.filter({ hasText: /claude-haiku-4-5.*\(current\)/ }).first();
+  await current.waitFor();
+  // The provider's list (the fake's /v1/models), with its names, windows and lifecycles; no retired model.
+  await rows.filter({ hasText: /claude-opus-5-5.*1M context/ }).first().waitFor();
+  assert.equal(await rows.filter({ hasText: "claude-sonnet-4-5-20250929" }).count(), 0, "a retired model is not offered");
+  await cs.page.keyboard.press("Escape");
+  shots.push(
+    ...(await cs.shootBoth("model-picker", async (file) => {
+      await cs.runCommand("Context Sidecar: Switch Model");
+      await rows.filter({ hasText: "claude-opus-5-5" }).first().waitFor({ timeout: 60_000 });
+      await panelAndEditor(file);
+      await cs.page.keyboard.press("Escape");
+    })),
+  );
+  await cs.runCommand("Context Sidecar: Switch Model");
+  await cs.pickRow("claude-opus-5-5");
+  await frame.locator("#model", { hasText: "claude-opus-5-5" }).waitFor({ timeout: 30_000 });
+  await fake.queue([text("Opus answers.")]);
+  await sendPrompt("Which model answers?");
+  await waitForAnswer("Opus answers.");
+  assert.equal((await fake.requests()).at(-1).body.model, "claude-opus-5-5", "the picked model got the request");
+
+  // New keeps the model the user chose.
+  await frame.locator("#new").click();
+  await frame.locator(".message.user", { hasText: "Which model answers?" }).waitFor({ state: "detached", timeout: 30_000 });
+  await frame.locator("#model", { hasText: "claude-opus-5-5" }).waitFor({ timeout: 30_000 });
+  await fake.queue([text("Still Opus.")]);
+  await sendPrompt("And in a new session?");
+  await waitForAnswer("Still Opus.");
+  const last = (await fake.requests()).at(-1);
+  assert.equal(last.body.model, "claude-opus-5-5", "a new session keeps the picked model");
+  assert.doesNotMatch(JSON.stringify(last.body.messages), /Which model answers\?/, "a new session's request");
   assert.deepEqual(await fake.violations(), [], "every request is one the real API accepts");
 });

@@ -16,6 +16,7 @@ test("parseWebviewMessage accepts each panel message in its shape", () => {
     { type: "openFile", path: "/w/calc.py", line: 3 },
     { type: "setMode", modeId: "plan" },
     { type: "pickMode" },
+    { type: "pickModel" },
     { type: "fileQuery", requestId: 2, query: "cal" },
     { type: "removeAttachment", id: 4 },
     { type: "resend" },

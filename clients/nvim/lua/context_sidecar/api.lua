@@ -19,6 +19,7 @@ M.methods = {
   session_set_title = contract.methods.SESSION_SET_TITLE,
   session_cancel = contract.methods.SESSION_CANCEL,
   gauge = contract.methods.GAUGE,
+  models = contract.methods.MODELS,
   compact = contract.methods.COMPACT,
   context = contract.methods.CONTEXT,
   history_list = contract.methods.HISTORY_LIST,
@@ -146,6 +147,14 @@ end
 ---@param cb? fun(err: table|nil, result: context_sidecar.Gauge|nil)
 function M.gauge(state, params, cb)
   return M.request(state, methods.gauge, params, cb)
+end
+
+---The models the session can switch to (the provider's list, or the catalog's picks).
+---@param state context_sidecar.ClientState
+---@param params context_sidecar.SessionParams
+---@param cb? fun(err: table|nil, result: context_sidecar.ModelList|nil)
+function M.models(state, params, cb)
+  return M.request(state, methods.models, params, cb)
 end
 
 ---@param state context_sidecar.ClientState

@@ -798,9 +798,10 @@ function M.new_session(root, cb)
       cb(nil, err)
       return
     end
-    local cfg = require("context_sidecar.config").get()
     opening = opening + 1
-    api.session_new(state, { cwd = root, model = cfg.model }, function(new_err, result)
+    -- No model: the sidecar opens the session on the one last picked in this workspace,
+    -- else on its settings' (the plugin's `model` option is one of them).
+    api.session_new(state, { cwd = root }, function(new_err, result)
       opening = opening - 1
       if opening == 0 then
         -- Sessions that never got a chat (a failed session/new) keep nothing.

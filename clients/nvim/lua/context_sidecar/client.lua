@@ -167,6 +167,19 @@ local function attach_existing_buffers(state)
   end
 end
 
+---The settings the sidecar gets: `settings`, with the plugin's `model` option as their
+---model when they name none. New sessions open on it until the user picks another model,
+---which the sidecar then keeps for the workspace's new sessions.
+---@param cfg table the plugin's configuration
+---@return table
+function M.sidecar_settings(cfg)
+  local settings = vim.deepcopy(cfg.settings or {})
+  if cfg.model ~= nil and settings.model == nil then
+    settings.model = cfg.model
+  end
+  return M.object(settings)
+end
+
 ---Start (or reuse) the client for `root` and call `cb(err, state)` once it is ready.
 ---@param root string
 ---@param cb fun(err: string|nil, state: context_sidecar.ClientState|nil)
@@ -194,14 +207,14 @@ function M.ensure(root, cb)
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     capabilities = M.capabilities(),
     init_options = {
-      settings = M.object(vim.deepcopy(cfg.settings)),
+      settings = M.sidecar_settings(cfg),
       editorInfo = { name = "Neovim", version = tostring(vim.version()) },
       -- true when Neovim's trust database (vim.secure) allows the root; absent otherwise, and
       -- the sidecar decides itself.
       workspaceTrusted = require("context_sidecar.trust").is_trusted(root),
     },
     -- Answers the server's workspace/configuration pull (section contextSidecar).
-    settings = { contextSidecar = M.object(vim.deepcopy(cfg.settings)) },
+    settings = { contextSidecar = M.sidecar_settings(cfg) },
     handlers = M.handlers(),
     on_init = function(client, result)
       local major, caps = M.server_protocol(result)

@@ -24,7 +24,7 @@ local M = {}
 ---@field cmd_env table<string,string>|nil extra environment for the sidecar process
 ---@field root_markers string[] files or folders that mark a workspace root
 ---@field settings table the `contextSidecar` settings object (docs/protocol.md), passed through untouched
----@field model string|nil model for new sessions; nil lets the sidecar pick from its settings
+---@field model string|nil model for new sessions until one is picked (sent as the settings' model when they name none)
 ---@field attach_buffers boolean attach file buffers under the root so the sidecar sees unsaved text
 ---@field resume_last_session boolean `:ContextSidecar chat` reopens the workspace's last session
 ---@field chat context_sidecar.ChatOptions

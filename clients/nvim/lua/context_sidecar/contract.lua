@@ -142,6 +142,22 @@
 ---@class context_sidecar.ModelSet
 ---@field gauge context_sidecar.Gauge
 
+---One model a session can switch to.
+---@class context_sidecar.ModelChoice
+---@field id string
+---@field displayName string|nil
+---@field lifecycle "active"|"deprecated"|"retired"
+---@field contextWindow integer|nil
+
+---`sidecar/models`: what the session's provider serves, the session's model included.
+---
+---`source` says where the list came from: the provider's models endpoint, or the
+---catalog's picks when the endpoint said nothing (unreachable, no such endpoint).
+---@class context_sidecar.ModelList
+---@field current string
+---@field models context_sidecar.ModelChoice[]
+---@field source "provider"|"catalog"
+
 ---@class context_sidecar.Compacted
 ---@field compactionId string
 ---@field status "completed"
@@ -492,7 +508,7 @@
 ---@field changes table<string, any>[]
 
 return {
-  PROTOCOL_VERSION = 4,
+  PROTOCOL_VERSION = 5,
   OWN_PREFIX = "sidecar/",
   ---Every method name, by the contract's name for it.
   methods = {
@@ -506,6 +522,7 @@ return {
     SESSION_SET_MODE = "session/set_mode",
     SESSION_SET_TITLE = "session/set_title",
     GAUGE = "sidecar/gauge",
+    MODELS = "sidecar/models",
     COMPACT = "sidecar/compact",
     CONTEXT = "sidecar/context",
     HISTORY_LIST = "sidecar/history/list",

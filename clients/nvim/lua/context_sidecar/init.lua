@@ -411,32 +411,99 @@ function M.cancel()
   end
 end
 
----Switch the current session's model.
----@param name string
+---`1M`, `200K`: a context window in words.
+---@param tokens number
+---@return string
+local function window_words(tokens)
+  if tokens >= 1000000 and tokens % 1000000 < 100000 then
+    return ("%dM"):format(math.floor(tokens / 1000000))
+  elseif tokens >= 1000000 then
+    return ("%.1fM"):format(tokens / 1000000)
+  end
+  return ("%dK"):format(math.floor(tokens / 1000 + 0.5))
+end
+
+---One line of the model picker: `● id — Display name · 1M context · deprecated`.
+---@param choice table a `sidecar/models` entry
+---@param current string|nil
+---@return string
+function M.model_label(choice, current)
+  local client = require("context_sidecar.client")
+  local parts = {}
+  local name = client.value(choice.displayName)
+  if type(name) == "string" and name ~= "" and name ~= choice.id then
+    table.insert(parts, name)
+  end
+  local window = client.value(choice.contextWindow)
+  if type(window) == "number" and window > 0 then
+    table.insert(parts, window_words(window) .. " context")
+  end
+  if choice.lifecycle and choice.lifecycle ~= "active" then
+    table.insert(parts, choice.lifecycle)
+  end
+  local mark = choice.id == current and "● " or "  "
+  return mark .. choice.id .. (#parts > 0 and (" — " .. table.concat(parts, " · ")) or "")
+end
+
+---Switch the current session's model; without a name, pick one from the provider's list
+---(`sidecar/models`) with |vim.ui.select()|. New sessions of the workspace keep the model
+---picked (the sidecar remembers it).
+---@param name? string
 ---@param cb? fun(err: table|nil, result: table|nil)
 function M.model(name, cb)
   local chat = current_chat()
   if not chat then
     return
   end
-  if not name or name == "" then
-    vim.notify(("context_sidecar: model is %s; give a name to switch"):format(chat.model or "?"), vim.log.levels.INFO)
+  local api = require("context_sidecar.api")
+  local client = require("context_sidecar.client")
+  local function switch(model)
+    api.session_set_model(chat.state, { sessionId = chat.session_id, model = model }, function(err, result)
+      if err then
+        vim.notify("context-sidecar: session/set_model failed: " .. tostring(err.message), vim.log.levels.ERROR)
+      else
+        chat.model = model
+        local gauge = result and client.value(result.gauge)
+        if type(gauge) == "table" then
+          gauge.sessionId = gauge.sessionId or chat.session_id
+          require("context_sidecar.status").update(gauge)
+        end
+      end
+      if cb then
+        cb(err, result)
+      end
+    end)
+  end
+  if name and name ~= "" then
+    switch(name)
     return
   end
-  require("context_sidecar.api").session_set_model(chat.state, { sessionId = chat.session_id, model = name }, function(err, result)
-    if err then
-      vim.notify("context-sidecar: session/set_model failed: " .. tostring(err.message), vim.log.levels.ERROR)
-    else
-      chat.model = name
-      local gauge = result and require("context_sidecar.client").value(result.gauge)
-      if type(gauge) == "table" then
-        gauge.sessionId = gauge.sessionId or chat.session_id
-        require("context_sidecar.status").update(gauge)
+  api.models(chat.state, { sessionId = chat.session_id }, function(err, result)
+    if err or type(result) ~= "table" then
+      vim.notify("context-sidecar: sidecar/models failed: " .. tostring(err and err.message), vim.log.levels.ERROR)
+      if cb then
+        cb(err, nil)
       end
+      return
     end
-    if cb then
-      cb(err, result)
-    end
+    local current = client.value(result.current) or chat.model
+    local choices = vim.tbl_filter(function(c)
+      return type(c) == "table" and type(c.id) == "string"
+    end, result.models or {})
+    local from = result.source == "provider" and "the provider's list" or "the catalog"
+    vim.ui.select(choices, {
+      prompt = ("Model (now %s; from %s)"):format(current or "?", from),
+      kind = "context_sidecar_model",
+      format_item = function(choice)
+        return M.model_label(choice, current)
+      end,
+    }, function(choice)
+      if choice and choice.id ~= current then
+        switch(choice.id)
+      elseif cb then
+        cb(nil, nil)
+      end
+    end)
   end)
 end
 
