@@ -14,6 +14,7 @@ from sidecar.contract.errors import ProviderNotConfigured
 from sidecar.contract.params import SessionParams, SetModelParams
 from sidecar.contract.results import ModelList, ModelSet
 from sidecar.core.models.listing import model_list
+from sidecar.core.models.notices import NOTICES_FILE, ShownNotices
 from sidecar.core.models.registry import CACHE_FILE, ModelRegistry, endpoint_key
 from sidecar.core.models.status import ModelStatus, model_status, today_utc
 from sidecar.core.ports import Editor, ModelDescription, Provider
@@ -58,6 +59,7 @@ class SessionModels:
         self._registry: ModelRegistry | None = None
         self.refreshes: dict[str, asyncio.Task[None]] = {}
         self._said: dict[str, str | None] = {}
+        self._notices: ShownNotices | None = None
         # Per session, why its provider cannot be reached (no key, no base URL), until fixed.
         self._not_configured: dict[str, ProviderNotConfigured] = {}
         # Per workspace, the model (and provider) the user last switched a session to: a
@@ -174,6 +176,13 @@ class SessionModels:
 
     # ----- what the provider says of its models ---------------------------------------
 
+    def notices(self) -> ShownNotices:
+        """The messages about models already shown today (kept beside the models cache)."""
+        path = self._storage_dir() / NOTICES_FILE
+        if self._notices is None or self._notices.path != path:
+            self._notices = ShownNotices(path)
+        return self._notices
+
     def registry(self) -> ModelRegistry:
         """The registry of what the providers' models endpoints said (no I/O to make it)."""
         if self._registry is None:
@@ -213,7 +222,7 @@ class SessionModels:
         self._said[session.id] = sentence
         if not session.busy:
             self.idle_status(session)
-        if sentence and status.lifecycle == "retired":
+        if sentence and status.lifecycle == "retired" and self.notices().first_today(sentence):
             self._editor.show_message("warning", sentence)
 
     def refresh_later(self, settings: Settings) -> None:

@@ -188,6 +188,34 @@ async def test_a_retired_model_is_said_before_the_first_prompt(srv: FakeLLMServe
     await svc.shutdown()
 
 
+async def test_a_retired_models_message_comes_once_a_day_not_per_session_or_restart(
+        tmp_path: Path) -> None:
+    from sidecar.core.models.notices import NOTICES_FILE, QUIET_SECONDS
+
+    url = f"http://127.0.0.1:{closed_port()}"
+    svc, editor = service(tmp_path, url, model="claude-sonnet-4-0")
+    for _ in range(3):  # New session, New session, New session
+        svc.new_session(NewSessionParams(cwd=str(tmp_path)))
+    assert len(editor.messages) == 1
+    assert len([s for s in editor.statuses if "retired" in s[2]]) == 3  # the status bar says it each time
+    await svc.shutdown()
+    # A window reload: a new sidecar on the same storage.
+    svc, editor = service(tmp_path, url, model="claude-sonnet-4-0")
+    svc.new_session(NewSessionParams(cwd=str(tmp_path)))
+    assert editor.messages == []
+    await svc.shutdown()
+    # A day later it is said again.
+    noted = tmp_path / NOTICES_FILE
+    shown = json.loads(noted.read_text())
+    assert list(shown) == ["claude-sonnet-4-0 was retired on 2026-06-15: requests to it fail; "
+                           "move to claude-sonnet-5-5."]
+    noted.write_text(json.dumps({k: v - QUIET_SECONDS - 60 for k, v in shown.items()}))
+    svc, editor = service(tmp_path, url, model="claude-sonnet-4-0")
+    svc.new_session(NewSessionParams(cwd=str(tmp_path)))
+    assert len(editor.messages) == 1
+    await svc.shutdown()
+
+
 async def test_the_catalog_says_it_when_the_provider_cannot(tmp_path: Path) -> None:
     svc, editor = service(tmp_path, f"http://127.0.0.1:{closed_port()}", model="claude-sonnet-4-0")
     sid = svc.new_session(NewSessionParams(cwd=str(tmp_path)))["sessionId"]
