@@ -244,6 +244,9 @@ class McpWorkspaces:
                     "setting mcp.trustWorkspaceServers."]
         if error.startswith(REJECTED):
             return [f"  '/mcp approve {name}' starts it after all."]
+        if error == RESTRICTED:
+            return ["  The folder is in the editor's Restricted Mode: trust it (in the editor, "
+                    "or with /trust) and its servers are judged again."]
         return []
 
     async def command(self, session: Session, arg: str) -> str:
