@@ -33,6 +33,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is
 
 from sidecar.contract import content, errors, methods, outbound, params, results, updates
 from sidecar.contract.decoding import wire_name
+from sidecar.contract.results import PERMISSION_MODES
 from sidecar.contract.updates import UPDATE_KINDS
 from sidecar.contract.version import PROTOCOL_VERSION
 
@@ -277,6 +278,11 @@ class _TypeScript(_Mirror):
         out.append("export const SessionUpdateKinds = {")
         out += [f"  {kind}: true," for kind in UPDATE_KINDS]
         out.append('} as const satisfies Record<SessionUpdate["sessionUpdate"], true>;')
+        out.append("")
+        out.append("/** The permission modes every session offers, as the sidecar names them. */")
+        out.append("export const PERMISSION_MODES: readonly SessionMode[] = [")
+        out += [f"  {json.dumps(dict(mode))}," for mode in PERMISSION_MODES]
+        out.append("];")
         return "\n".join(out) + "\n"
 
 
@@ -328,6 +334,12 @@ class _Lua(_Mirror):
         out.append("  ---Every `session/update` kind, in the protocol's order.")
         out.append("  update_kinds = {")
         out += [f"    {json.dumps(kind)}," for kind in UPDATE_KINDS]
+        out.append("  },")
+        out.append("  ---The permission modes every session offers, as the sidecar names them.")
+        out.append("  ---@type context_sidecar.SessionMode[]")
+        out.append("  permission_modes = {")
+        out += ["    { " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in mode.items()) + " },"
+                for mode in PERMISSION_MODES]
         out.append("  },")
         out.append("}")
         return "\n".join(out) + "\n"

@@ -84,7 +84,7 @@ class SessionMode(TypedDict):
 
 # The permission modes every session offers (sidecar.core.permissions.modes says what each allows).
 PERMISSION_MODES: tuple[SessionMode, ...] = (
-    {"id": "default", "name": "Default", "description": "Ask before edits and shell commands"},
+    {"id": "default", "name": "Ask before edits", "description": "Ask before edits and shell commands"},
     {"id": "acceptEdits", "name": "Accept edits",
      "description": "Edits go through; shell commands still ask"},
     {"id": "plan", "name": "Plan",

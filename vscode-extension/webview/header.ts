@@ -1,16 +1,9 @@
 // The panel header's mode picker, plan button and MCP status line with its list of servers.
 
 import { ACTION_NAMES, mcpActions, mcpLabel, mcpState, mcpSummary } from "../src/shared/mcpWords";
-import type { McpServerStatus, SessionMode } from "../src/shared/protocol";
+import { PERMISSION_MODES, type McpServerStatus, type SessionMode } from "../src/shared/protocol";
 import { $, button, el, send } from "./dom";
 
-/** Claude Code's permission modes, until the session names its own. */
-const DEFAULT_MODES: SessionMode[] = [
-  { id: "default", name: "Ask before edits", description: "Ask before every edit and shell command" },
-  { id: "acceptEdits", name: "Accept edits", description: "Edits go through; shell commands ask" },
-  { id: "plan", name: "Plan", description: "Read-only: the model plans, then asks to leave plan mode" },
-  { id: "bypassPermissions", name: "Bypass permissions", description: "Nothing asks" },
-];
 
 const picker = $("mode") as HTMLSelectElement;
 const planButton = $("plan") as HTMLButtonElement;
@@ -18,7 +11,8 @@ const mcpLine = $("mcp") as HTMLButtonElement;
 const mcpList = $("mcp-list");
 const trustBanner = $("trust-banner");
 const BANNER_TITLE = "Trust this folder (Manage Trust) to apply them to new sessions.";
-let modes: SessionMode[] = DEFAULT_MODES;
+// The sidecar's modes, as the contract names them, until the session names its own.
+let modes: SessionMode[] = [...PERMISSION_MODES];
 let current = "default";
 
 function renderModes(): void {

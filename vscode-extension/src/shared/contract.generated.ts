@@ -661,3 +661,11 @@ export const SessionUpdateKinds = {
   hook_result: true,
   mcp_status_update: true,
 } as const satisfies Record<SessionUpdate["sessionUpdate"], true>;
+
+/** The permission modes every session offers, as the sidecar names them. */
+export const PERMISSION_MODES: readonly SessionMode[] = [
+  {"id": "default", "name": "Ask before edits", "description": "Ask before edits and shell commands"},
+  {"id": "acceptEdits", "name": "Accept edits", "description": "Edits go through; shell commands still ask"},
+  {"id": "plan", "name": "Plan", "description": "Read-only: explore and write a plan, then ask to leave plan mode"},
+  {"id": "bypassPermissions", "name": "Bypass permissions", "description": "Nothing asks"},
+];

@@ -36,6 +36,9 @@ export const Methods = {
 
 export const ErrorCodes = Contract.ErrorCodes;
 
+/** The permission modes every session offers: shown until a session names its own. */
+export const PERMISSION_MODES = Contract.PERMISSION_MODES;
+
 /** Every update kind; the compiler holds the list to the contract's union. */
 export const SessionUpdateKinds = Contract.SessionUpdateKinds;
 

@@ -1,16 +1,16 @@
-// Permission modes (ACP session modes with Claude Code's ids), as the UI names them.
-// The sidecar sends each mode's name and description; these are the fallbacks and icons.
+// Permission modes (ACP session modes with Claude Code's ids). The sidecar sends each mode's
+// name and description; before a session, the contract's list says the same; these are icons.
 
-import type { SessionMode, SessionModes } from "../shared/protocol";
+import { PERMISSION_MODES, type SessionMode, type SessionModes } from "../shared/protocol";
 
-const known: Record<string, { icon: string; name: string; description: string }> = {
-  default: { icon: "$(shield)", name: "Ask before edits", description: "Edits and shell commands ask first." },
-  acceptEdits: { icon: "$(edit)", name: "Accept edits", description: "Edits go through; shell commands ask." },
-  plan: { icon: "$(checklist)", name: "Plan mode", description: "Read-only: the model plans, then asks to leave plan mode." },
-  bypassPermissions: { icon: "$(warning)", name: "Bypass permissions", description: "Nothing asks. Use only in a sandbox." },
+const icons: Record<string, string> = {
+  default: "$(shield)", acceptEdits: "$(edit)", plan: "$(checklist)", bypassPermissions: "$(warning)",
 };
+const known: Record<string, { icon: string; name: string; description: string }> = Object.fromEntries(
+  PERMISSION_MODES.map((m) => [m.id, { icon: icons[m.id] ?? "$(circle-outline)", name: m.name, description: m.description }]),
+);
 
-export const MODE_IDS = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
+export const MODE_IDS = PERMISSION_MODES.map((m) => m.id);
 
 export function modeInfo(mode: SessionMode | string): { id: string; icon: string; name: string; description: string } {
   const id = typeof mode === "string" ? mode : mode.id;

@@ -476,13 +476,8 @@ function M.set_mode(chat, mode_id, cb)
   end)
 end
 
----Mode ids and names: the session's list, else the four modes every sidecar has.
-M.DEFAULT_MODES = {
-  { id = "default", name = "Default", description = "Ask before edits and shell commands" },
-  { id = "acceptEdits", name = "Accept edits", description = "Edits go through; shell commands ask" },
-  { id = "plan", name = "Plan", description = "Read-only: the model plans, then asks to leave plan mode" },
-  { id = "bypassPermissions", name = "Bypass permissions", description = "Nothing asks" },
-}
+---Mode ids and names: the session's list, else the contract's four, which every sidecar has.
+M.DEFAULT_MODES = require("context_sidecar.contract").permission_modes
 
 ---@param chat context_sidecar.Chat|nil
 ---@return {id: string, name: string, description: string}[]

@@ -570,4 +570,12 @@ return {
     "hook_result",
     "mcp_status_update",
   },
+  ---The permission modes every session offers, as the sidecar names them.
+  ---@type context_sidecar.SessionMode[]
+  permission_modes = {
+    { id = "default", name = "Ask before edits", description = "Ask before edits and shell commands" },
+    { id = "acceptEdits", name = "Accept edits", description = "Edits go through; shell commands still ask" },
+    { id = "plan", name = "Plan", description = "Read-only: explore and write a plan, then ask to leave plan mode" },
+    { id = "bypassPermissions", name = "Bypass permissions", description = "Nothing asks" },
+  },
 }
