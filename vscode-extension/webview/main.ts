@@ -130,7 +130,7 @@ function handle(m: HostToWebview): void {
       break;
     case "userPrompt":
       rememberPrompt(m.text);
-      userPrompt(m.text);
+      userPrompt(m.text, m.attachments);
       break;
     case "sessions":
       showSessions(m.sessions);

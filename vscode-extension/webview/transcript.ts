@@ -1,6 +1,7 @@
 // The transcript: streamed text blocks, compaction, retry, hook, error and notice rows.
 // Every row is built the same way for live updates and for a replayed session.
 
+import type { SentAttachment } from "../src/shared/messages";
 import type { ContentBlock, SessionUpdate } from "../src/shared/protocol";
 import { formatTokens } from "../src/status/gaugeFormat";
 import { $, button, el, isRecord, plural, send, str } from "./dom";
@@ -121,12 +122,22 @@ function startUserTurn(text: string): void {
   commandTurn = text.trimStart().startsWith("/");
 }
 
-/** The prompt the host echoes when the user sends one. */
-export function userPrompt(text: string): void {
+/** The prompt the host echoes when the user sends one, with the chips of what went with it. */
+export function userPrompt(text: string, attachments: SentAttachment[] = []): void {
   startUserTurn(text);
   const block = newTextBlock("user", undefined);
   block.text = text;
   renderUserText(block.body, text);
+  if (attachments.length) {
+    const chips = el("div", "chips sent-chips");
+    for (const a of attachments) {
+      const chip = el("span", `chip ${a.kind}`);
+      chip.title = a.label;
+      chip.append(el("span", "chip-icon", a.kind === "file" ? "📄" : "✂"), el("span", "chip-label", a.label));
+      chips.append(chip);
+    }
+    block.root.append(chips);
+  }
   lastBlock = undefined;
   if (jumpToNextUser) {
     jumpToNextUser = false;

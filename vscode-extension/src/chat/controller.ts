@@ -710,7 +710,11 @@ export class ChatController {
     this.attachments = [];
     if (own.length) this.postAttachments();
     this.failedPrompt = null;
-    this.hooks.post({ type: "userPrompt", text: trimmed });
+    this.hooks.post({
+      type: "userPrompt",
+      text: trimmed,
+      ...(attached.length ? { attachments: attached.map(({ kind, label }) => ({ kind, label })) } : {}),
+    });
     this.busy = true;
     this.postState();
     try {

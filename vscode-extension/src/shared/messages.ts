@@ -62,6 +62,9 @@ export type WebviewToHostBody =
   | { type: "mcpAction"; server: string; action: "approve" | "reject" | "retry" };
 
 /** A file or selection attached to the next prompt, shown as a chip. */
+/** What a sent message shows of an attachment: its kind and its chip's label. */
+export type SentAttachment = Pick<Attachment, "kind" | "label">;
+
 export interface Attachment {
   id: number;
   kind: "file" | "selection";
@@ -93,7 +96,8 @@ export type HostToWebviewBody =
     }
   | { type: "reset" }
   | { type: "update"; update: SessionUpdate }
-  | { type: "userPrompt"; text: string }
+  /** The prompt as sent, with what went with it (files, selections, mentioned files). */
+  | { type: "userPrompt"; text: string; attachments?: SentAttachment[] }
   | { type: "sessions"; sessions: SessionSummary[] }
   | { type: "permission"; requestId: number; toolCall: PermissionToolCall; options: PermissionOption[] }
   | { type: "permissionDone"; requestId: number; optionId: string | null; reason?: string }

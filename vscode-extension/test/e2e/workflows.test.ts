@@ -122,6 +122,8 @@ scenario("Add Selection to Chat sends the selected lines with the next prompt", 
   // The sidecar hands the model an attached selection as a note beside the typed prompt.
   assert.match(sent, /The user selected lines 1-2 of [^"]*app\.py/, sent);
   assert.match(sent, /def add\(a, b\)/);
+  // The sent message keeps the selection's chip.
+  await cs.chat().locator(".message.user .sent-chips .chip.selection", { hasText: "app.py:1-2" }).last().waitFor({ timeout: 10_000 });
   shots.push(...(await cs.shootBoth("add-selection", panelAndEditor)));
 });
 
@@ -141,6 +143,8 @@ scenario("@ completes a workspace file and the prompt sends it: the file reaches
   const sent = JSON.stringify((await fake.requests()).map((r) => r.body.messages));
   assert.match(sent, /Summarize @notes\.txt/);
   assert.match(sent, /ship the mention fix on Friday/, "the mentioned file's text reached the model");
+  // The mention's chip stays in the sent message.
+  await frame.locator(".message.user .sent-chips .chip.file", { hasText: "notes.txt" }).last().waitFor({ timeout: 10_000 });
 });
 
 scenario("the gauge takes its stage's colour, offers Compact and its tooltip says what comes next", { skip, timeout: 120_000 }, async () => {

@@ -38,6 +38,10 @@ test("Add to Chat attaches context the next prompt sends, then clears; chips can
     { type: "resource", resource: { uri: "file:///work/proj/src/app.ts#L3-4", text: "const a = 1;\nconst b = 2;" } },
   ]);
   assert.deepEqual(t.posted("attachments").at(-1)!.items, [], "sent context is cleared");
+  // The sent message keeps the chip of what went with it.
+  assert.deepEqual(t.posted("userPrompt").at(-1), {
+    type: "userPrompt", text: "what does this do?", attachments: [{ kind: "selection", label: "src/app.ts:3-4" }],
+  });
 });
 
 test("with includeActiveEditor the editor's blocks ride along", async () => {

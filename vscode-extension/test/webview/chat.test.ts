@@ -55,6 +55,20 @@ test("a prompt typed before the sidecar is up waits in the queue and goes once i
   await page.close();
 });
 
+test("a sent message keeps the chips of the files and selection that went with it", { skip }, async () => {
+  const page = await openView();
+  await host(page, running);
+  await host(page, { type: "userPrompt", text: "Compare @notes.txt with this", attachments: [
+    { kind: "file", label: "notes.txt" }, { kind: "selection", label: "src/app.ts:3-4" }] });
+  await host(page, { type: "userPrompt", text: "no attachments" });
+  const first = page.locator(".message.user").first();
+  assert.deepEqual(await first.locator(".sent-chips .chip-label").allInnerTexts(), ["notes.txt", "src/app.ts:3-4"]);
+  assert.deepEqual(await first.locator(".sent-chips .chip").evaluateAll((c) => c.map((e) => e.className)), ["chip file", "chip selection"]);
+  assert.equal(await first.locator(".chip-drop").count(), 0, "a sent chip cannot be removed");
+  assert.equal(await page.locator(".message.user").nth(1).locator(".sent-chips").count(), 0);
+  await page.close();
+});
+
 test("streamed markdown renders incrementally with highlighted code", { skip }, async () => {
   const page = await openView();
   await host(page, running);
