@@ -38,6 +38,14 @@ export function gaugeStage(g: Pick<Gauge, "level" | "stage">): GaugeStage {
   return "normal";
 }
 
+/** The stage in words a user reads calmly: "error" at 76% with room to go sounded like a fault. */
+export const STAGE_WORDS: Record<GaugeStage, string> = {
+  normal: "ok",
+  warning: "filling up",
+  error: "nearly full",
+  blocking: "full",
+};
+
 /** Whether to offer /compact: the stage reached warning or beyond. */
 export function offersCompact(g: Pick<Gauge, "level" | "stage">): boolean {
   return gaugeStage(g) !== "normal";
@@ -72,7 +80,7 @@ function compactionCount(c: Gauge["compactions"]): { total: number; byTier: stri
 /** Markdown for the status bar tooltip; plain text only, no links, so it needs no trust. */
 export function gaugeTooltipMarkdown(g: Gauge): string {
   const lines: string[] = [];
-  lines.push(`**Context: ${gaugeText(g)}** (${g.stage ?? g.level})`);
+  lines.push(`**Context: ${gaugeText(g)}** (${STAGE_WORDS[gaugeStage(g)]})`);
   lines.push("");
   if (g.next) {
     lines.push(`Next: ${g.next}`);

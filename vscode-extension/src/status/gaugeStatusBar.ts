@@ -3,7 +3,7 @@
 import * as vscode from "vscode";
 import type { ConnectionState } from "../shared/messages";
 import type { Gauge, McpServerStatus, StatusParams } from "../shared/protocol";
-import { gaugeStage, offersCompact } from "./gaugeFormat";
+import { STAGE_WORDS, gaugeStage, offersCompact } from "./gaugeFormat";
 import { Commands, statusView, type StatusInputs } from "./statusView";
 
 const backgrounds = {
@@ -106,7 +106,7 @@ export class GaugeStatusBar implements vscode.Disposable {
     const offer = this.state.connection === "running" && !!this.state.sessionId && !!g && offersCompact(g) && !this.state.compacting;
     if (offer && g) {
       const stage = gaugeStage(g);
-      this.compactItem.tooltip = `Context ${stage}: compact the conversation now.${g.next ? `\n\n${g.next}` : ""}`;
+      this.compactItem.tooltip = `Context ${STAGE_WORDS[stage]}: compact the conversation now.${g.next ? `\n\n${g.next}` : ""}`;
       this.compactItem.backgroundColor = new vscode.ThemeColor(backgrounds[stage === "warning" ? "warning" : "error"]);
       this.compactItem.show();
     } else {

@@ -25,7 +25,10 @@ test("the stage decides the colour; without one the level does", () => {
 
 test("the tooltip says what happens next", () => {
   const md = gaugeTooltipMarkdown(gauge({ stage: "warning", next: NEXT }));
-  assert.match(md, /\(warning\)/);
+  assert.match(md, /\(filling up\)/);
+  // The stage in calm words: "error" with room to go read as a fault.
+  assert.match(gaugeTooltipMarkdown(gauge({ stage: "error", next: NEXT })), /\(nearly full\)/);
+  assert.doesNotMatch(gaugeTooltipMarkdown(gauge({ stage: "error" })), /\(error\)/);
   assert.ok(md.includes(`Next: ${NEXT}`), md);
   assert.doesNotMatch(gaugeTooltipMarkdown(gauge()), /Next:/);
 });
@@ -45,7 +48,7 @@ test("the status bar colours by stage and offers Compact from warning on", () =>
   assert.equal(compact.visible, true);
   assert.equal(compact.text, "$(fold) Compact");
   assert.equal(compact.command, "contextSidecar.compact");
-  assert.match(String(compact.tooltip), /warning/);
+  assert.match(String(compact.tooltip), /^Context filling up: /);
   assert.ok(String(compact.tooltip).includes(NEXT));
 
   bar.setSession("s-1", gauge({ stage: "error" }));
