@@ -500,8 +500,10 @@ def test_model_alone_picks_from_the_list_and_a_new_session_keeps_it(fake_llm: An
         chat.wait_for("model: claude-haiku-5-5")
         llm.queue(Reply.text("Haiku here."))
         chat.send("third question")
-        chat.wait_for("Haiku here.")
+        out = chat.wait_for("Haiku here.")
         assert _asked_with(llm, "third question").body["model"] == "claude-haiku-5-5"
+        # Ctrl-D ends the chat at its prompt, once the turn is over.
+        chat.wait_for_prompt(out.index("Haiku here."))
         assert chat.finish() == 0, chat.out
     finally:
         if chat.proc.poll() is None:
