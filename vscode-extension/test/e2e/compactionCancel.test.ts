@@ -6,10 +6,9 @@
 // verbatim in the same prompt-cache epoch. Saves docs/screenshots/compaction-cancelled-*.png.
 
 import assert from "node:assert/strict";
-import * as path from "node:path";
-import { after, afterEach, before, beforeEach } from "node:test";
+import { after, before } from "node:test";
 import type { FrameLocator } from "playwright-core";
-import { CodeServerSession, scenarios, skipReason } from "../support/codeServer";
+import { CodeServerSession, scenarioHooks, scenarios, skipReason } from "../support/codeServer";
 import { startFakeLlm, type FakeLlm } from "../support/processes";
 
 const skip = skipReason();
@@ -44,33 +43,13 @@ before(async () => {
   );
 });
 
-beforeEach(async () => {
-  if (!skip) await cs.page.keyboard.press("Escape");
-});
-
-afterEach(async (t) => {
-  if (!skip && process.env.E2E_DEBUG_SHOTS) {
-    await cs.page.screenshot({ path: path.join(process.env.E2E_DEBUG_SHOTS, `${t.name.slice(0, 40).replace(/\W+/g, "-")}.png`) }).catch(() => undefined);
-  }
-});
+scenarioHooks(cs, skip);
 
 after(async () => {
   if (shots.length) console.log(`screenshots:\n${shots.join("\n")}`);
   await cs.stop();
   await fake?.stop();
 });
-
-async function sendPrompt(prompt: string): Promise<FrameLocator> {
-  const frame = await cs.openChat();
-  await frame.locator("#send:not([disabled])").waitFor({ timeout: 60_000 });
-  await frame.locator("#input").fill(prompt);
-  await frame.locator("#input").press("Enter");
-  return frame;
-}
-
-async function waitForAnswer(fragment: string): Promise<void> {
-  await cs.chat().locator(".message.agent .markdown", { hasText: fragment }).first().waitFor({ timeout: 60_000 });
-}
 
 /** Waits until the fake has been asked for the `n`th summary: the compaction is under way. */
 async function summaryAsked(n: number): Promise<Recorded> {
@@ -119,16 +98,16 @@ scenario("Escape stops a running /compact: the row says cancelled, Compact is of
   // The extension is up (its commands registered) once the gauge says so.
   await cs.statusBar().getByText(/no session/).waitFor({ timeout: 90_000 });
   await fake.queue([text("First answer: the calculator adds."), text("Second answer: noted.", FILLING)]);
-  await sendPrompt("First question about the calculator");
-  await waitForAnswer("First answer");
-  const frame = await sendPrompt("Second question, remember it");
-  await waitForAnswer("Second answer");
+  await cs.sendPrompt("First question about the calculator");
+  await cs.waitForAnswer("First answer");
+  const frame = await cs.sendPrompt("Second question, remember it");
+  await cs.waitForAnswer("Second answer");
   const offer = frame.locator("#offer button", { hasText: "Compact now" });
   await offer.waitFor({ timeout: 30_000 });
   const epochBefore = header((await calls("main")).at(-1)!, "x-context-sidecar-epoch");
 
   await fake.queue([SLOW_SUMMARY]);
-  await sendPrompt("/compact");
+  await cs.sendPrompt("/compact");
   const row = frame.locator(".compaction").last();
   await frame.locator('.compaction[data-status="in_progress"] .spinner').waitFor({ timeout: 30_000 });
   await summaryAsked(1);
@@ -153,8 +132,8 @@ scenario("Escape stops a running /compact: the row says cancelled, Compact is of
   );
 
   await fake.queue([text("Third answer: still here.", FILLING)]);
-  await sendPrompt("Third question");
-  await waitForAnswer("Third answer");
+  await cs.sendPrompt("Third question");
+  await cs.waitForAnswer("Third answer");
   await modelSawEverything(
     ["First question about the calculator", "First answer: the calculator adds.", "Second question, remember it", "Second answer: noted.", "Third question"],
     epochBefore,
@@ -183,8 +162,8 @@ scenario("a click on the status bar's gauge stops a running compaction (started 
   await cs.page.mouse.move(0, 0);
 
   await fake.queue([text("Fourth answer: all there.")]);
-  await sendPrompt("Fourth question");
-  await waitForAnswer("Fourth answer");
+  await cs.sendPrompt("Fourth question");
+  await cs.waitForAnswer("Fourth answer");
   await modelSawEverything(["First question about the calculator", "Second answer: noted.", "Third answer: still here.", "Fourth question"], epochBefore);
   assert.deepEqual(await fake.violations(), [], "every request is one the real API accepts");
 });

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { after, afterEach, before, beforeEach } from "node:test";
-import { CodeServerSession, scenarios, skipReason } from "../support/codeServer";
+import { after, before } from "node:test";
+import { CodeServerSession, scenarioHooks, scenarios, skipReason } from "../support/codeServer";
 import { startFakeLlm, type FakeLlm } from "../support/processes";
 
 const skip = skipReason();
@@ -40,33 +40,13 @@ before(async () => {
   );
 });
 
-beforeEach(async () => {
-  // Nothing a failed step left open (a quick pick, a hover) leaks into the next scenario.
-  if (!skip) await cs.page.keyboard.press("Escape");
-});
-
-afterEach(async (t) => {
-  if (!skip && process.env.E2E_DEBUG_SHOTS) {
-    await cs.page.screenshot({ path: path.join(process.env.E2E_DEBUG_SHOTS, `${t.name.slice(0, 40).replace(/\W+/g, "-")}.png`) }).catch(() => undefined);
-  }
-});
+scenarioHooks(cs, skip);
 
 after(async () => {
   if (shots.length) console.log(`screenshots:\n${shots.join("\n")}`);
   await cs.stop();
   await fake?.stop();
 });
-
-async function sendPrompt(prompt: string): Promise<void> {
-  const frame = await cs.openChat();
-  await frame.locator("#send:not([disabled])").waitFor({ timeout: 60_000 });
-  await frame.locator("#input").fill(prompt);
-  await frame.locator("#input").press("Enter");
-}
-
-async function waitForAnswer(fragment: string): Promise<void> {
-  await cs.chat().locator(".message.agent .markdown", { hasText: fragment }).first().waitFor({ timeout: 60_000 });
-}
 
 const panelAndEditor = async (file: string) => {
   // No hover (a tab's tooltip) over what the picture is about.
@@ -77,7 +57,7 @@ const panelAndEditor = async (file: string) => {
 
 scenario("first run without a key: the error says how to fix it, Set API Key restarts the sidecar and the prompt is sent again", { skip, timeout: 180_000 }, async () => {
   await cs.statusBar().getByText(/no session/).waitFor({ timeout: 60_000 });
-  await sendPrompt("Summarize the README");
+  await cs.sendPrompt("Summarize the README");
   const frame = cs.chat();
   const error = frame.locator(".error", { hasText: KEY_ENV }).first();
   await error.waitFor({ timeout: 30_000 });
@@ -94,7 +74,7 @@ scenario("first run without a key: the error says how to fix it, Set API Key res
   await input.press("Enter");
   // The sidecar restarts with the key; the failed prompt is offered again.
   await cs.notificationButton(/Send your last prompt again/, "Resend");
-  await waitForAnswer("a tiny calculator");
+  await cs.waitForAnswer("a tiny calculator");
   await cs.statusBar().locator(".statusbar-item", { hasText: /K \/ 200K/ }).waitFor({ timeout: 30_000 });
   assert.equal(await cs.statusBar().getByText("no API key").count(), 0, "the key status is gone");
   const requests = await fake.requests();
@@ -114,8 +94,8 @@ scenario("Add Selection to Chat sends the selected lines with the next prompt", 
   await cs.page.keyboard.press("Control+A");
   await cs.runCommand("Context Sidecar: Add Selection to Chat");
   await fake.queue([text("It adds two numbers.")]);
-  await sendPrompt("What does this do?");
-  await waitForAnswer("adds two numbers");
+  await cs.sendPrompt("What does this do?");
+  await cs.waitForAnswer("adds two numbers");
   const last = (await fake.requests()).at(-1);
   const sent = JSON.stringify(last.body.messages.at(-1));
   assert.match(sent, /What does this do\?/);
@@ -139,7 +119,7 @@ scenario("@ completes a workspace file and the prompt sends it: the file reaches
   assert.equal(await input.inputValue(), "Summarize @notes.txt ");
   await fake.queue([text("The notes say to ship on Friday.")]);
   await input.press("Enter");
-  await waitForAnswer("ship on Friday");
+  await cs.waitForAnswer("ship on Friday");
   const sent = JSON.stringify((await fake.requests()).map((r) => r.body.messages));
   assert.match(sent, /Summarize @notes\.txt/);
   assert.match(sent, /ship the mention fix on Friday/, "the mentioned file's text reached the model");
@@ -150,8 +130,8 @@ scenario("@ completes a workspace file and the prompt sends it: the file reaches
 scenario("the gauge takes its stage's colour, offers Compact and its tooltip says what comes next", { skip, timeout: 120_000 }, async () => {
   // 150,000 input tokens of a 200K window: past the warning point (auto-compact at 167K).
   await fake.queue([text("Noted.", { usage: { input_tokens: 150_000, output_tokens: 10 } })]);
-  await sendPrompt("Remember this.");
-  await waitForAnswer("Noted.");
+  await cs.sendPrompt("Remember this.");
+  await cs.waitForAnswer("Noted.");
   const gaugeItem = cs.statusBar().locator(".statusbar-item", { hasText: /15\d(\.\d)?K \/ 200K/ });
   await gaugeItem.waitFor({ timeout: 30_000 });
   const classes = (await gaugeItem.getAttribute("class")) ?? "";
@@ -187,8 +167,8 @@ scenario("an edit the sidecar applies is saved, so the shell sees it", { skip, t
     tool("toolu_edit1", "Edit", { file_path: appPath(), old_string: "return a + b", new_string: "return a + b  # sum" }),
     text("Commented the sum."),
   ]);
-  await sendPrompt("Comment the sum in app.py");
-  await waitForAnswer("Commented the sum");
+  await cs.sendPrompt("Comment the sum in app.py");
+  await cs.waitForAnswer("Commented the sum");
   assert.equal(readFileSync(appPath(), "utf8"), "def add(a, b):\n    return a + b  # sum\n", "the edit is on disk");
   const tab = cs.page.locator(".tabs-container .tab", { hasText: "app.py" }).first();
   assert.doesNotMatch((await tab.getAttribute("class")) ?? "", /\bdirty\b/, "the editor holds no unsaved change");
@@ -203,13 +183,13 @@ scenario("edit review: the diff editor shows the proposed edit; Accept applies a
     tool("toolu_edit2", "Edit", { file_path: appPath(), old_string: "def add(a, b):", new_string: "def add(a: int, b: int) -> int:" }),
     text("Typed the function."),
   ]);
-  await sendPrompt("Add type hints to add()");
+  await cs.sendPrompt("Add type hints to add()");
   const diffTab = cs.page.locator(".tabs-container .tab", { hasText: /app\.py.*review the edit/ }).first();
   await diffTab.waitFor({ timeout: 60_000 });
   await cs.page.locator(".editor-instance .monaco-diff-editor").first().waitFor();
   shots.push(...(await cs.shootBoth("edit-review", panelAndEditor)));
   await cs.page.locator('.editor-actions a[aria-label^="Accept Edit"]').first().click();
-  await waitForAnswer("Typed the function");
+  await cs.waitForAnswer("Typed the function");
   assert.equal(readFileSync(appPath(), "utf8"), before.replace("def add(a, b):", "def add(a: int, b: int) -> int:"));
   assert.equal(await diffTab.count(), 0, "the diff editor closed");
 
@@ -218,14 +198,14 @@ scenario("edit review: the diff editor shows the proposed edit; Accept applies a
     tool("toolu_edit3", "Edit", { file_path: appPath(), old_string: "return a + b", new_string: "return b + a" }),
     text("Left it as it was."),
   ]);
-  await sendPrompt("Swap the operands");
+  await cs.sendPrompt("Swap the operands");
   await cs.page.locator(".tabs-container .tab", { hasText: /review the edit/ }).first().waitFor({ timeout: 60_000 });
   await cs.page.locator('.editor-actions a[aria-label^="Reject Edit"]').first().click();
   // Reject asks why; Escape rejects without a reason.
   const box = cs.page.locator(".quick-input-widget", { hasText: /Tell the model why/ });
   await box.waitFor();
   await box.locator("input").press("Escape");
-  await waitForAnswer("Left it as it was");
+  await cs.waitForAnswer("Left it as it was");
   assert.equal(readFileSync(appPath(), "utf8"), accepted, "a rejected edit changes nothing");
   const rejected = JSON.stringify((await fake.requests()).at(-1).body.messages);
   assert.match(rejected, /The user rejected this edit/);
@@ -239,7 +219,7 @@ scenario("rejecting with a reason: the model reads what was typed in the panel's
     tool("toolu_edit4", "Edit", { file_path: appPath(), old_string: "return a + b", new_string: "return sum([a, b])" }),
     text("Kept the plain sum."),
   ]);
-  await sendPrompt("Use sum() in add");
+  await cs.sendPrompt("Use sum() in add");
   const frame = cs.chat();
   const card = frame.locator(".permission", { hasText: "Edit app.py?" }).first();
   await card.waitFor({ timeout: 60_000 });
@@ -256,7 +236,7 @@ scenario("rejecting with a reason: the model reads what was typed in the panel's
   await why.fill(inPanel);
   shots.push(...(await cs.shootBoth("reject-with-reason", panelAndEditor)));
   await why.press("Enter");
-  await waitForAnswer("Kept the plain sum");
+  await cs.waitForAnswer("Kept the plain sum");
   assert.equal(readFileSync(appPath(), "utf8"), before, "a rejected edit changes nothing");
   let sent = JSON.stringify((await fake.requests()).at(-1).body.messages);
   assert.ok(sent.includes(`The user rejected this edit. The user said: ${inPanel}`), sent.slice(-600));
@@ -268,13 +248,13 @@ scenario("rejecting with a reason: the model reads what was typed in the panel's
     tool("toolu_edit5", "Edit", { file_path: appPath(), old_string: "return a + b", new_string: "return b + a" }),
     text("Left the order alone."),
   ]);
-  await sendPrompt("Swap the operands once more");
+  await cs.sendPrompt("Swap the operands once more");
   await cs.page.locator(".tabs-container .tab", { hasText: /review the edit/ }).first().waitFor({ timeout: 60_000 });
   await cs.page.locator('.editor-actions a[aria-label^="Reject Edit"]').first().click();
   const box = cs.page.locator(".quick-input-widget", { hasText: /Tell the model why/ });
   await box.locator("input").fill(inEditor);
   await box.locator("input").press("Enter");
-  await waitForAnswer("Left the order alone");
+  await cs.waitForAnswer("Left the order alone");
   assert.equal(readFileSync(appPath(), "utf8"), before);
   sent = JSON.stringify((await fake.requests()).at(-1).body.messages);
   assert.ok(sent.includes(`The user rejected this edit. The user said: ${inEditor}`), sent.slice(-600));
@@ -321,8 +301,8 @@ scenario("Switch Model: the quick pick lists the provider's models, the one pick
   await cs.pickRow("claude-opus-5-5");
   await frame.locator("#model", { hasText: "claude-opus-5-5" }).waitFor({ timeout: 30_000 });
   await fake.queue([text("Opus answers.")]);
-  await sendPrompt("Which model answers?");
-  await waitForAnswer("Opus answers.");
+  await cs.sendPrompt("Which model answers?");
+  await cs.waitForAnswer("Opus answers.");
   assert.equal((await fake.requests()).at(-1).body.model, "claude-opus-5-5", "the picked model got the request");
 
   // New keeps the model the user chose.
@@ -330,8 +310,8 @@ scenario("Switch Model: the quick pick lists the provider's models, the one pick
   await frame.locator(".message.user", { hasText: "Which model answers?" }).waitFor({ state: "detached", timeout: 30_000 });
   await frame.locator("#model", { hasText: "claude-opus-5-5" }).waitFor({ timeout: 30_000 });
   await fake.queue([text("Still Opus.")]);
-  await sendPrompt("And in a new session?");
-  await waitForAnswer("Still Opus.");
+  await cs.sendPrompt("And in a new session?");
+  await cs.waitForAnswer("Still Opus.");
   const last = (await fake.requests()).at(-1);
   assert.equal(last.body.model, "claude-opus-5-5", "a new session keeps the picked model");
   assert.doesNotMatch(JSON.stringify(last.body.messages), /Which model answers\?/, "a new session's request");

@@ -61,11 +61,8 @@ async function modelCalls(): Promise<string[]> {
 }
 
 async function sendPrompt(prompt: string, answer: string): Promise<void> {
-  const frame = await cs.openChat();
-  await frame.locator("#send:not([disabled])").waitFor({ timeout: 60_000 });
-  await frame.locator("#input").fill(prompt);
-  await frame.locator("#input").press("Enter");
-  await frame.locator(".message.agent .markdown", { hasText: answer }).first().waitFor({ timeout: 60_000 });
+  await cs.sendPrompt(prompt);
+  await cs.waitForAnswer(answer);
 }
 
 const sidebar = (file: string) => cs.page.locator("#workbench\\.parts\\.sidebar").screenshot({ path: file });

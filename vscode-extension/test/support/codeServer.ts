@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import * as path from "node:path";
-import { test, type TestOptions } from "node:test";
+import { afterEach, beforeEach, test, type TestOptions } from "node:test";
 import type { Browser, FrameLocator, Locator, Page } from "playwright-core";
 import { chromiumAvailable, launchChromium } from "./browser";
 import { EXTENSION_ROOT, PYTHON, REPO_ROOT, pythonAvailable, removeScratch, scratchDirs, stopGroup, withTimeout } from "./processes";
@@ -203,6 +203,21 @@ export class CodeServerSession {
     return frame;
   }
 
+  /** Types ``prompt`` in the chat's box and presses Enter (the box queues it until the
+   *  sidecar is up); the chat's frame. */
+  async sendPrompt(prompt: string): Promise<FrameLocator> {
+    const frame = await this.openChat();
+    await frame.locator("#send:not([disabled])").waitFor({ timeout: 60_000 });
+    await frame.locator("#input").fill(prompt);
+    await frame.locator("#input").press("Enter");
+    return frame;
+  }
+
+  /** Waits for an agent message holding ``fragment``. */
+  async waitForAnswer(fragment: string): Promise<void> {
+    await this.chat().locator(".message.agent .markdown", { hasText: fragment }).first().waitFor({ timeout: 60_000 });
+  }
+
   /** Runs a command from the palette by its title. */
   async runCommand(title: string): Promise<void> {
     await this.page.keyboard.press("F1");
@@ -310,4 +325,19 @@ export class CodeServerSession {
 export function scenarios(cs: CodeServerSession) {
   return (name: string, options: TestOptions, scenario: () => Promise<void>) =>
     test(name, options, () => cs.diagnosed(scenario));
+}
+
+/** Hooks every scenario file of one session shares: nothing a failed step left open (a quick
+ * pick, a hover) leaks into the next scenario, and with E2E_DEBUG_SHOTS set each scenario
+ * ends with a screenshot there. */
+export function scenarioHooks(cs: CodeServerSession, skip: string | false): void {
+  beforeEach(async () => {
+    if (!skip) await cs.page.keyboard.press("Escape");
+  });
+  afterEach(async (t) => {
+    const dir = process.env.E2E_DEBUG_SHOTS;
+    if (!skip && dir) {
+      await cs.page.screenshot({ path: path.join(dir, `${t.name.slice(0, 40).replace(/\W+/g, "-")}.png`) }).catch(() => undefined);
+    }
+  });
 }
