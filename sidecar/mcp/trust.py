@@ -22,18 +22,16 @@ it, as Claude Code does with project-scoped servers:
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
-import os
 import re
 import shlex
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
+from sidecar.core.json_files import write_json
 from sidecar.core.workspace.claude_config import (
     config_dir,
     global_file,
@@ -180,13 +178,7 @@ class ApprovalStore:
         servers = self._load()
         servers[config.name] = {"answer": answer, "fingerprint": fingerprint(config),
                                 "commandLine": command_line(config)}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".mcp-approvals.")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"servers": servers}, handle, indent=2)
-            os.replace(tmp, self.path)
+            write_json(self.path, {"servers": servers})
         except OSError as exc:
             log.warning("cannot remember the MCP approval in %s: %s", self.path, exc)
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)

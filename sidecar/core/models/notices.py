@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import time
 from pathlib import Path
+
+from sidecar.core.json_files import write_json
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +56,6 @@ class ShownNotices:
 
     def _save(self, shown: dict[str, float]) -> None:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(shown, indent=1), encoding="utf-8")
-            os.replace(tmp, self.path)
+            write_json(self.path, shown, indent=1)
         except OSError as exc:
             log.info("could not note the model notice as shown: %s", exc)

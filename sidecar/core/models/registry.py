@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import threading
 import time
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sidecar.core.json_files import write_json
 from sidecar.core.models.catalog import api_model_id
 from sidecar.core.ports import ModelDescription
 from sidecar.core.settings import Settings, resolve_base_url
@@ -210,8 +210,4 @@ def _write(path: Path, entries: dict[str, EndpointModels]) -> None:
         key: {"fetchedAt": entry.fetched_at,
               "models": [description_to_json(d) for d in entry.models.values()]}
         for key, entry in sorted(entries.items())}}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Written aside and renamed: a reader never sees half a file.
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(body, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
+    write_json(path, body, indent=1)

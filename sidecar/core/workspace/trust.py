@@ -18,16 +18,15 @@ Otherwise the folder is untrusted. A verdict holds for the folder and every fold
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from sidecar.core.json_files import write_json
 from sidecar.core.workspace.claude_config import workspace_trusted as claude_code_trusted
 from sidecar.core.workspace.own_files import read_own_bytes, resolved
 
@@ -121,16 +120,7 @@ class TrustBook:
         folders = sorted({*self._granted(), folder})
         path = self.record_path()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".trusted-folders.")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    json.dump({"folders": folders}, handle, indent=2)
-                os.replace(tmp, path)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
+            write_json(path, {"folders": folders})
         except OSError as exc:
             log.warning("cannot remember the trusted folder in %s: %s", path, exc)
         return self.of(folder)
