@@ -24,16 +24,15 @@ removed from ``os.environ`` and from children's environments.
 
 from __future__ import annotations
 
-import fnmatch
-import json
-import logging
 import os
 import sys
 
 from sidecar import host
 from sidecar.core.secrets.handoff import HANDOFF_ENV
 
-log = logging.getLogger(__name__)
+# The first interpreter only hands its environment over and replaces itself, so this module
+# loads nothing at import that the handover does not need (no logging, json or re): every
+# module it loads is loaded twice on each start.
 
 # What stays visible in the started process's environment block: what the interpreter and
 # the C library read before any sidecar code runs, and nothing that carries credentials.
@@ -45,8 +44,18 @@ VISIBLE_VARIABLES = (
 handoff_state = "not attempted"  # for the log and the tests: how the environment was received
 
 
+_VISIBLE_NAMES = frozenset(p for p in VISIBLE_VARIABLES if not p.endswith("*"))
+_VISIBLE_PREFIXES = tuple(p[:-1] for p in VISIBLE_VARIABLES if p.endswith("*"))
+
+
 def is_visible(name: str) -> bool:
-    return name != HANDOFF_ENV and any(fnmatch.fnmatchcase(name, p) for p in VISIBLE_VARIABLES)
+    return name != HANDOFF_ENV and (name in _VISIBLE_NAMES or name.startswith(_VISIBLE_PREFIXES))
+
+
+def _warn(message: str, *args: object) -> None:
+    import logging
+
+    logging.getLogger(__name__).warning(message, *args)
 
 
 # ----- start: move the environment out of the process's block ------------------------------
@@ -83,12 +92,14 @@ def _reexec(argv: list[str]) -> str:
         return "nothing to hide"
     if not argv or not sys.executable:
         return "not possible: the command line is unknown"
+    import json
+
     payload = json.dumps(moved).encode("utf-8")
     read_end, write_end = os.pipe()
     try:
         if not host.write_all_now(write_end, payload):
             os.close(read_end)
-            log.warning("environment too large to hand over (%d bytes); key variables stay "
+            _warn("environment too large to hand over (%d bytes); key variables stay "
                         "in this process's environment block", len(payload))
             return "too large"
     finally:
@@ -102,12 +113,14 @@ def _reexec(argv: list[str]) -> str:
         os.execve(sys.executable, argv, env)
     except OSError as exc:  # the interpreter vanished or is not executable: go on as we are
         os.close(read_end)
-        log.warning("could not restart with a clean environment: %s", exc)
+        _warn("could not restart with a clean environment: %s", exc)
         return f"failed: {exc}"
     raise AssertionError("execve returned")  # pragma: no cover
 
 
 def _receive(fd_text: str) -> str:
+    import json
+
     try:
         fd = int(fd_text)
         chunks = []
@@ -116,7 +129,7 @@ def _receive(fd_text: str) -> str:
         os.close(fd)
         moved = json.loads(b"".join(chunks))
     except (ValueError, OSError) as exc:
-        log.warning("could not receive the environment: %s", exc)
+        _warn("could not receive the environment: %s", exc)
         return f"receive failed: {exc}"
     if not isinstance(moved, dict):
         return "receive failed: not an object"

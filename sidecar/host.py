@@ -11,13 +11,12 @@ a POSIX call and watch the other path run. Process groups, which the engine uses
 from __future__ import annotations
 
 import errno
-import logging
 import os
-import shutil
 import time
 from types import ModuleType
 
-log = logging.getLogger(__name__)
+# logging and shutil are imported where used: the first interpreter of ``serve``, which only
+# hands its environment over and replaces itself, loads this module and should load little.
 
 
 def _optional(name: str) -> ModuleType | None:
@@ -79,6 +78,8 @@ def unlock(fd: int) -> None:
 def shell_command(command: str) -> list[str]:
     """argv that runs ``command`` in the user's kind of shell: bash where there is one (Git
     for Windows ships it too), else the platform's own."""
+    import shutil
+
     bash = shutil.which("bash")
     if bash is not None:
         return [bash, "-c", command]
@@ -124,4 +125,6 @@ _warned: set[str] = set()
 def _warn_once(message: str) -> None:
     if message not in _warned:
         _warned.add(message)
-        log.warning(message)
+        import logging
+
+        logging.getLogger(__name__).warning(message)

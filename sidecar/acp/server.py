@@ -37,7 +37,7 @@ from sidecar.contract.version import PROVIDERS
 from sidecar.core.conversation.messages import new_uuid
 from sidecar.core.service import SessionService
 from sidecar.core.settings import Settings, resolve_settings
-from sidecar.logs import setup_logging
+from sidecar.logs import open_log_file, setup_logging
 from sidecar.routes import NOTIFICATIONS, REQUESTS, ROUTES, Route, settle
 from sidecar.sdk_warmup import SdkWarmUp
 
@@ -326,6 +326,7 @@ async def run_acp() -> int:
 
 def serve_acp(log_file: str | None = None, log_level: str = "INFO") -> int:
     setup_logging(log_file, log_level)
+    open_log_file()
     try:
         return asyncio.run(run_acp())
     except KeyboardInterrupt:

@@ -1,6 +1,5 @@
 """Content blocks: what a prompt is made of (docs/protocol.md, ContentBlock)."""
 
-from __future__ import annotations
 
 from typing import Any, Literal, TypedDict, Union
 

@@ -1,6 +1,5 @@
 """What the sidecar sends the client besides answers: notifications and its own requests."""
 
-from __future__ import annotations
 
 from typing import Any, Literal, TypedDict, Union, cast
 

@@ -1,6 +1,5 @@
 """What each request answers: plain dicts on the wire, described here as TypedDicts."""
 
-from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
@@ -275,6 +274,22 @@ class McpActionDone(TypedDict):
     servers: list[McpServer]
 
 
+class WorkspaceTrusted(TypedDict):
+    """``sidecar/trustWorkspace``: the folder is trusted from now on."""
+
+    trusted: bool
+    cwd: str
+
+
+class WorkspaceTrust(TypedDict):
+    """Whether the session's folder is trusted, who says so, and what of the workspace's
+    own is not applied (in words)."""
+
+    trusted: bool
+    source: Literal["editor", "sidecar", "claude-code", "none"]
+    withheld: list[str]
+
+
 class ContextView(TypedDict):
     """``sidecar/context``: the ``/context`` view."""
 
@@ -292,22 +307,6 @@ class ContextView(TypedDict):
     mcpServers: list[McpServer]
     skippedHookFiles: list[str]  # the workspace's hook files not run: the folder is not trusted
     workspaceTrust: WorkspaceTrust
-
-
-class WorkspaceTrusted(TypedDict):
-    """``sidecar/trustWorkspace``: the folder is trusted from now on."""
-
-    trusted: bool
-    cwd: str
-
-
-class WorkspaceTrust(TypedDict):
-    """Whether the session's folder is trusted, who says so, and what of the workspace's
-    own is not applied (in words)."""
-
-    trusted: bool
-    source: Literal["editor", "sidecar", "claude-code", "none"]
-    withheld: list[str]
 
 
 class HistoryEntry(TypedDict):

@@ -5,7 +5,6 @@ are spelled in one place. A field passed as None is left out, as the protocol's 
 fields are.
 """
 
-from __future__ import annotations
 
 from typing import Any, Literal, TypedDict, Union, cast, get_args, get_type_hints
 

@@ -38,7 +38,7 @@ from sidecar.contract.errors import INTERNAL_ERROR, InvalidParams, SidecarError
 from sidecar.contract.uris import uri_to_path
 from sidecar.contract.version import PROTOCOL_VERSION, PROVIDERS
 from sidecar.jsonrpc import describe, error_message, short
-from sidecar.logs import setup_logging
+from sidecar.logs import open_log_file, setup_logging
 from sidecar.lsp.stdio import LspIntake, read_stdio
 from sidecar.sdk_warmup import SdkWarmUp
 
@@ -193,6 +193,7 @@ class SidecarServer(LanguageServer):
         """Run once the initialize answer is written: build the engine, then start the
         SDKs' import in the background, so neither initialize nor the first prompt waits
         for them."""
+        open_log_file()
         try:
             self._build_service()
         except Exception as exc:  # the first message that needs the service says why

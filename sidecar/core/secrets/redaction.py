@@ -13,10 +13,11 @@ import logging
 import re
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sidecar.contract.updates import SessionUpdate
-from sidecar.core.permissions.choice import PermissionChoice
+if TYPE_CHECKING:  # the keys are held (and this module loaded) before the first answer
+    from sidecar.contract.updates import SessionUpdate
+    from sidecar.core.permissions.choice import PermissionChoice
 
 REDACTED_KEY = "[REDACTED_API_KEY]"
 

@@ -336,6 +336,22 @@ export interface McpActionDone {
   servers: McpServer[];
 }
 
+/** `sidecar/trustWorkspace`: the folder is trusted from now on. */
+export interface WorkspaceTrusted {
+  trusted: boolean;
+  cwd: string;
+}
+
+/**
+ * Whether the session's folder is trusted, who says so, and what of the workspace's
+ * own is not applied (in words).
+ */
+export interface WorkspaceTrust {
+  trusted: boolean;
+  source: "editor" | "sidecar" | "claude-code" | "none";
+  withheld: string[];
+}
+
 /** `sidecar/context`: the `/context` view. */
 export interface ContextView {
   gauge: Gauge;
@@ -352,22 +368,6 @@ export interface ContextView {
   mcpServers: McpServer[];
   skippedHookFiles: string[];
   workspaceTrust: WorkspaceTrust;
-}
-
-/** `sidecar/trustWorkspace`: the folder is trusted from now on. */
-export interface WorkspaceTrusted {
-  trusted: boolean;
-  cwd: string;
-}
-
-/**
- * Whether the session's folder is trusted, who says so, and what of the workspace's
- * own is not applied (in words).
- */
-export interface WorkspaceTrust {
-  trusted: boolean;
-  source: "editor" | "sidecar" | "claude-code" | "none";
-  withheld: string[];
 }
 
 export interface HistoryEntry {

@@ -250,6 +250,18 @@
 ---@field message string
 ---@field servers context_sidecar.McpServer[]
 
+---`sidecar/trustWorkspace`: the folder is trusted from now on.
+---@class context_sidecar.WorkspaceTrusted
+---@field trusted boolean
+---@field cwd string
+
+---Whether the session's folder is trusted, who says so, and what of the workspace's
+---own is not applied (in words).
+---@class context_sidecar.WorkspaceTrust
+---@field trusted boolean
+---@field source "editor"|"sidecar"|"claude-code"|"none"
+---@field withheld string[]
+
 ---`sidecar/context`: the `/context` view.
 ---@class context_sidecar.ContextView
 ---@field gauge context_sidecar.Gauge
@@ -266,18 +278,6 @@
 ---@field mcpServers context_sidecar.McpServer[]
 ---@field skippedHookFiles string[]
 ---@field workspaceTrust context_sidecar.WorkspaceTrust
-
----`sidecar/trustWorkspace`: the folder is trusted from now on.
----@class context_sidecar.WorkspaceTrusted
----@field trusted boolean
----@field cwd string
-
----Whether the session's folder is trusted, who says so, and what of the workspace's
----own is not applied (in words).
----@class context_sidecar.WorkspaceTrust
----@field trusted boolean
----@field source "editor"|"sidecar"|"claude-code"|"none"
----@field withheld string[]
 
 ---@class context_sidecar.HistoryEntry
 ---@field display string
