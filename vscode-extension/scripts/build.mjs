@@ -34,11 +34,17 @@ await Promise.all([
 
 if (withTests) {
   const layers = ["unit", "webview", "protocol", "e2e"];
-  const entryPoints = layers.flatMap((layer) =>
-    readdirSync(join(root, "test", layer))
-      .filter((f) => f.endsWith(".test.ts"))
-      .map((f) => ({ in: `test/${layer}/${f}`, out: `${layer}/${f.replace(/\.ts$/, "")}` })),
-  );
+  const entryPoints = [
+    ...layers.flatMap((layer) =>
+      readdirSync(join(root, "test", layer))
+        .filter((f) => f.endsWith(".test.ts"))
+        .map((f) => ({ in: `test/${layer}/${f}`, out: `${layer}/${f.replace(/\.ts$/, "")}` })),
+    ),
+    // Benchmarks: programs that print figures (tests/bench/bench_vscode_first_prompt.py runs them).
+    ...readdirSync(join(root, "test", "bench"))
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => ({ in: `test/bench/${f}`, out: `bench/${f.replace(/\.ts$/, "")}` })),
+  ];
   await build({
     ...common,
     sourcemap: true,
