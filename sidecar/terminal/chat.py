@@ -26,6 +26,7 @@ from sidecar.terminal.client import ProtocolMismatch, SidecarClient
 from sidecar.terminal.diff import compact_diff
 from sidecar.terminal.jsonrpc import RpcError
 from sidecar.terminal.line_input import LineReader
+from sidecar.terminal.markdown import terminal_width
 from sidecar.terminal.screen import Screen
 from sidecar.terminal.style import gauge_label, tokens_short
 from sidecar.terminal.updates import UpdatePrinter
@@ -71,6 +72,18 @@ def print_error(screen: Screen, exc: RpcError | Exception) -> None:
         screen.line(style.paint("  fix: ", "yellow") + fix)
 
 
+def joined_to_fit(items: list[str], width: int, separator: str = " · ") -> list[str]:
+    """``items`` joined by ``separator`` into lines of at most ``width`` characters, broken
+    between items (an item longer than a line gets one of its own), never inside a word."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + len(separator) + len(item) <= width:
+            lines[-1] += separator + item
+        else:
+            lines.append(item)
+    return lines
+
+
 class ChatState:
     """What Ctrl-C needs to know: is a turn or a permission question running?"""
 
@@ -102,10 +115,9 @@ class Chat:
         title = tool.get("title") or "a tool"
         raw = json_object(tool.get("rawInput"))
         command = raw.get("command")
-        if tool.get("kind") == "switch_mode" or str(title).endswith("?"):  # a question already
-            self.screen.line(style.paint("permission: ", "yellow bold") + str(title))
-        else:
-            self.screen.line(style.paint("permission: ", "yellow bold") + f"allow {title}?")
+        # The tool's title as it is (a command, a description, or a question already); the
+        # choices below ask the question.
+        self.screen.line(style.paint("permission: ", "yellow bold") + str(title))
         if isinstance(command, str) and command != title:
             self.screen.line(style.paint(f"  $ {command}", "grey"))
         self._show_content(tool.get("content"))
@@ -332,11 +344,14 @@ class Chat:
             return 1
         await self.show_trust()
         mode = self.printer.permission_mode
-        self.screen.line(style.paint(
-            f"context-sidecar {__version__} · {self.client.provider} · {self.client.model} · "
-            f"session {self.client.session_id}" + (f" · mode {mode}" if mode else ""), "grey"))
-        self.screen.line(style.paint("/help lists commands · /mode and /plan set the permission mode · "
-                                     "Ctrl-C cancels a turn · Ctrl-D exits", "grey"))
+        width = terminal_width(sys.stdout)
+        known = [str(x) for x in (self.client.provider, self.client.model) if x]
+        for items in ([f"context-sidecar {__version__}", *known,
+                       f"session {self.client.session_id}", *([f"mode {mode}"] if mode else [])],
+                      ["/help lists commands", "/mode and /plan set the permission mode",
+                       "Ctrl-C cancels a turn", "Ctrl-D exits"]):
+            for line in joined_to_fit(items, width):
+                self.screen.line(style.paint(line, "grey"))
         return 0
 
     async def show_trust(self) -> None:

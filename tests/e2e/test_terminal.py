@@ -126,7 +126,7 @@ def test_chat_through_a_pipe(fake_llm: Any, tmp_path: Path) -> None:
         results = [b for b in llm.requests[-1].body["messages"][-1]["content"] if b.get("type") == "tool_result"]
         assert [r["tool_use_id"] for r in results] == ["toolu_b"]
         assert tool_result_text(results[0]) == "Permission denied by the user"
-        assert "permission: allow echo should-not-run?" in chat.out
+        assert "permission: echo should-not-run\r\n" in chat.out or "permission: echo should-not-run\n" in chat.out
         # Ctrl-C during a turn cancels it and the client stays up.
         llm.queue(Reply.text("slow " * 60, chunk_size=5, chunk_delay_ms=100))
         chat.send("talk slowly")
