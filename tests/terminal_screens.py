@@ -8,7 +8,6 @@ beside it in ``docs/screenshots/``, where the VS Code tests put theirs.
 
 from __future__ import annotations
 
-import html
 import io
 import os
 import shutil
@@ -69,11 +68,15 @@ class TmuxScreen:
     def keys(self, *names: str) -> None:
         self._tmux("send-keys", "-t", "main", *names)
 
-    def save(self, name: str, title: str) -> Path:
+    def save(self, name: str, title: str, background: tuple[int, int, int] | None = None) -> Path:
         """The screen as it is now: ``docs/screenshots/<name>.svg``, and ``<name>.png`` where
-        Chromium can draw it; the path of the PNG, else of the SVG."""
-        ansi = self._tmux("capture-pane", "-p", "-e", "-t", "main")
-        svg = render_svg(ansi, self.width, self.height, title)
+        Chromium can draw it; the path of the PNG, else of the SVG. ``background`` is the
+        colour of cells the program left at the terminal's default (a program that paints
+        its own, as Neovim does, clears some lines with the default and some with its own)."""
+        # -N keeps each line's trailing blanks: a program that paints its background (Neovim
+        # with termguicolors) paints them too.
+        ansi = self._tmux("capture-pane", "-p", "-e", "-N", "-t", "main")
+        svg = render_svg(ansi, self.width, self.height, title, background)
         SHOTS.mkdir(parents=True, exist_ok=True)
         svg_path = SHOTS / f"{name}.svg"
         svg_path.write_text(svg)
@@ -88,8 +91,10 @@ def _quote(word: str) -> str:
     return "'" + word.replace("'", "'\\''") + "'"
 
 
-def render_svg(ansi: str, width: int, height: int, title: str) -> str:
+def render_svg(ansi: str, width: int, height: int, title: str,
+               background: tuple[int, int, int] | None = None) -> str:
     from rich.console import Console
+    from rich.terminal_theme import SVG_EXPORT_THEME, TerminalTheme
     from rich.text import Text
 
     lines = ansi.split("\n")[:height]
@@ -100,7 +105,13 @@ def render_svg(ansi: str, width: int, height: int, title: str) -> str:
         # A line as tmux drew it, styles carried within it (capture-pane -e resets at ends).
         console.print(Text.from_ansi(line, no_wrap=True, end=""), overflow="crop", no_wrap=True,
                       crop=True, soft_wrap=False)
-    return console.export_svg(title=html.escape(title))
+    theme = SVG_EXPORT_THEME
+    if background is not None:
+        colours = [(c.red, c.green, c.blue) for c in (theme.ansi_colors[i] for i in range(16))]
+        foreground = theme.foreground_color
+        theme = TerminalTheme(background, (foreground.red, foreground.green, foreground.blue),
+                              colours[:8], colours[8:])
+    return console.export_svg(title=title, theme=theme)  # rich escapes the title
 
 
 def svg_to_png(svg: Path, png: Path, columns: int, rows: int) -> bool:

@@ -49,18 +49,10 @@ def llm(fake_llm: Any, request: pytest.FixtureRequest) -> Any:
     fail_on_violations(fake_llm, request)
 
 
-def run_scenario(
-    name: str,
-    tmp_path: Path,
-    *,
-    fake_url: str | None = None,
-    timeout: float = 40,
-    extra_env: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    """Run ``scenarios/<name>.lua`` and return its JSON result; fail with its error."""
-    workspace = tmp_path / "workspace"
-    (workspace / ".git").mkdir(parents=True, exist_ok=True)
-    out = tmp_path / "result.json"
+def scenario_env(tmp_path: Path, out: Path, workspace: Path, fake_url: str | None = None,
+                 extra_env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment a scenario runs in: private XDG folders, the plugin and helpers, the
+    result file, the workspace, this interpreter for the sidecar and the fake's address."""
     env = dict(os.environ)
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         path = tmp_path / "xdg" / var.lower()
@@ -85,6 +77,22 @@ def run_scenario(
     if fake_url:
         env["CS_FAKE_URL"] = fake_url
     env.update(extra_env or {})
+    return env
+
+
+def run_scenario(
+    name: str,
+    tmp_path: Path,
+    *,
+    fake_url: str | None = None,
+    timeout: float = 40,
+    extra_env: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Run ``scenarios/<name>.lua`` and return its JSON result; fail with its error."""
+    workspace = tmp_path / "workspace"
+    (workspace / ".git").mkdir(parents=True, exist_ok=True)
+    out = tmp_path / "result.json"
+    env = scenario_env(tmp_path, out, workspace, fake_url, extra_env)
     started = time.monotonic()
     proc = subprocess.run(
         [str(NVIM), "--headless", "-u", "NONE", "-i", "NONE", "-l", str(SCENARIOS / f"{name}.lua")],
