@@ -312,6 +312,12 @@ def session_updates() -> list[Any]:
         u.hook_result_update("SessionStart", "cat .claude/notes.md",
                              "Release branch is frozen until Friday.", 0),
         u.mcp_status_update(MCP_SERVERS),
+        u.plan_update([
+            {"content": "Find the failing test", "priority": "medium", "status": "completed"},
+            {"content": "Fix the off-by-one in app.py", "priority": "medium", "status": "in_progress",
+             "_meta": {"sidecar": {"activeForm": "Fixing the off-by-one in app.py"}}},
+            {"content": "Run the tests", "priority": "medium", "status": "pending"},
+        ]),
     ]
     return [session_update_params(SESSION, update) for update in kinds]
 

@@ -170,10 +170,31 @@ class _McpStatusUpdate(TypedDict):
     servers: list[McpServer]
 
 
+PlanEntryStatus = Literal["pending", "in_progress", "completed"]
+
+
+class _PlanEntryRequired(TypedDict):
+    content: str
+    priority: Literal["high", "medium", "low"]
+    status: PlanEntryStatus
+
+
+class PlanEntry(_PlanEntryRequired, total=False):
+    """One task of the model's list (ACP's PlanEntry); ``_meta.sidecar.activeForm`` is what
+    the task reads as while it is being done ("Running the tests")."""
+
+    _meta: dict[str, Any]
+
+
+class _PlanUpdate(_Replayable):
+    sessionUpdate: Literal["plan"]
+    entries: list[PlanEntry]  # the whole list, each time: it replaces the one shown
+
+
 SessionUpdate = Union[
     _UserMessageChunk, _AgentMessageChunk, _AgentThoughtChunk, _ToolCall, _ToolCallUpdate,
     _UsageUpdate, _CompactionUpdate, _SessionInfoUpdate, _AvailableCommandsUpdate, _RetryUpdate,
-    _CurrentModeUpdate, _HookResultUpdate, _McpStatusUpdate,
+    _CurrentModeUpdate, _HookResultUpdate, _McpStatusUpdate, _PlanUpdate,
 ]
 
 # Replayed updates (``session/load``) carry ``"replay": true`` at the top level.
@@ -300,6 +321,11 @@ def hook_result_update(event: HookEventName, command: str, output: str, exit_cod
 def mcp_status_update(servers: list[McpServer]) -> _McpStatusUpdate:
     """Every configured MCP server, sent when one's status (or tool list) changes."""
     return {"sessionUpdate": "mcp_status_update", "servers": servers}
+
+
+def plan_update(entries: list[PlanEntry]) -> _PlanUpdate:
+    """The model's task list changed (TodoWrite): the whole list, as ACP's ``plan``."""
+    return {"sessionUpdate": "plan", "entries": entries}
 
 
 # Every kind, in docs/protocol.md's order (the union's), read off the TypedDicts above.

@@ -296,6 +296,8 @@ class ToolOutcome:
     raw_output: dict[str, Any] = field(default_factory=dict)
     # ACP tool_call content for the editor (e.g. a diff); text content is used when empty.
     display: list[dict[str, Any]] = field(default_factory=list)
+    # Session updates to send once the call's own update is out (TodoWrite's task list).
+    updates: list[SessionUpdate] = field(default_factory=list)
 
     @classmethod
     def error(cls, message: str, **raw: Any) -> ToolOutcome:

@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from sidecar.core.conversation.messages import json_object
 from sidecar.terminal.markdown import render_markdown, terminal_width
 from sidecar.terminal.screen import Screen
 
@@ -256,6 +257,27 @@ class UpdatePrinter:
         label = f"hook {update.get('event')} `{update.get('command')}`"
         label += f" (exit {code})" if failed and code is not None else " (did not finish)" if failed else ""
         self.screen.line(self.screen.style.paint(label + first, "red" if failed else "dim"))
+
+    def _on_plan(self, update: dict[str, Any]) -> None:
+        """The model's task list, whole, each time it changes: done tasks ticked and dim, the
+        one in progress as it reads while being done."""
+        entries = [e for e in update.get("entries") or [] if isinstance(e, dict)]
+        self.end_message()
+        self.screen.clear_status()
+        style = self.screen.style
+        self.screen.line(style.paint("tasks:", "cyan bold"))
+        for entry in entries:
+            status = entry.get("status")
+            content = str(entry.get("content") or "")
+            if status == "completed":
+                self.screen.line(style.paint(f"  ✔ {content}", "dim"))
+            elif status == "in_progress":
+                sidecar = json_object(json_object(entry.get("_meta")).get("sidecar"))
+                doing = sidecar.get("activeForm")
+                doing = doing if isinstance(doing, str) and doing else content
+                self.screen.line(style.paint(f"  ▸ {doing}", "yellow bold"))
+            else:
+                self.screen.line(f"  ☐ {content}")
 
     def _on_mcp_status_update(self, update: dict[str, Any]) -> None:
         """One short line per MCP server whose status changed; held until a streaming

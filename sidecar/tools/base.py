@@ -82,6 +82,7 @@ def redact_outcome(outcome: ToolOutcome) -> ToolOutcome:
         is_error=outcome.is_error,
         raw_output=redact_value(outcome.raw_output),
         display=redact_value(outcome.display),
+        updates=[redact_value(u) for u in outcome.updates],
     )
 
 

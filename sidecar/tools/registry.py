@@ -9,6 +9,7 @@ from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool
 from sidecar.tools.shell import BashTool
 from sidecar.tools.skill import SkillTool
+from sidecar.tools.todo_write import TodoWriteTool
 from sidecar.tools.write_edit import EditTool, WriteTool
 
 
@@ -18,4 +19,5 @@ def default_tools(settings: Settings) -> list[Tool]:
         tools.append(BashTool())
     tools.append(ExitPlanModeTool())
     tools.append(SkillTool())
+    tools.append(TodoWriteTool())
     return tools

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from acp import RequestError, text_block
-from acp.schema import AgentMessageChunk, ToolCallProgress, ToolCallStart, UsageUpdate
+from acp.schema import AgentMessageChunk, AgentPlanUpdate, ToolCallProgress, ToolCallStart, UsageUpdate
 
 from sidecar.fake_llm import Reply
 from tests.e2e.acp_client import acp_agent
@@ -106,6 +106,20 @@ async def test_prompt_with_tool_call_and_permission(session: dict[str, Any], llm
     results = [b for m in llm.requests[-1].body["messages"] for b in (m["content"] if isinstance(m["content"], list) else [])
                if b.get("type") == "tool_result"]
     assert "hi" in str(results[-1]["content"])
+    no_schema_rejects(client, sid)
+
+
+async def test_the_task_list_is_acps_plan(session: dict[str, Any], llm: Any) -> None:
+    client, sid = session["client"], session["sid"]
+    todos = [{"content": "Read the code", "status": "completed", "activeForm": "Reading the code"},
+             {"content": "Fix the bug", "status": "in_progress", "activeForm": "Fixing the bug"}]
+    llm.queue(Reply.tool_use("TodoWrite", {"todos": todos}, id="t_todo"))
+    llm.queue(Reply.text("On it."))
+    assert (await ask(session, "fix it")).stop_reason == "end_turn"
+    [plan] = [u for u in client.typed_for(sid) if isinstance(u, AgentPlanUpdate)]
+    assert [(e.content, e.status, e.priority) for e in plan.entries] == [
+        ("Read the code", "completed", "medium"), ("Fix the bug", "in_progress", "medium")]
+    assert plan.entries[1].field_meta == {"sidecar": {"activeForm": "Fixing the bug"}}
     no_schema_rejects(client, sid)
 
 

@@ -1,7 +1,7 @@
 """The Neovim client in a real terminal (tmux) against the real sidecar, as a person sees it:
 screenshots of the chat beside a file, of a command asking through Neovim's own
-``vim.ui.select`` (answered with keys, as a person answers it) and of the tool's row go to
-docs/screenshots/; the fake model's requests show what reached it."""
+``vim.ui.select`` (answered with keys, as a person answers it) and of the tool's row and the
+model's task list go to docs/screenshots/; the fake model's requests show what reached it."""
 
 from __future__ import annotations
 
@@ -37,12 +37,23 @@ def wait_file(path: Path, screen: TmuxScreen, timeout: float = 90) -> None:
 def test_the_chat_in_a_terminal_neovim(tmp_path: Path, llm: Any) -> None:  # noqa: F811
     from sidecar.fake_llm import Reply
 
+    def todos(running: str) -> dict[str, Any]:
+        return {"todos": [{"content": "Read hello.py", "status": "completed", "activeForm": "Reading hello.py"},
+                          {"content": "Run the tests", "status": running, "activeForm": "Running the tests"}]}
+
     def responder(request: Any) -> Any:
-        if any(b.get("type") == "tool_result" for b in last_user_blocks(request)):
-            return text_reply("All 3 tests passed.")
-        if "run the tests" in last_user_text(request):
+        answered = {b.get("tool_use_id") for b in last_user_blocks(request) if b.get("type") == "tool_result"}
+        if "toolu_list" in answered:
             return Reply(content=[{"type": "tool_use", "id": "toolu_t", "name": "Bash",
                                    "input": {"command": "echo '3 passed in 0.01s'", "description": "Run the tests"}}])
+        if "toolu_t" in answered:
+            return Reply(content=[{"type": "tool_use", "id": "toolu_done", "name": "TodoWrite",
+                                   "input": todos("completed")}])
+        if "toolu_done" in answered:
+            return text_reply("All 3 tests passed.")
+        if "run the tests" in last_user_text(request):
+            return Reply(content=[{"type": "tool_use", "id": "toolu_list", "name": "TodoWrite",
+                                   "input": todos("in_progress")}])
         return text_reply(ANSWER)
 
     llm.responder = responder
@@ -54,7 +65,7 @@ def test_the_chat_in_a_terminal_neovim(tmp_path: Path, llm: Any) -> None:  # noq
     out = tmp_path / "result.json"
     env = scenario_env(tmp_path, out, workspace, llm.url, {"CS_SHOTS": str(shots_dir)})
     screen = TmuxScreen([str(NVIM), "-u", "NONE", "-i", "NONE", "-c", f"luafile {SCENARIOS / 'screens.lua'}"],
-                        workspace, env, width=110, height=34)
+                        workspace, env, width=110, height=40)
     saved = []
     try:
         wait_file(shots_dir / "nvim-chat.ready", screen)
@@ -66,7 +77,7 @@ def test_the_chat_in_a_terminal_neovim(tmp_path: Path, llm: Any) -> None:  # noq
         allow = next(line.split(":")[0].strip() for line in choices if "Allow" in line or "allow" in line)
         screen.type(allow)
         wait_file(shots_dir / "nvim-tool.ready", screen)
-        saved.append(screen.save("nvim-tool", "Neovim: the command's row after it ran", NVIM_BACKGROUND))
+        saved.append(screen.save("nvim-tool", "Neovim: the command's row and the task list", NVIM_BACKGROUND))
         (shots_dir / "nvim-tool.done").touch()
         deadline = time.monotonic() + 30
         while not out.exists() and time.monotonic() < deadline:
@@ -81,7 +92,10 @@ def test_the_chat_in_a_terminal_neovim(tmp_path: Path, llm: Any) -> None:  # noq
     lines = result["lines"]
     assert "```" not in "\n".join(lines) or True  # markdown stays markdown in the buffer; drawn by treesitter
     assert any("echo '3 passed in 0.01s'" in line for line in lines), lines
+    # The task list, as the model kept it: in progress, then done.
+    assert "- [ ] **Running the tests**" in lines and "- [x] Run the tests" in lines, lines
     # What reached the model: the prompts, and the command's output as the tool's result.
     results = [b for r in llm.requests for b in last_user_blocks(r) if b.get("type") == "tool_result"]
-    assert results and "3 passed in 0.01s" in json.dumps(results[-1]), results
+    ran = [r for r in results if r.get("tool_use_id") == "toolu_t"]
+    assert ran and "3 passed in 0.01s" in json.dumps(ran[-1]), results
     assert any("Explain hello.py" in last_user_text(r) for r in llm.requests)

@@ -9,6 +9,7 @@ import * as composer from "./composer";
 import * as offers from "./offers";
 import { $, send } from "./dom";
 import { setCurrentMode, setModes, showMcp, showTrust } from "./header";
+import { clearTasks, showTasks } from "./tasks";
 import { clearTools, permission, reviewInEditor, settlePermission, toolCall, toolCallUpdate } from "./tools";
 import {
   clearTranscript, compaction, endRetries, errorRow, hookResult, jumpOnNextPrompt, notice, promptSettled, rememberPrompt, retry, setRetryHook,
@@ -61,6 +62,9 @@ function sessionUpdate(u: SessionUpdate): void {
     case "hook_result":
       hookResult(u);
       break;
+    case "plan":
+      showTasks(u);
+      break;
     default: {
       // A kind added to the unions without a case here does not build.
       const unhandled: never = u;
@@ -90,6 +94,7 @@ function showGauge(g: Gauge & { stage?: string; next?: string }): void {
 
 function reset(): void {
   clearTranscript();
+  clearTasks();
   clearTools();
   gaugeBox.hidden = true;
   titleText.textContent = "";

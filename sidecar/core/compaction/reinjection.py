@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, Literal
 
 from sidecar.core.conversation.messages import Message
 from sidecar.core.permissions.plan import reinjected_plan
+from sidecar.core.todos import reinjected_todos
 from sidecar.core.workspace.hooks import reinjected_hook_context
 from sidecar.core.workspace.skills import reinjected_skill_listing, reinjected_skills
 
@@ -88,9 +89,9 @@ async def reinjected_files(session: CompactionHost, tier: Tier) -> list[Message]
     return out
 
 
-# In the order they follow the summary: files, the plan, the skill listing, the skills
-# the model loaded, the SessionStart hooks' context, then the MCP servers' instructions
-# and tools.
+# In the order they follow the summary: files, the plan, the task list, the skill listing,
+# the skills the model loaded, the SessionStart hooks' context, then the MCP servers'
+# instructions and tools.
 async def reinjected_mcp(session: CompactionHost, tier: Tier) -> list[Message]:
     """The MCP servers' instructions and the current MCP tool set, after every compaction of
     any tier (what the session's link to its servers says)."""
@@ -104,7 +105,7 @@ async def reinjected_mcp(session: CompactionHost, tier: Tier) -> list[Message]:
                     content=[{"type": "text", "text": text}], is_meta=True)]
 
 
-SOURCES: list[Source] = [reinjected_files, reinjected_plan, reinjected_skill_listing,
+SOURCES: list[Source] = [reinjected_files, reinjected_plan, reinjected_todos, reinjected_skill_listing,
                          reinjected_skills, reinjected_hook_context, reinjected_mcp]
 
 

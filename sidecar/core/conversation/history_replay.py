@@ -31,6 +31,7 @@ from sidecar.core.compaction.prompts import summary_of_message
 from sidecar.core.conversation.messages import Block, Message, is_compact_boundary, json_object
 from sidecar.core.conversation.tool_record import recorded, result_content
 from sidecar.core.secrets.redaction import redact_value
+from sidecar.core.todos import TODO_TOOL, todo_update, todos_from_input
 from sidecar.core.workspace.hooks import result_of
 
 if TYPE_CHECKING:
@@ -106,7 +107,8 @@ def _tool_rows(block: Block, results: dict[str, tuple[Block, Message]], tools: d
         content=content if isinstance(content, list) else result_content(result),
         raw_output=note.get("rawOutput") if isinstance(note.get("rawOutput"), dict) else None,
         permission=note.get("permission") if isinstance(note.get("permission"), dict) else None)
-    return [start, end]
+    todos = todos_from_input(raw) if block.get("name") == TODO_TOOL and not result.get("is_error") else None
+    return [start, end] if todos is None else [start, end, todo_update(todos)]
 
 
 def _compaction(boundary: Message, after: list[Message]) -> SessionUpdate | None:

@@ -193,3 +193,13 @@ def json_object(value: Any) -> dict[str, Any]:
     """``value`` when it is a JSON object, else an empty one (tool inputs, notification
     params: anything the other side may have sent malformed)."""
     return value if isinstance(value, dict) else {}
+
+
+def since_clear(records: list[Message]) -> list[Message]:
+    """The records after the last /clear: a cleared conversation carries nothing over."""
+    for i in range(len(records) - 1, -1, -1):
+        m = records[i]
+        if m.kind == "system" and m.subtype == "compact_boundary" and \
+                (m.extra.get("compactMetadata") or {}).get("trigger") == "clear":
+            return records[i + 1:]
+    return records

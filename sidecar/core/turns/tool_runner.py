@@ -21,6 +21,7 @@ from sidecar.core.turns.result_budget import SavedResult, preview, result_budget
 from sidecar.core.turns.tool_context import SessionToolContext, ToolHost
 
 if TYPE_CHECKING:
+    from sidecar.contract.updates import SessionUpdate
     from sidecar.core.ports import Tool
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,7 @@ class ToolRun:
     is_error: bool
     raw_output: dict[str, Any] = field(default_factory=dict)
     display: list[dict[str, Any]] | None = None  # tool_call_update content, when the tool has its own
+    updates: list[SessionUpdate] = field(default_factory=list)  # sent after the call's own
 
     def update_content(self) -> list[dict[str, Any]]:
         if self.display is not None:
@@ -81,6 +83,8 @@ async def run_tool_calls(session: ToolHost, tool_uses: list[Block], message_id: 
         results.append(tool_result_block(tid, run.content, is_error=run.is_error))
         session.update(tool_call_update(tid, "failed" if run.is_error else "completed",
                                         content=run.update_content(), raw_output=run.raw_output))
+        for update in run.updates:
+            session.update(update)
     session.append(Message(kind="user", content=results, extra={"sourceToolMessageId": message_id}))
 
 
@@ -130,14 +134,15 @@ async def _within_budget(session: ToolHost, tid: str, run: ToolRun, added: int) 
     if isinstance(read_path, str):
         # The model saw a preview, not the range: a re-read must return content again.
         session.file_state.forget_results([read_path])
-    return ToolRun(saved_result_text(saved, preview(text)), run.is_error, raw, run.display)
+    return ToolRun(saved_result_text(saved, preview(text)), run.is_error, raw, run.display, run.updates)
 
 
 def _redacted(run: ToolRun) -> ToolRun:
     content = redact_api_keys(run.content) if isinstance(run.content, str) else [
         b if b.get("type") == "image" else redact_value(b) for b in run.content]
     return ToolRun(content, run.is_error, redact_value(run.raw_output),
-                   redact_value(run.display) if run.display is not None else None)
+                   redact_value(run.display) if run.display is not None else None,
+                   [redact_value(u) for u in run.updates])
 
 
 async def _run_one(session: ToolHost, tool: Tool, raw_input: dict[str, Any], ctx: Any) -> ToolRun:
@@ -161,4 +166,5 @@ async def _run_one(session: ToolHost, tool: Tool, raw_input: dict[str, Any], ctx
         return ToolRun(f"{tool.name} failed: {exc}", True)
     if session.cancel_event.is_set() and outcome.is_error:
         return ToolRun(INTERRUPTED_TOOL, True, outcome.raw_output)
-    return ToolRun(outcome.content, outcome.is_error, outcome.raw_output, outcome.acp_content())
+    return ToolRun(outcome.content, outcome.is_error, outcome.raw_output, outcome.acp_content(),
+                   outcome.updates)

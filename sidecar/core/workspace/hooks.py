@@ -395,7 +395,7 @@ async def reinjected_hook_context(session: CompactHookHost, tier: str) -> list[M
     else:
         fresh = await run_hooks(session, "SessionStart", "compact", {"source": "compact"})
         _compact_runs[session.id] = (key, fresh)
-    from sidecar.core.workspace.skills import since_clear
+    from sidecar.core.conversation.messages import since_clear
 
     latest: dict[str, HookResult] = {}
     for record in since_clear(records):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Protocol
 
-from sidecar.core.conversation.messages import Message
+from sidecar.core.conversation.messages import Message, since_clear
 
 if TYPE_CHECKING:
     from sidecar.core.accounting.tokens import TextCounter, TokenLedger
@@ -218,16 +218,6 @@ def change_text(kind: str, skill: Skill | None, name: str) -> str:
 
 
 # ----- what was invoked -------------------------------------------------------------------
-
-
-def since_clear(records: list[Message]) -> list[Message]:
-    """The records after the last /clear: a cleared conversation carries nothing over."""
-    for i in range(len(records) - 1, -1, -1):
-        m = records[i]
-        if m.kind == "system" and m.subtype == "compact_boundary" and \
-                (m.extra.get("compactMetadata") or {}).get("trigger") == "clear":
-            return records[i + 1:]
-    return records
 
 
 def invoked_skill_names(records: list[Message]) -> list[str]:

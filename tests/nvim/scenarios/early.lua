@@ -6,7 +6,7 @@ local F = dofile(os.getenv("CS_FAKE_SERVER"))
 H.run(function()
   local script
   script = F.install({
-    protocol = 5,
+    protocol = 6,
     handlers = {
       ["session/new"] = function(_, reply)
         script.push("session/update", { sessionId = "s9", update = { sessionUpdate = "hook_result", event = "SessionStart", command = "echo hi", output = "hi\n", exitCode = 0 } })

@@ -19,7 +19,7 @@ H.run(function()
     { name = "docs", status = "failed", transport = "http", tools = {}, error = "connection refused" },
   }
   local script = F.install({
-    protocol = 5,
+    protocol = 6,
     answers = { ["sidecar/context"] = {
       gauge = vim.tbl_extend("force", F.gauge("s1", 3, 1000), { stage = "normal", next = "Auto-compact at 8K (in 7K tokens)" }),
       fileReadState = {},

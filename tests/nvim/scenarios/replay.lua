@@ -39,7 +39,7 @@ H.run(function()
   }
   local script
   script = F.install({
-    protocol = 5,
+    protocol = 6,
     handlers = {
       ["session/list"] = function(params, reply)
         reply(nil, { sessions = {

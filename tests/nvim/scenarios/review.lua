@@ -25,7 +25,7 @@ H.run(function()
     },
   }
   local script = F.install({
-    protocol = 5,
+    protocol = 6,
     modes = MODES,
     answers = { ["session/set_mode"] = vim.empty_dict() },
     turn = function(ctx)

@@ -172,11 +172,11 @@ H.run(function()
   vim.notify = orig_notify
   H.check(missing.err and missing.err:find("did not announce", 1, true) ~= nil, "server without our capability refused")
 
-  local accepted, script = start({ protocol = 5 })
-  H.check(accepted.err == nil and accepted.state.ready, "protocol 5 accepted")
+  local accepted, script = start({ protocol = 6 })
+  H.check(accepted.err == nil and accepted.state.ready, "protocol 6 accepted")
   local init = script.init_params
   local ours = init.capabilities.experimental.contextSidecar
-  H.check(ours.protocolVersion == 5 and ours.permissionRequests == true and ours.compactionUpdates == true, "capabilities advertised")
+  H.check(ours.protocolVersion == 6 and ours.permissionRequests == true and ours.compactionUpdates == true, "capabilities advertised")
   H.check(init.initializationOptions.settings.model == "m1", "init_options.settings sent")
   H.check(init.initializationOptions.editorInfo.name == "Neovim", "editorInfo sent")
   H.check(accepted.state.server_info.version == "0.0-fake", "serverInfo kept")

@@ -31,10 +31,10 @@ def test_the_check_sees_a_changed_missing_or_extra_file(tmp_path: Path) -> None:
     gauge = tmp_path / "requests" / "sidecar-gauge.result.json"
     gauge.write_text(gauge.read_text().replace('"seq"', '"sequence"'))
     (tmp_path / "updates" / "tool_call.json").unlink()
-    (tmp_path / "updates" / "plan.json").write_text("{}\n")
+    (tmp_path / "updates" / "agent_plan.json").write_text("{}\n")
     assert fixtures.differences(tmp_path) == [
         "missing: updates/tool_call.json",
-        "not generated: updates/plan.json",
+        "not generated: updates/agent_plan.json",
         "differs: requests/sidecar-gauge.result.json",
     ]
     assert fixtures.main([str(tmp_path), "--check"]) == 1

@@ -15,14 +15,14 @@ ACP_KINDS = {"read", "edit", "delete", "move", "search", "execute", "think", "fe
 
 def test_default_tools_follow_claude_code_names() -> None:
     tools = default_tools(Settings())
-    assert [t.name for t in tools] == [*CLAUDE_CODE_NAMES, "Skill"]
+    assert [t.name for t in tools] == [*CLAUDE_CODE_NAMES, "Skill", "TodoWrite"]
     no_shell = default_tools(dataclasses.replace(Settings(), tools=Tools(shell=False)))
-    assert [t.name for t in no_shell] == [n for n in CLAUDE_CODE_NAMES if n != "Bash"] + ["Skill"]
+    assert [t.name for t in no_shell] == [n for n in CLAUDE_CODE_NAMES if n != "Bash"] + ["Skill", "TodoWrite"]
     assert all(t.kind in ACP_KINDS for t in tools)
-    # Old results of every tool but ExitPlanMode and Skill may be cleared by microcompact, as
-    # in Claude Code: an approval is no bulky output, and a loaded skill's instructions stay
-    # until a compaction re-injects them.
-    assert sorted(t.name for t in tools if not t.compactable) == ["ExitPlanMode", "Skill"]
+    # Old results of every tool but ExitPlanMode, Skill and TodoWrite may be cleared by
+    # microcompact, as in Claude Code: an approval and a task list are no bulky output, and a
+    # loaded skill's instructions stay until a compaction re-injects them.
+    assert sorted(t.name for t in tools if not t.compactable) == ["ExitPlanMode", "Skill", "TodoWrite"]
 
 
 def test_specs_carry_valid_schemas() -> None:

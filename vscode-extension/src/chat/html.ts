@@ -70,6 +70,7 @@ export function chatHtml(p: ChatHtmlParts): string {
 <section id="context-view" class="view" hidden aria-label="Context"></section>
 <main id="transcript" aria-live="polite"></main>
 <footer id="composer">
+  <details id="tasks" class="tasks" aria-label="The model's task list" hidden></details>
   <div id="offer" class="offer" hidden></div>
   <div id="queued" class="queued" hidden></div>
   <div id="chips" class="chips" hidden></div>

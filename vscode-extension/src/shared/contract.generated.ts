@@ -1,7 +1,7 @@
 // Generated from sidecar/contract by `python -m sidecar.contract.mirrors`: do not edit by hand.
 // The wire contract (docs/protocol.md) as the sidecar defines it.
 
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** Every method name, client to server and server to client. */
 export const Methods = {
@@ -62,7 +62,8 @@ export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
 export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancelled";
 export type CompactionTrigger = "auto" | "manual";
 export type HookEventName = "PreCompact" | "PostCompact" | "SessionStart";
-export type SessionUpdate = UserMessageChunk | AgentMessageChunk | AgentThoughtChunk | ToolCall | ToolCallUpdate | UsageUpdate | CompactionUpdate | SessionInfoUpdate | AvailableCommandsUpdate | RetryUpdate | CurrentModeUpdate | HookResultUpdate | McpStatusUpdate;
+export type PlanEntryStatus = "pending" | "in_progress" | "completed";
+export type SessionUpdate = UserMessageChunk | AgentMessageChunk | AgentThoughtChunk | ToolCall | ToolCallUpdate | UsageUpdate | CompactionUpdate | SessionInfoUpdate | AvailableCommandsUpdate | RetryUpdate | CurrentModeUpdate | HookResultUpdate | McpStatusUpdate | PlanUpdate;
 export type StatusKind = "normal" | "warning" | "error" | "inactive";
 export type PermissionKind = "allow_once" | "allow_always" | "reject_once" | "reject_always";
 
@@ -513,6 +514,23 @@ export interface McpStatusUpdate {
   servers: McpServer[];
 }
 
+/**
+ * One task of the model's list (ACP's PlanEntry); `_meta.sidecar.activeForm` is what
+ * the task reads as while it is being done ("Running the tests").
+ */
+export interface PlanEntry {
+  content: string;
+  priority: "high" | "medium" | "low";
+  status: PlanEntryStatus;
+  _meta?: Record<string, unknown>;
+}
+
+export interface PlanUpdate {
+  sessionUpdate: "plan";
+  entries: PlanEntry[];
+  replay?: boolean;
+}
+
 /** `session/update`. */
 export interface SessionUpdateParams {
   sessionId: string;
@@ -660,6 +678,7 @@ export const SessionUpdateKinds = {
   current_mode_update: true,
   hook_result: true,
   mcp_status_update: true,
+  plan: true,
 } as const satisfies Record<SessionUpdate["sessionUpdate"], true>;
 
 /** The permission modes every session offers, as the sidecar names them. */

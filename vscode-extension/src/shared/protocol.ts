@@ -77,7 +77,8 @@ export type SessionUpdateKind =
   | Reads<Contract.CurrentModeUpdate, "sessionUpdate" | "currentModeId">
   | Reads<Contract.RetryUpdate, "sessionUpdate" | "attempt" | "maxRetries" | "delayMs" | "reason" | "status">
   | Reads<Contract.McpStatusUpdate, "sessionUpdate" | "servers">
-  | Reads<Contract.HookResultUpdate, "sessionUpdate" | "event" | "command" | "output" | "exitCode">;
+  | Reads<Contract.HookResultUpdate, "sessionUpdate" | "event" | "command" | "output" | "exitCode">
+  | { sessionUpdate: "plan"; entries: Reads<Contract.PlanEntry, "content" | "status">[] };
 
 /** An update as it arrives: any kind, marked `replay` when `session/load` replays it. */
 export type SessionUpdate = SessionUpdateKind & { replay?: boolean };

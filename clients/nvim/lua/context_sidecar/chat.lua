@@ -97,6 +97,7 @@ M.update_handlers = {
   end,
   hook_result = in_chat(transcript.render),
   retry_update = in_chat(transcript.render),
+  plan = in_chat(transcript.render),
   user_message_chunk = in_chat(transcript.render),
   agent_message_chunk = in_chat(transcript.render),
   agent_thought_chunk = in_chat(transcript.render),

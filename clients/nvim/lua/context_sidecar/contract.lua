@@ -14,7 +14,8 @@
 ---@alias context_sidecar.CompactionStatus "in_progress"|"completed"|"failed"|"cancelled"
 ---@alias context_sidecar.CompactionTrigger "auto"|"manual"
 ---@alias context_sidecar.HookEventName "PreCompact"|"PostCompact"|"SessionStart"
----@alias context_sidecar.SessionUpdate context_sidecar.UserMessageChunk|context_sidecar.AgentMessageChunk|context_sidecar.AgentThoughtChunk|context_sidecar.ToolCall|context_sidecar.ToolCallUpdate|context_sidecar.UsageUpdate|context_sidecar.CompactionUpdate|context_sidecar.SessionInfoUpdate|context_sidecar.AvailableCommandsUpdate|context_sidecar.RetryUpdate|context_sidecar.CurrentModeUpdate|context_sidecar.HookResultUpdate|context_sidecar.McpStatusUpdate
+---@alias context_sidecar.PlanEntryStatus "pending"|"in_progress"|"completed"
+---@alias context_sidecar.SessionUpdate context_sidecar.UserMessageChunk|context_sidecar.AgentMessageChunk|context_sidecar.AgentThoughtChunk|context_sidecar.ToolCall|context_sidecar.ToolCallUpdate|context_sidecar.UsageUpdate|context_sidecar.CompactionUpdate|context_sidecar.SessionInfoUpdate|context_sidecar.AvailableCommandsUpdate|context_sidecar.RetryUpdate|context_sidecar.CurrentModeUpdate|context_sidecar.HookResultUpdate|context_sidecar.McpStatusUpdate|context_sidecar.PlanUpdate
 ---@alias context_sidecar.StatusKind "normal"|"warning"|"error"|"inactive"
 ---@alias context_sidecar.PermissionKind "allow_once"|"allow_always"|"reject_once"|"reject_always"
 
@@ -400,6 +401,19 @@
 ---@field sessionUpdate "mcp_status_update"
 ---@field servers context_sidecar.McpServer[]
 
+---One task of the model's list (ACP's PlanEntry); `_meta.sidecar.activeForm` is what
+---the task reads as while it is being done ("Running the tests").
+---@class context_sidecar.PlanEntry
+---@field content string
+---@field priority "high"|"medium"|"low"
+---@field status context_sidecar.PlanEntryStatus
+---@field _meta? table<string, any>
+
+---@class context_sidecar.PlanUpdate
+---@field sessionUpdate "plan"
+---@field entries context_sidecar.PlanEntry[]
+---@field replay? boolean
+
 ---`session/update`.
 ---@class context_sidecar.SessionUpdateParams
 ---@field sessionId string
@@ -508,7 +522,7 @@
 ---@field changes table<string, any>[]
 
 return {
-  PROTOCOL_VERSION = 5,
+  PROTOCOL_VERSION = 6,
   OWN_PREFIX = "sidecar/",
   ---Every method name, by the contract's name for it.
   methods = {
@@ -569,6 +583,7 @@ return {
     "current_mode_update",
     "hook_result",
     "mcp_status_update",
+    "plan",
   },
   ---The permission modes every session offers, as the sidecar names them.
   ---@type context_sidecar.SessionMode[]

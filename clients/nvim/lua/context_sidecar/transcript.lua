@@ -665,6 +665,35 @@ local function on_hook(chat, update)
   notice_block(chat, "hook", lines)
 end
 
+---The model's task list (a `plan` update, sent whole each time): a markdown task list that
+---stays open, the task in progress as it reads while being done.
+---@param update table plan
+---@return string[]
+function M.plan_lines(update)
+  local lines = { "☰ Tasks" }
+  for _, entry in ipairs(nn(update.entries) or {}) do
+    local content = tostring(nn(entry.content) or "")
+    local status = nn(entry.status)
+    if status == "completed" then
+      table.insert(lines, "- [x] " .. content)
+    elseif status == "in_progress" then
+      local meta = type(nn(entry._meta)) == "table" and nn(entry._meta.sidecar) or nil
+      local doing = type(meta) == "table" and type(nn(meta.activeForm)) == "string" and meta.activeForm or content
+      table.insert(lines, "- [ ] **" .. doing .. "**")
+    else
+      table.insert(lines, "- [ ] " .. content)
+    end
+  end
+  return lines
+end
+
+local function on_plan(chat, update)
+  local block = notice_block(chat, "plan", M.plan_lines(update))
+  block.nofold = true
+  chat.fold_cache = nil
+  refresh_folds(chat.buf)
+end
+
 ---@param update table retry_update
 ---@param remaining integer|nil seconds left before the next attempt
 ---@return string
@@ -756,6 +785,8 @@ function M.render(chat, update)
     on_hook(chat, update)
   elseif kind == "retry_update" then
     on_retry(chat, update)
+  elseif kind == "plan" then
+    on_plan(chat, update)
   end
 end
 
