@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -85,3 +86,24 @@ def message_from_line(record: dict[str, Any]) -> Message | None:
 def corpus_messages(name: str, stop: int | None = None) -> list[Message]:
     lines = corpus_lines(name)[:stop]
     return [m for m in (message_from_line(r) for r in lines) if m is not None]
+
+
+# ----- a compaction host's measures, for re-injection sources ------------------------------
+
+
+class QuarterCounter:
+    """Four characters a token."""
+
+    def text(self, text: str) -> float:
+        return len(text) / 4
+
+
+@dataclass
+class WindowThresholds:
+    size: int = 200_000
+
+
+@dataclass
+class CountingLedger:
+    counter: QuarterCounter = field(default_factory=QuarterCounter)
+

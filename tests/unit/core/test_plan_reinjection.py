@@ -10,21 +10,7 @@ from typing import Any
 from sidecar.core.conversation.file_state import FileReadState
 from sidecar.core.permissions.plan import reinjected_plan
 from sidecar.core.settings import Settings
-
-
-class Counter:
-    def text(self, text: str) -> float:
-        return len(text) / 4
-
-
-@dataclass
-class Thresholds:
-    size: int = 200_000
-
-
-@dataclass
-class Ledger:
-    counter: Counter = field(default_factory=Counter)
+from tests.unit.core.core_builders import CountingLedger, WindowThresholds
 
 
 @dataclass
@@ -33,8 +19,8 @@ class Host:
     mode: str = "plan"
     planned: bool = True
     settings: Settings = field(default_factory=Settings)
-    thresholds: Thresholds = field(default_factory=Thresholds)
-    ledger: Ledger = field(default_factory=Ledger)
+    thresholds: WindowThresholds = field(default_factory=WindowThresholds)
+    ledger: CountingLedger = field(default_factory=CountingLedger)
     file_state: FileReadState = field(default_factory=FileReadState)  # no files were read
 
     def plan_file(self) -> Path | None:

@@ -9,6 +9,7 @@ from typing import Any
 from sidecar.core.conversation.messages import Message
 from sidecar.core.todos import current_todos, plan_entries, reinjected_todos, todos_from_input
 from sidecar.tools.todo_write import DONE, TodoWriteTool
+from tests.unit.core.core_builders import CountingLedger, WindowThresholds
 
 
 def todo(content: str, status: str = "pending", active: str = "") -> dict[str, str]:
@@ -60,21 +61,6 @@ def test_plan_entries_are_acps_with_the_active_form_in_meta() -> None:
     ]
 
 
-class Counter:
-    def text(self, text: str) -> float:
-        return len(text) / 4
-
-
-@dataclass
-class Thresholds:
-    size: int = 200_000
-
-
-@dataclass
-class Ledger:
-    counter: Counter = field(default_factory=Counter)
-
-
 @dataclass
 class Transcript:
     records: list[Message]
@@ -83,8 +69,8 @@ class Transcript:
 @dataclass
 class Host:
     transcript: Transcript
-    thresholds: Thresholds = field(default_factory=Thresholds)
-    ledger: Ledger = field(default_factory=Ledger)
+    thresholds: WindowThresholds = field(default_factory=WindowThresholds)
+    ledger: CountingLedger = field(default_factory=CountingLedger)
 
 
 async def test_both_tiers_carry_the_list_and_a_long_one_keeps_the_open_tasks() -> None:
