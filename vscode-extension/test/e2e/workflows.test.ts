@@ -261,6 +261,27 @@ scenario("rejecting with a reason: the model reads what was typed in the panel's
   await frame.locator('details.tool[data-tool-call-id="toolu_edit5"] .tool-permission-reason', { hasText: inEditor }).waitFor();
 });
 
+scenario("the model's task list shows above the prompt box as it changes, and the model reads Claude Code's answer", { skip, timeout: 120_000 }, async () => {
+  const todos = (fixing: string) => ({ todos: [
+    { content: "Read app.py", status: "completed", activeForm: "Reading app.py" },
+    { content: "Add a docstring", status: fixing, activeForm: "Adding a docstring" },
+    { content: "Run the tests", status: "pending", activeForm: "Running the tests" },
+  ] });
+  await fake.queue([tool("toolu_todo1", "TodoWrite", todos("in_progress")), text("Adding the docstring next.")]);
+  const frame = await cs.sendPrompt("Document add() and test it");
+  await cs.waitForAnswer("docstring next");
+  const box = frame.locator("#tasks");
+  await box.locator(".tasks-label", { hasText: "Tasks 1/3" }).waitFor({ timeout: 10_000 });
+  assert.equal(await box.locator(".tasks-current").innerText(), "Adding a docstring");
+  shots.push(...(await cs.shootBoth("task-list", panelAndEditor)));
+  await fake.queue([tool("toolu_todo2", "TodoWrite", todos("completed")), text("Docstring added.")]);
+  await cs.sendPrompt("Done with the docstring?");
+  await cs.waitForAnswer("Docstring added");
+  await box.locator(".tasks-label", { hasText: "Tasks 2/3" }).waitFor({ timeout: 10_000 });
+  const sent = JSON.stringify((await fake.requests()).map((r) => r.body.messages));
+  assert.match(sent, /Todos have been modified successfully/, "the model read the tool's answer");
+});
+
 scenario("after a window reload the workspace's last session is back: conversation and gauge", { skip, timeout: 150_000 }, async () => {
   await cs.reload();
   await cs.statusBar().locator(".statusbar-item", { hasText: /K \/ 200K/ }).waitFor({ timeout: 60_000 });
