@@ -30,6 +30,13 @@ updates.UpdatePrinter._on_current_mode_update
 updates.UpdatePrinter._on_retry_update
 updates.UpdatePrinter._on_hook_result
 updates.UpdatePrinter._on_mcp_status_update
+updates.UpdatePrinter._on_plan
+
+# Python calls a module's __getattr__ for a name it lacks (sidecar.PROTOCOL_VERSION, loaded
+# on first use).
+import sidecar
+
+sidecar.__getattr__
 
 # Read by tests and the log as a module attribute after the start-up handoff.
 from sidecar import credentials
@@ -77,6 +84,7 @@ wire_results.Gauge.breakdown
 wire_results.Cost.amount
 wire_results.Cost.currency
 wire_updates._SidecarGauge.sidecar
+wire_updates._PlanEntryRequired.priority
 
 # A TypedDict field of an answer, filled and read by key.
 from sidecar.contract import results
