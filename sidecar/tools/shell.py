@@ -6,7 +6,9 @@ and stderr interleaved) is kept head and tail within the configured character bu
 command's environment holds no key variable (``sidecar.credentials``), and the sidecar's
 own environment block holds none either, so ``env`` or ``cat /proc/$PPID/environ`` finds
 nothing. A command plan mode runs unasked gets ``plan_environment``: git there starts no
-program the repository's config names.
+program the repository's config names. With ``run_in_background`` the command, asked for and
+prepared the same way, is handed to the session's background shells
+(``sidecar.tools.background_shells``) and the tool returns its ID at once.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from sidecar.core.permissions.choice import refusal
 from sidecar.core.ports import ALLOWING, ToolContext, ToolOutcome
 from sidecar.core.secrets.held_keys import child_environment
 from sidecar.core.workspace import safe_git
+from sidecar.tools.background_shells import start_in_background
 from sidecar.tools.base import BaseTool, ToolError
 from sidecar.tools.shell_process import OutputCollector, spawn, stop_group
 
@@ -141,7 +144,9 @@ class BashTool(BaseTool):
         "Runs a shell command (bash) in the workspace root and returns its combined stdout "
         "and stderr, and its exit code when not 0. The user is asked for permission unless "
         "the command is allow-listed. Long output is shortened in the middle. Prefer Read, "
-        "Edit, Glob and Grep over cat, sed, find and grep."
+        "Edit, Glob and Grep over cat, sed, find and grep. With run_in_background it returns "
+        "at once with the shell's ID, for commands that run long (servers, watchers, long "
+        "builds): BashOutput reads their output and KillBash ends them."
     )
     input_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
@@ -155,6 +160,11 @@ class BashTool(BaseTool):
             "description": {
                 "type": "string",
                 "description": "What the command does, in a few words, shown to the user.",
+            },
+            "run_in_background": {
+                "type": "boolean",
+                "description": "Run the command in the background and return its ID at once "
+                               "(no timeout); read its output with BashOutput.",
             },
         },
         "required": ["command"],
@@ -190,6 +200,8 @@ class BashTool(BaseTool):
             env, why = await asyncio.to_thread(plan_environment, command, ctx.roots, env)
             if why is not None:
                 return ToolOutcome.error(f"Plan mode did not run this command: {why}.")
+        if args.get("run_in_background"):
+            return await start_in_background(command, ctx, env)
         result = await run_command(
             command,
             ctx.roots[0],
