@@ -70,6 +70,7 @@ async def _context(host: CommandHost, session: Session, arg: str) -> StopReason:
 
 async def _clear(host: CommandHost, session: Session, arg: str) -> StopReason:
     session.clear()
+    await session.resources.aclose()  # a fresh conversation has no background shells
     await host.start_hooks.run(session, "clear")
     session.update(agent_message_chunk("Context cleared.", new_uuid()))
     session.send_usage_update()

@@ -18,6 +18,7 @@ from sidecar.contract.updates import SessionUpdate
 from sidecar.core.conversation.file_state import FileReadState
 from sidecar.core.conversation.messages import ApiMessage, Block, Message, Usage
 from sidecar.core.permissions.choice import PermissionChoice
+from sidecar.core.session_resources import Kept
 from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
 
@@ -277,6 +278,10 @@ class ToolContext(Protocol):
 
     def plan_file(self) -> Path | None:
         """Where the session's plan is written (None without storage)."""
+        ...
+
+    def resource(self, kind: type[Kept]) -> Kept:
+        """The session's ``kind`` (``sidecar.core.session_resources``), kept across calls."""
         ...
 
     def set_mode(self, mode: str) -> None:

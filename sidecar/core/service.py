@@ -213,6 +213,7 @@ class SessionService:
         await self._cancel(session.id, wait=True)
         session.persist_state()
         await session.close_provider()
+        await session.resources.aclose()
         self.sessions.pop(session.id, None)
         self.models.closed(session.id)
         self.mcp.unlink(session.id)
@@ -329,6 +330,7 @@ class SessionService:
         for session in list(self.sessions.values()):
             try:
                 await self._cancel(session.id)
+                await session.resources.aclose()
                 session.persist_state()
                 await session.close_provider()
             except Exception as exc:

@@ -32,6 +32,7 @@ from sidecar.core.conversation.transcript import Transcript
 from sidecar.core.models.catalog import cost_usd
 from sidecar.core.permissions.state import SessionPermissions
 from sidecar.core.ports import Tool, tool_specs
+from sidecar.core.session_resources import SessionResources
 from sidecar.core.settings import Settings
 from sidecar.core.turns.request_labels import Cause
 from sidecar.core.turns.requests import SessionRequests
@@ -116,6 +117,8 @@ class Session:
             settings.permissions.defaultMode, results_dir=self.results_dir,
             announce=self.update, persist=self.persist_state)
         self.cancel_event = asyncio.Event()
+        # What its tools keep between calls (background shells); closed as the session ends.
+        self.resources = SessionResources()
         self.busy = False
         self.clock: Callable[[], float] = time.time
         # What this conversation sends only changes before its end for a named cause; the

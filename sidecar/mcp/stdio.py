@@ -197,7 +197,8 @@ for sig in (signal.SIGTERM, signal.SIGKILL):
 
 
 class Reaper:
-    """The watchdog process, started on first use, shared by every stdio server."""
+    """The watchdog process, started on first use, shared by every stdio server (and by the
+    background shells, ``sidecar.tools.background_shells``)."""
 
     def __init__(self) -> None:
         self._proc: subprocess.Popen[bytes] | None = None

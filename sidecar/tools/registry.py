@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sidecar.core.ports import Tool
 from sidecar.core.settings import Settings
+from sidecar.tools.background_shells import BashOutputTool, KillBashTool
 from sidecar.tools.plan import ExitPlanModeTool
 from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool
@@ -16,7 +17,7 @@ from sidecar.tools.write_edit import EditTool, WriteTool
 def default_tools(settings: Settings) -> list[Tool]:
     tools: list[Tool] = [ReadTool(), WriteTool(), EditTool(), GlobTool(), GrepTool(), LSTool()]
     if settings.tools.shell:
-        tools.append(BashTool())
+        tools += [BashTool(), BashOutputTool(), KillBashTool()]
     tools.append(ExitPlanModeTool())
     tools.append(SkillTool())
     tools.append(TodoWriteTool())

@@ -6,13 +6,14 @@ and stderr interleaved) is kept head and tail within the configured character bu
 command's environment holds no key variable (``sidecar.credentials``), and the sidecar's
 own environment block holds none either, so ``env`` or ``cat /proc/$PPID/environ`` finds
 nothing. A command plan mode runs unasked gets ``plan_environment``: git there starts no
-program the repository's config names.
+program the repository's config names. With ``run_in_background`` the command, asked for and
+prepared the same way, is handed to the session's background shells
+(``sidecar.tools.background_shells``) and the tool returns its ID at once.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import time
 from collections.abc import Mapping, Sequence
@@ -20,24 +21,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from sidecar import host
 from sidecar.core import process_groups
 from sidecar.core.permissions import readonly_shell
 from sidecar.core.permissions.choice import refusal
 from sidecar.core.ports import ALLOWING, ToolContext, ToolOutcome
 from sidecar.core.secrets.held_keys import child_environment
 from sidecar.core.workspace import safe_git
+from sidecar.tools.background_shells import start_in_background
 from sidecar.tools.base import BaseTool, ToolError
+from sidecar.tools.shell_process import OutputCollector, spawn, stop_group
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
-# After SIGTERM the group gets this long before SIGKILL.
-KILL_GRACE_S = 1.0
 # A command that exited while something it started still holds its output open is
 # given this long, then that something is stopped too (else the tool would hang).
 LINGER_S = 1.0
 POLL_S = 0.25
-READ_CHUNK = 65_536
 PERMISSION_DENIED = "Permission denied by the user"
 PERMISSION_CANCELLED = "Permission request was cancelled; the command did not run."
 # Characters that chain, substitute or redirect: an allow-listed prefix must not vouch
@@ -59,51 +58,6 @@ def allowed_by_prefix(command: str, prefixes: Sequence[str]) -> bool:
         if prefix and (cmd == prefix or cmd.startswith(prefix + " ")):
             return True
     return False
-
-
-class OutputCollector:
-    """Keeps the first and last ``chars`` characters' worth of bytes and counts the rest."""
-
-    def __init__(self, chars: int) -> None:
-        self.chars = max(chars, 1)
-        self._room = self.chars * 4  # a character is at most four UTF-8 bytes
-        self.head = bytearray()
-        self.tail = bytearray()
-        self.dropped = 0
-
-    def feed(self, data: bytes) -> None:
-        if len(self.head) < self._room:
-            take = self._room - len(self.head)
-            self.head += data[:take]
-            data = data[take:]
-        if not data:
-            return
-        self.tail += data
-        if len(self.tail) > 2 * self._room:
-            cut = len(self.tail) - self._room
-            self.dropped += cut
-            del self.tail[:cut]
-
-    async def drain(self, stream: asyncio.StreamReader) -> None:
-        while chunk := await stream.read(READ_CHUNK):
-            self.feed(chunk)
-
-    def render(self) -> tuple[str, int]:
-        """The kept text and how many characters were cut from its middle."""
-        head = self.head.decode("utf-8", "replace")
-        tail = self.tail.decode("utf-8", "replace")
-        if not self.dropped:
-            text = (bytes(self.head) + bytes(self.tail)).decode("utf-8", "replace")
-            if len(text) <= self.chars:
-                return text, 0
-            head, tail = text, text
-            total = len(text)
-        else:
-            total = len(head) + self.dropped + len(tail)
-        front = self.chars // 2
-        back = self.chars - front
-        cut = total - front - back
-        return f"{head[:front]}\n\n... [{cut} characters of output cut] ...\n\n{tail[-back:]}", cut
 
 
 @dataclass
@@ -128,15 +82,7 @@ async def run_command(
 ) -> RunResult:
     """Run ``command``; ``env`` (else the environment without keys) is its environment."""
     started = time.monotonic()
-    proc = await asyncio.create_subprocess_exec(
-        *host.shell_command(command),
-        cwd=os.fspath(cwd),
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        env=dict(env) if env is not None else child_environment(secret_env),
-        **process_groups.new_group_options(),  # its own group: stopping it reaches its children
-    )
+    proc = await spawn(command, cwd, env if env is not None else child_environment(secret_env))
     assert proc.stdout is not None
     collector = OutputCollector(output_chars)
     reader = asyncio.create_task(collector.drain(proc.stdout))
@@ -169,7 +115,7 @@ async def run_command(
                     lingering = True
                     break
         if not (reader.done() and proc.returncode is not None):
-            await _stop_group(proc.pid, work)
+            await stop_group(proc.pid, work)
     finally:
         cancel_wait.cancel()
         if proc.returncode is None:
@@ -190,15 +136,6 @@ async def run_command(
     )
 
 
-async def _stop_group(pgid: int, work: tuple[asyncio.Task[None], asyncio.Task[int]]) -> None:
-    """Ask the whole group to stop, then force what is left after a grace period."""
-    for hard in (False, True):
-        process_groups.signal_group(pgid, hard)
-        _, pending = await asyncio.wait(work, timeout=KILL_GRACE_S)
-        if not pending:
-            return
-
-
 class BashTool(BaseTool):
     name = "Bash"
     kind = "execute"
@@ -207,7 +144,9 @@ class BashTool(BaseTool):
         "Runs a shell command (bash) in the workspace root and returns its combined stdout "
         "and stderr, and its exit code when not 0. The user is asked for permission unless "
         "the command is allow-listed. Long output is shortened in the middle. Prefer Read, "
-        "Edit, Glob and Grep over cat, sed, find and grep."
+        "Edit, Glob and Grep over cat, sed, find and grep. With run_in_background it returns "
+        "at once with the shell's ID, for commands that run long (servers, watchers, long "
+        "builds): BashOutput reads their output and KillBash ends them."
     )
     input_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
@@ -221,6 +160,11 @@ class BashTool(BaseTool):
             "description": {
                 "type": "string",
                 "description": "What the command does, in a few words, shown to the user.",
+            },
+            "run_in_background": {
+                "type": "boolean",
+                "description": "Run the command in the background and return its ID at once "
+                               "(no timeout); read its output with BashOutput.",
             },
         },
         "required": ["command"],
@@ -256,6 +200,8 @@ class BashTool(BaseTool):
             env, why = await asyncio.to_thread(plan_environment, command, ctx.roots, env)
             if why is not None:
                 return ToolOutcome.error(f"Plan mode did not run this command: {why}.")
+        if args.get("run_in_background"):
+            return await start_in_background(command, ctx, env)
         result = await run_command(
             command,
             ctx.roots[0],

@@ -25,6 +25,10 @@ MODE_IDS: tuple[str, ...] = tuple(m["id"] for m in MODES)
 _LOOKING = frozenset({"read", "search", "think", "fetch"})
 _CHANGING = frozenset({"edit", "delete", "move"})
 EXIT_PLAN_TOOL = "ExitPlanMode"
+# Ending one of the session's own background shells stops a command that was already
+# allowed (or ran read-only in plan mode): never asked about, in any mode, plan mode too, as
+# in Claude Code. (BashOutput, reading one, is a "read" tool and goes through as such.)
+KILL_SHELL_TOOL = "KillBash"
 
 
 def is_mode(value: object) -> bool:
@@ -62,6 +66,8 @@ def decide(call: CallView) -> Verdict:
         if call.mode != "plan":
             return Verdict("refuse", "Not in plan mode: ExitPlanMode is only for leaving plan mode.")
         return ALLOW  # the tool itself asks the user
+    if call.tool == KILL_SHELL_TOOL:
+        return ALLOW
     if call.kind in _LOOKING:
         return ALLOW
     if call.kind in _CHANGING:

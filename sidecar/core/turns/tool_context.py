@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from sidecar.core.conversation.messages import Message
     from sidecar.core.permissions.state import SessionPermissions
     from sidecar.core.ports import Editor, Tool
+    from sidecar.core.session_resources import Kept, SessionResources
     from sidecar.core.settings import Settings
 
 
@@ -40,6 +41,8 @@ class ToolHost(Protocol):
     thresholds: Thresholds
     # The permission mode and plan state, and what the user allowed.
     permissions: SessionPermissions
+    # What its tools keep between calls.
+    resources: SessionResources
 
     @property
     def id(self) -> str: ...
@@ -98,6 +101,9 @@ class SessionToolContext:
 
     def plan_file(self) -> Path | None:
         return self.writable[0] if self.writable else None
+
+    def resource(self, kind: type[Kept]) -> Kept:
+        return self._session.resources.get(kind)
 
     def set_mode(self, mode: str) -> None:
         """Leave plan mode for ``mode``; the tool's result tells the model."""

@@ -38,6 +38,12 @@ def test_the_plan_file_is_writable_in_every_mode_and_exit_only_in_plan() -> None
     assert verdict("default", "ExitPlanMode", "switch_mode") == "refuse"
 
 
+@pytest.mark.parametrize("mode", ["default", "acceptEdits", "plan", "bypassPermissions"])
+def test_the_sessions_own_background_shells_are_read_and_ended_unasked(mode: str) -> None:
+    assert verdict(mode, "BashOutput", "read", bash_id="bash_1") == "allow"
+    assert verdict(mode, "KillBash", "execute", shell_id="bash_1") == "allow"
+
+
 def test_accepted_turns_and_clients_that_cannot_ask_let_edits_through() -> None:
     base = dict(mode="default", tool="Edit", kind="edit", input={"file_path": "a.py"}, roots=[ROOT],
                 plan_file=PLAN)

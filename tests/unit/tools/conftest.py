@@ -15,6 +15,7 @@ import pytest
 from sidecar.core.conversation.file_state import FileReadState
 from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.core.secrets.redaction import forget_secrets
+from sidecar.core.session_resources import Kept, SessionResources
 from sidecar.core.settings import Settings, Tools
 
 
@@ -43,6 +44,8 @@ class FakeContext:
     writable: list[Path] = field(default_factory=list)
     must_ask: bool = True
     reviewed: list[tuple[Path, str | None, str]] = field(default_factory=list)
+    # What the tools keep for the session (background shells); a test closes them.
+    resources: SessionResources = field(default_factory=SessionResources)
 
     async def read_buffer(self, path: Path) -> str | None:
         return self.buffers.get(path)
@@ -65,6 +68,9 @@ class FakeContext:
     async def review_edit(self, path: Path, old_text: str | None, new_text: str) -> PermissionChoice:
         self.reviewed.append((path, old_text, new_text))
         return PermissionChoice(self.permission, self.reason)
+
+    def resource(self, kind: type[Kept]) -> Kept:
+        return self.resources.get(kind)
 
     def with_tools(self, **changes: Any) -> FakeContext:
         tools: Tools = dataclasses.replace(self.settings.tools, **changes)

@@ -8,7 +8,9 @@ from sidecar.core.ports import ToolOutcome, ToolSpec, tool_specs
 from sidecar.core.settings import Settings, Tools
 from sidecar.tools.registry import default_tools
 
-CLAUDE_CODE_NAMES = ["Read", "Write", "Edit", "Glob", "Grep", "LS", "Bash", "ExitPlanMode"]
+CLAUDE_CODE_NAMES = ["Read", "Write", "Edit", "Glob", "Grep", "LS", "Bash", "BashOutput", "KillBash",
+                     "ExitPlanMode"]
+SHELL_TOOLS = ("Bash", "BashOutput", "KillBash")
 ACP_KINDS = {"read", "edit", "delete", "move", "search", "execute", "think", "fetch",
              "switch_mode", "other"}
 
@@ -17,7 +19,8 @@ def test_default_tools_follow_claude_code_names() -> None:
     tools = default_tools(Settings())
     assert [t.name for t in tools] == [*CLAUDE_CODE_NAMES, "Skill", "TodoWrite"]
     no_shell = default_tools(dataclasses.replace(Settings(), tools=Tools(shell=False)))
-    assert [t.name for t in no_shell] == [n for n in CLAUDE_CODE_NAMES if n != "Bash"] + ["Skill", "TodoWrite"]
+    # Without the shell there are no background shells to read or end either.
+    assert [t.name for t in no_shell] == [n for n in CLAUDE_CODE_NAMES if n not in SHELL_TOOLS] + ["Skill", "TodoWrite"]
     assert all(t.kind in ACP_KINDS for t in tools)
     # Old results of every tool but ExitPlanMode, Skill and TodoWrite may be cleared by
     # microcompact, as in Claude Code: an approval and a task list are no bulky output, and a
@@ -37,6 +40,9 @@ def test_specs_carry_valid_schemas() -> None:
     assert by_name["Edit"]["required"] == ["file_path", "old_string", "new_string"]
     assert "replace_all" in by_name["Edit"]["properties"]
     assert {"-i", "-n", "glob", "output_mode"} <= set(by_name["Grep"]["properties"])
+    assert by_name["Bash"]["properties"]["run_in_background"]["type"] == "boolean"
+    assert by_name["BashOutput"]["required"] == ["bash_id"] and "filter" in by_name["BashOutput"]["properties"]
+    assert by_name["KillBash"]["required"] == ["shell_id"]
 
 
 async def test_titles_and_locations_never_raise_on_junk(ws: Path) -> None:
