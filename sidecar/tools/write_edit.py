@@ -11,6 +11,7 @@ import asyncio
 import os
 import stat
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,6 +23,7 @@ from sidecar.tools.paths import display_path, location_of, resolve_path
 from sidecar.tools.read import number_lines, split_lines
 
 SNIPPET_CONTEXT_LINES = 4
+NO_CHANGE = "No changes to make: old_string and new_string are exactly the same."
 NOT_READ = "File has not been read yet. Read it first before writing to it."
 EDIT_REJECTED = "The user rejected this edit."
 EDIT_CANCELLED = "The permission request for this edit was cancelled; the file is unchanged."
@@ -77,6 +79,46 @@ async def _apply(path: Path, old: str | None, new: str, label: str, ctx: ToolCon
     elif not applied:
         raise ToolError(f"The editor did not apply the change to {path}; the file is unchanged.")
     ctx.file_state.record_write(path, new)
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """One old_string replaced in a text."""
+
+    text: str  # the whole text after the replacement
+    count: int  # occurrences of old_string found
+    at: int  # where the first replaced occurrence starts
+    inserted: str  # new_string as it was put in (CRLF endings when the file has them)
+
+
+def _already_exists(path: Path) -> str:
+    return f"Cannot create {path}: it already exists. Give old_string to change part of it."
+
+
+def _replace(text: str, old: str, new: str, replace_all: bool, path: Path) -> Replacement:
+    """``text`` with ``old`` replaced by ``new``: its one occurrence, or every one with
+    ``replace_all``. An empty ``old`` stands for the whole text of a blank file."""
+    if old == "":
+        if text.strip() != "":
+            raise ToolError(_already_exists(path))
+        return Replacement(new, 1, 0, new)
+    target, inserted = old, new
+    count = text.count(target)
+    # The model writes "\n"; a file with CRLF endings still means the same lines.
+    if count == 0 and "\r\n" in text and "\n" in old and "\r\n" not in old:
+        target, inserted = old.replace("\n", "\r\n"), new.replace("\n", "\r\n")
+        count = text.count(target)
+    if count == 0:
+        raise ToolError(f"String to replace not found in file.\nString: {old}")
+    if count > 1 and not replace_all:
+        raise ToolError(
+            f"Found {count} matches of the string to replace, but replace_all is false. "
+            "To replace all occurrences, set replace_all to true. To replace only one "
+            "occurrence, give more context to identify it uniquely.\n"
+            f"String: {old}"
+        )
+    changed = text.replace(target, inserted) if replace_all else text.replace(target, inserted, 1)
+    return Replacement(changed, count, text.index(target), inserted)
 
 
 def _path_title(verb: str, input: dict[str, Any], roots: Sequence[Path]) -> str:
@@ -168,7 +210,7 @@ class EditTool(BaseTool):
         replace_all: bool = args.get("replace_all", False)
         label = self.title(args, ctx.roots)
         if old == new:
-            raise ToolError("No changes to make: old_string and new_string are exactly the same.")
+            raise ToolError(NO_CHANGE)
         _refuse_non_regular(path)
         doc = await load_document(path, ctx, strict=True)
         if doc is None:
@@ -181,43 +223,23 @@ class EditTool(BaseTool):
                 display=_diff(path, None, new),
             )
         if old == "" and doc.text.strip() != "":
-            raise ToolError(
-                f"Cannot create {path}: it already exists. Give old_string to change part of it."
-            )
+            raise ToolError(_already_exists(path))
         _check_read_state(path, doc, ctx)
         text = doc.text
-        if old == "":
-            new_text, count, at, inserted = new, 1, 0, new
-        else:
-            target, inserted = old, new
-            count = text.count(target)
-            # The model writes "\n"; a file with CRLF endings still means the same lines.
-            if count == 0 and "\r\n" in text and "\n" in old and "\r\n" not in old:
-                target, inserted = old.replace("\n", "\r\n"), new.replace("\n", "\r\n")
-                count = text.count(target)
-            if count == 0:
-                raise ToolError(f"String to replace not found in file.\nString: {old}")
-            if count > 1 and not replace_all:
-                raise ToolError(
-                    f"Found {count} matches of the string to replace, but replace_all is false. "
-                    "To replace all occurrences, set replace_all to true. To replace only one "
-                    "occurrence, give more context to identify it uniquely.\n"
-                    f"String: {old}"
-                )
-            at = text.index(target)
-            new_text = (
-                text.replace(target, inserted) if replace_all else text.replace(target, inserted, 1)
+        change = _replace(text, old, new, replace_all, path)
+        await _apply(path, text, change.text, label, ctx)
+        replacements = change.count if replace_all else 1
+        raw = {"path": str(path), "created": False, "replacements": replacements}
+        if replace_all and change.count > 1:
+            message = (
+                f"The file {path} has been updated. All {change.count} occurrences were replaced."
             )
-        await _apply(path, text, new_text, label, ctx)
-        raw = {"path": str(path), "created": False, "replacements": count if replace_all else 1}
-        if replace_all and count > 1:
-            message = f"The file {path} has been updated. All {count} occurrences were replaced."
         else:
             message = (
                 f"The file {path} has been updated. Here's the result of running `cat -n` on a "
-                f"snippet of the edited file:\n{_snippet(new_text, at, inserted)}"
+                f"snippet of the edited file:\n{_snippet(change.text, change.at, change.inserted)}"
             )
-        return ToolOutcome(message, raw_output=raw, display=_diff(path, text, new_text))
+        return ToolOutcome(message, raw_output=raw, display=_diff(path, text, change.text))
 
 
 def _snippet(text: str, at: int, inserted: str) -> str:
