@@ -25,6 +25,9 @@ MODE_IDS: tuple[str, ...] = tuple(m["id"] for m in MODES)
 _LOOKING = frozenset({"read", "search", "think", "fetch"})
 _CHANGING = frozenset({"edit", "delete", "move"})
 EXIT_PLAN_TOOL = "ExitPlanMode"
+# The tools that change the one file their ``file_path`` names (Claude Code's names); the
+# sidecar's own are these, of kind "edit".
+FILE_EDIT_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 
 
 def is_mode(value: object) -> bool:
