@@ -375,6 +375,8 @@ class MultiEditTool(BaseTool):
         before = doc.text if doc is not None else None
         changes = _replace_each(before or "", edits, path)
         after = changes[-1].text
+        if after == before:
+            raise ToolError("No changes to make: the edits together leave the file as it was.")
         await _apply(path, before, after, self.title(args, ctx.roots), ctx)
         done = "\n".join(_edit_line(n, e, c) for n, (e, c) in enumerate(zip(edits, changes), 1))
         edit_count = f"{len(edits)} edit{'' if len(edits) == 1 else 's'}"

@@ -133,6 +133,10 @@ async def test_each_edit_is_checked_before_the_file_is_touched(ws: Path, ctx: An
     for edits, error in cases:
         outcome = await multi.run({"file_path": "calc.py", "edits": edits}, ctx)
         assert outcome.is_error and outcome.content == error
+    undone = await multi.run({"file_path": "calc.py", "edits": [
+        change("def add", "def plus"), change("def plus", "def add")]}, ctx)
+    assert undone.is_error
+    assert undone.content == "No changes to make: the edits together leave the file as it was."
     not_a_list = await multi.run({"file_path": "calc.py", "edits": "add -> plus"}, ctx)
     assert not_a_list.is_error and "`edits` must be an array" in not_a_list.content
     assert path.read_text() == SOURCE and ctx.edits == []
