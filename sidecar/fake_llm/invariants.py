@@ -48,6 +48,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sidecar.core.permissions.modes import FILE_EDIT_TOOLS
 from sidecar.core.permissions.plan import PLAN_FILE_INTRO, PLAN_REINJECTED_MARK
 from sidecar.core.settings import PostCompact
 from sidecar.core.turns.request_labels import (
@@ -231,8 +232,9 @@ def _skill_calls(provider: str, body: dict[str, Any], conv: _Conversation) -> No
 
 def _plan_writes(provider: str, body: dict[str, Any], texts: list[str],
                  conv: _Conversation) -> None:
-    """Learn the plan file from plan mode's reminder, and note it as written once a Write or
-    Edit of it succeeded (or the reminder says it exists). Anthropic's wire, as above."""
+    """Learn the plan file from plan mode's reminder, and note it as written once a Write,
+    Edit or MultiEdit of it succeeded (or the reminder says it exists). Anthropic's wire, as
+    above."""
     for t in texts:
         at = t.find(PLAN_FILE_INTRO)
         if at < 0:
@@ -251,7 +253,7 @@ def _plan_writes(provider: str, body: dict[str, Any], texts: list[str],
         for b in content if isinstance(content, list) else []:
             if not isinstance(b, dict):
                 continue
-            if b.get("type") == "tool_use" and b.get("name") in ("Write", "Edit"):
+            if b.get("type") == "tool_use" and b.get("name") in FILE_EDIT_TOOLS:
                 raw = b.get("input")
                 path = str(raw.get("file_path", "")) if isinstance(raw, dict) else ""
                 if path == conv.plan_file:

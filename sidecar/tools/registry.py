@@ -11,11 +11,13 @@ from sidecar.tools.search import GlobTool, GrepTool, LSTool
 from sidecar.tools.shell import BashTool
 from sidecar.tools.skill import SkillTool
 from sidecar.tools.todo_write import TodoWriteTool
-from sidecar.tools.write_edit import EditTool, WriteTool
+from sidecar.tools.write_edit import EditTool, MultiEditTool, WriteTool
 
 
 def default_tools(settings: Settings) -> list[Tool]:
-    tools: list[Tool] = [ReadTool(), WriteTool(), EditTool(), GlobTool(), GrepTool(), LSTool()]
+    tools: list[Tool] = [
+        ReadTool(), WriteTool(), EditTool(), MultiEditTool(), GlobTool(), GrepTool(), LSTool(),
+    ]
     if settings.tools.shell:
         tools += [BashTool(), BashOutputTool(), KillBashTool()]
     tools.append(ExitPlanModeTool())

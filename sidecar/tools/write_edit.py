@@ -1,27 +1,32 @@
-"""Write and Edit: file changes that land in the editor (with undo) through ``apply_edit``.
+"""Write, Edit and MultiEdit: file changes that land in the editor (with undo) through
+``apply_edit``.
 
-Both refuse to change an existing file the model has not read, or one that changed since
+All refuse to change an existing file the model has not read, or one that changed since
 it was read, so the model never overwrites text it has not seen. After a change the read
-state holds the new text, so a following Edit needs no re-read.
+state holds the new text, so a following Edit needs no re-read. MultiEdit's edits apply in
+order to one text and reach the user, and the editor, as one change of the whole file.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import stat
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from sidecar.core.permissions.choice import refusal
 from sidecar.core.ports import ToolContext, ToolOutcome
-from sidecar.tools.base import BaseTool, ToolError
+from sidecar.tools.base import BaseTool, ToolError, validate_input
 from sidecar.tools.documents import Document, load_document, refuse_special, write_text
 from sidecar.tools.paths import display_path, location_of, resolve_path
 from sidecar.tools.read import number_lines, split_lines
 
 SNIPPET_CONTEXT_LINES = 4
+NO_CHANGE = "No changes to make: old_string and new_string are exactly the same."
 NOT_READ = "File has not been read yet. Read it first before writing to it."
 EDIT_REJECTED = "The user rejected this edit."
 EDIT_CANCELLED = "The permission request for this edit was cancelled; the file is unchanged."
@@ -77,6 +82,58 @@ async def _apply(path: Path, old: str | None, new: str, label: str, ctx: ToolCon
     elif not applied:
         raise ToolError(f"The editor did not apply the change to {path}; the file is unchanged.")
     ctx.file_state.record_write(path, new)
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """One old_string replaced in a text."""
+
+    text: str  # the whole text after the replacement
+    count: int  # occurrences of old_string found
+    at: int  # where the first replaced occurrence starts
+    inserted: str  # new_string as it was put in (CRLF endings when the file has them)
+
+
+# What one replacement takes, in Edit's input and in each of MultiEdit's edits.
+_REPLACEMENT_FIELDS: dict[str, Any] = {
+    "old_string": {"type": "string", "description": "The exact text to replace."},
+    "new_string": {"type": "string", "description": "The text to put in its place."},
+    "replace_all": {
+        "type": "boolean",
+        "description": "Replace every occurrence of old_string (default false).",
+    },
+}
+_REPLACEMENT_REQUIRED = ["old_string", "new_string"]
+
+
+def _already_exists(path: Path) -> str:
+    return f"Cannot create {path}: it already exists. Give old_string to change part of it."
+
+
+def _replace(text: str, old: str, new: str, replace_all: bool, path: Path) -> Replacement:
+    """``text`` with ``old`` replaced by ``new``: its one occurrence, or every one with
+    ``replace_all``. An empty ``old`` stands for the whole text of a blank file."""
+    if old == "":
+        if text.strip() != "":
+            raise ToolError(_already_exists(path))
+        return Replacement(new, 1, 0, new)
+    target, inserted = old, new
+    count = text.count(target)
+    # The model writes "\n"; a file with CRLF endings still means the same lines.
+    if count == 0 and "\r\n" in text and "\n" in old and "\r\n" not in old:
+        target, inserted = old.replace("\n", "\r\n"), new.replace("\n", "\r\n")
+        count = text.count(target)
+    if count == 0:
+        raise ToolError(f"String to replace not found in file.\nString: {old}")
+    if count > 1 and not replace_all:
+        raise ToolError(
+            f"Found {count} matches of the string to replace, but replace_all is false. "
+            "To replace all occurrences, set replace_all to true. To replace only one "
+            "occurrence, give more context to identify it uniquely.\n"
+            f"String: {old}"
+        )
+    changed = text.replace(target, inserted) if replace_all else text.replace(target, inserted, 1)
+    return Replacement(changed, count, text.index(target), inserted)
 
 
 def _path_title(verb: str, input: dict[str, Any], roots: Sequence[Path]) -> str:
@@ -145,14 +202,9 @@ class EditTool(BaseTool):
         "type": "object",
         "properties": {
             "file_path": {"type": "string", "description": "Path of the file to change."},
-            "old_string": {"type": "string", "description": "The exact text to replace."},
-            "new_string": {"type": "string", "description": "The text to put in its place."},
-            "replace_all": {
-                "type": "boolean",
-                "description": "Replace every occurrence of old_string (default false).",
-            },
+            **_REPLACEMENT_FIELDS,
         },
-        "required": ["file_path", "old_string", "new_string"],
+        "required": ["file_path", *_REPLACEMENT_REQUIRED],
     }
 
     def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str:
@@ -168,7 +220,7 @@ class EditTool(BaseTool):
         replace_all: bool = args.get("replace_all", False)
         label = self.title(args, ctx.roots)
         if old == new:
-            raise ToolError("No changes to make: old_string and new_string are exactly the same.")
+            raise ToolError(NO_CHANGE)
         _refuse_non_regular(path)
         doc = await load_document(path, ctx, strict=True)
         if doc is None:
@@ -181,43 +233,23 @@ class EditTool(BaseTool):
                 display=_diff(path, None, new),
             )
         if old == "" and doc.text.strip() != "":
-            raise ToolError(
-                f"Cannot create {path}: it already exists. Give old_string to change part of it."
-            )
+            raise ToolError(_already_exists(path))
         _check_read_state(path, doc, ctx)
         text = doc.text
-        if old == "":
-            new_text, count, at, inserted = new, 1, 0, new
-        else:
-            target, inserted = old, new
-            count = text.count(target)
-            # The model writes "\n"; a file with CRLF endings still means the same lines.
-            if count == 0 and "\r\n" in text and "\n" in old and "\r\n" not in old:
-                target, inserted = old.replace("\n", "\r\n"), new.replace("\n", "\r\n")
-                count = text.count(target)
-            if count == 0:
-                raise ToolError(f"String to replace not found in file.\nString: {old}")
-            if count > 1 and not replace_all:
-                raise ToolError(
-                    f"Found {count} matches of the string to replace, but replace_all is false. "
-                    "To replace all occurrences, set replace_all to true. To replace only one "
-                    "occurrence, give more context to identify it uniquely.\n"
-                    f"String: {old}"
-                )
-            at = text.index(target)
-            new_text = (
-                text.replace(target, inserted) if replace_all else text.replace(target, inserted, 1)
+        change = _replace(text, old, new, replace_all, path)
+        await _apply(path, text, change.text, label, ctx)
+        replacements = change.count if replace_all else 1
+        raw = {"path": str(path), "created": False, "replacements": replacements}
+        if replace_all and change.count > 1:
+            message = (
+                f"The file {path} has been updated. All {change.count} occurrences were replaced."
             )
-        await _apply(path, text, new_text, label, ctx)
-        raw = {"path": str(path), "created": False, "replacements": count if replace_all else 1}
-        if replace_all and count > 1:
-            message = f"The file {path} has been updated. All {count} occurrences were replaced."
         else:
             message = (
                 f"The file {path} has been updated. Here's the result of running `cat -n` on a "
-                f"snippet of the edited file:\n{_snippet(new_text, at, inserted)}"
+                f"snippet of the edited file:\n{_snippet(change.text, change.at, change.inserted)}"
             )
-        return ToolOutcome(message, raw_output=raw, display=_diff(path, text, new_text))
+        return ToolOutcome(message, raw_output=raw, display=_diff(path, text, change.text))
 
 
 def _snippet(text: str, at: int, inserted: str) -> str:
@@ -227,3 +259,131 @@ def _snippet(text: str, at: int, inserted: str) -> str:
     start = max(first - SNIPPET_CONTEXT_LINES, 1)
     end = min(last + SNIPPET_CONTEXT_LINES, len(lines))
     return number_lines(lines[start - 1 : end], start)
+
+
+# How much of a string MultiEdit's result quotes for each edit.
+QUOTED_CHARS = 50
+_EDIT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": _REPLACEMENT_FIELDS,
+    "required": _REPLACEMENT_REQUIRED,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class OneEdit:
+    """One of MultiEdit's edits."""
+
+    old: str
+    new: str
+    replace_all: bool
+
+
+def _failed(number: int, total: int, reason: str) -> ToolError:
+    return ToolError(f"Edit {number} of {total} failed; none of the edits were applied. {reason}")
+
+
+def _edits_of(raw: list[Any]) -> list[OneEdit]:
+    """MultiEdit's edits, each checked as Edit checks its input, before the file is touched."""
+    if not raw:
+        raise ToolError("Invalid input: `edits` must hold at least one edit")
+    edits: list[OneEdit] = []
+    for number, item in enumerate(raw, start=1):
+        try:
+            args = validate_input(_EDIT_SCHEMA, item)
+        except ToolError as exc:
+            raise _failed(number, len(raw), str(exc)) from None
+        edit = OneEdit(args["old_string"], args["new_string"], args.get("replace_all", False))
+        if edit.old == edit.new:
+            raise _failed(number, len(raw), NO_CHANGE)
+        if edit.old == "" and number > 1:
+            raise _failed(number, len(raw), "old_string is empty: only the first edit may "
+                          "have an empty old_string, to create a new file.")
+        edits.append(edit)
+    return edits
+
+
+def _replace_each(text: str, edits: list[OneEdit], path: Path) -> list[Replacement]:
+    """The edits applied in order, each to the text the one before left."""
+    changes: list[Replacement] = []
+    for number, edit in enumerate(edits, start=1):
+        try:
+            change = _replace(text, edit.old, edit.new, edit.replace_all, path)
+        except ToolError as exc:
+            raise _failed(number, len(edits), str(exc)) from None
+        changes.append(change)
+        text = change.text
+    return changes
+
+
+def _quoted(text: str) -> str:
+    shown = text if len(text) <= QUOTED_CHARS else text[:QUOTED_CHARS] + "…"
+    return json.dumps(shown, ensure_ascii=False)
+
+
+def _edit_line(number: int, edit: OneEdit, change: Replacement) -> str:
+    if edit.old == "":
+        return f"{number}. Wrote {_quoted(edit.new)} as the file's content"
+    line = f"{number}. Replaced {_quoted(edit.old)} with {_quoted(edit.new)}"
+    if edit.replace_all and change.count > 1:
+        line += f" ({change.count} occurrences)"
+    return line
+
+
+class MultiEditTool(BaseTool):
+    name = "MultiEdit"
+    kind = "edit"
+    compactable = True
+    description = (
+        "Makes several replacements of exact text in one file at once; prefer it to several "
+        "Edit calls on the same file. The edits apply in order, each to the result of the one "
+        "before, and either all of them apply or none does. Each edit follows Edit's rules: "
+        "old_string must match the file exactly (including indentation; do not include the "
+        "line-number prefixes Read shows) and must occur exactly once unless replace_all is "
+        "true. The file must have been read with Read first in this conversation. An empty "
+        "old_string in the first edit creates a new file with that edit's new_string."
+    )
+    input_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "properties": {
+            "file_path": {"type": "string", "description": "Path of the file to change."},
+            "edits": {
+                "type": "array",
+                "description": "The replacements, applied in order to the file.",
+                "minItems": 1,
+                "items": _EDIT_SCHEMA,
+            },
+        },
+        "required": ["file_path", "edits"],
+    }
+
+    def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str:
+        return _path_title("Edit", input, roots)
+
+    def locations(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> list[dict[str, Any]]:
+        return location_of(input.get("file_path"), roots)
+
+    async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        path = _target(args["file_path"], ctx)
+        edits = _edits_of(args["edits"])
+        _refuse_non_regular(path)
+        doc = await load_document(path, ctx, strict=True)
+        if doc is None and edits[0].old != "":
+            raise ToolError(f"File does not exist: {path}")
+        if doc is not None:
+            _check_read_state(path, doc, ctx)
+        before = doc.text if doc is not None else None
+        changes = _replace_each(before or "", edits, path)
+        after = changes[-1].text
+        if after == before:
+            raise ToolError("No changes to make: the edits together leave the file as it was.")
+        await _apply(path, before, after, self.title(args, ctx.roots), ctx)
+        done = "\n".join(_edit_line(n, e, c) for n, (e, c) in enumerate(zip(edits, changes), 1))
+        edit_count = f"{len(edits)} edit{'' if len(edits) == 1 else 's'}"
+        if before is None:
+            message = f"File created successfully at: {path} with {edit_count}:\n{done}"
+        else:
+            message = f"Applied {edit_count} to {path}:\n{done}"
+        raw = {"path": str(path), "created": before is None, "edits": len(edits),
+               "replacements": sum(c.count if e.replace_all else 1 for e, c in zip(edits, changes))}
+        return ToolOutcome(message, raw_output=raw, display=_diff(path, before, after))

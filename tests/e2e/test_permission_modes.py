@@ -107,6 +107,91 @@ async def test_an_edit_asks_with_a_diff_and_lands_on_disk(client: LanguageClient
     assert final_status(rec, "e1") == "completed"
 
 
+CALC = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
+
+
+def multi_edit(path: str, *edits: tuple[str, str], id: str = "m1") -> Reply:
+    return Reply.tool_use("MultiEdit", {"file_path": path, "edits": [
+        {"old_string": old, "new_string": new} for old, new in edits]}, id=id)
+
+
+async def test_a_multi_edit_is_reviewed_as_one_diff_and_lands_whole(client: LanguageClient, llm: Any,
+                                                                    workspace: Path) -> None:
+    rec = client.rec  # type: ignore[attr-defined]
+    (workspace / "calc.py").write_text(CALC)
+    llm.queue(Reply.tool_use("Read", {"file_path": "calc.py"}, id="r1"))
+    # The second edit applies to what the first left.
+    llm.queue(multi_edit("calc.py", ("def add", "def plus"), ("def plus(a, b):\n    return a + b",
+                                                              "def plus(a, b):\n    return b + a"),
+                         ("return a - b", "return -(b - a)")))
+    llm.queue(Reply.text("Done."))
+    await prompt(client, client.sid, "tidy calc.py")  # type: ignore[attr-defined]
+    after = "def plus(a, b):\n    return b + a\n\n\ndef sub(a, b):\n    return -(b - a)\n"
+    path = str(workspace / "calc.py")
+    [asked] = rec.permission_requests
+    call_ = asked["toolCall"]
+    assert call_["kind"] == "edit" and call_["toolCallId"] == "m1" and call_["title"] == "Edit calc.py"
+    assert call_["locations"] == [{"path": path}]
+    assert call_["content"] == [{"type": "diff", "path": path, "oldText": CALC, "newText": after}]
+    assert [o["optionId"] for o in asked["options"]] == EDIT_OPTIONS
+    assert len(rec.edits) == 1 and (workspace / "calc.py").read_text() == after
+    assert final_status(rec, "m1") == "completed"
+    # The model was offered the tool, and read what the three edits did.
+    assert "MultiEdit" in [t["name"] for t in llm.requests[0].body["tools"]]
+    result = tool_results(llm)[-1]
+    assert result["tool_use_id"] == "m1" and result.get("is_error") is not True
+    assert result_text(result) == (
+        f"Applied 3 edits to {path}:\n"
+        '1. Replaced "def add" with "def plus"\n'
+        '2. Replaced "def plus(a, b):\\n    return a + b" with "def plus(a, b):\\n    return b + a"\n'
+        '3. Replaced "return a - b" with "return -(b - a)"')
+
+
+async def test_a_multi_edit_with_a_failing_edit_changes_nothing(client: LanguageClient, llm: Any,
+                                                                workspace: Path) -> None:
+    rec = client.rec  # type: ignore[attr-defined]
+    (workspace / "calc.py").write_text(CALC)
+    llm.queue(Reply.tool_use("Read", {"file_path": "calc.py"}, id="r1"))
+    llm.queue(multi_edit("calc.py", ("def add", "def plus"), ("def mul", "def times")))
+    llm.queue(Reply.text("It has no mul."))
+    await prompt(client, client.sid, "rename add and mul")  # type: ignore[attr-defined]
+    assert rec.permission_requests == [] and rec.edits == []
+    assert (workspace / "calc.py").read_text() == CALC
+    assert final_status(rec, "m1") == "failed"
+    result = tool_results(llm)[-1]
+    assert result["tool_use_id"] == "m1" and result["is_error"] is True
+    assert result_text(result) == ("Edit 2 of 2 failed; none of the edits were applied. String to "
+                                   "replace not found in file.\nString: def mul")
+
+
+async def test_a_multi_edit_follows_the_modes_as_an_edit_does(client: LanguageClient, llm: Any,
+                                                              workspace: Path) -> None:
+    rec = client.rec  # type: ignore[attr-defined]
+    (workspace / "calc.py").write_text(CALC)
+    await call(client, "session/set_mode", {"sessionId": client.sid, "modeId": "acceptEdits"})  # type: ignore[attr-defined]
+    llm.queue(Reply.tool_use("Read", {"file_path": "calc.py"}, id="r1"))
+    llm.queue(multi_edit("calc.py", ("def add", "def plus"), ("def sub", "def minus")))
+    llm.queue(Reply.text("Renamed."))
+    await prompt(client, client.sid, "rename both")  # type: ignore[attr-defined]
+    assert rec.permission_requests == []
+    renamed = CALC.replace("def add", "def plus").replace("def sub", "def minus")
+    assert (workspace / "calc.py").read_text() == renamed
+    # Plan mode: refused for a workspace file, allowed for the plan file.
+    await call(client, "session/set_mode", {"sessionId": client.sid, "modeId": "plan"})  # type: ignore[attr-defined]
+    plan = plan_path(client)
+    llm.queue(multi_edit("calc.py", ("def plus", "def add"), id="m2"))
+    llm.queue(Reply.tool_use("Write", {"file_path": str(plan), "content": "# Plan\n1. Rename.\n"}, id="w1"))
+    llm.queue(multi_edit(str(plan), ("# Plan", "# Plan: names"), ("1. Rename.", "1. Rename back."), id="m3"))
+    llm.queue(Reply.text("Planned."))
+    await prompt(client, client.sid, "plan renaming back")  # type: ignore[attr-defined]
+    results = {b["tool_use_id"]: b for b in tool_results(llm)}
+    assert results["m2"]["is_error"] and "Plan mode is read-only: MultiEdit is not allowed" in result_text(results["m2"])
+    assert results["m3"].get("is_error") is not True
+    assert (workspace / "calc.py").read_text() == renamed
+    assert plan.read_text() == "# Plan: names\n1. Rename back.\n"
+    assert rec.permission_requests == []
+
+
 async def test_a_rejected_edit_leaves_the_file_and_tells_the_model(client: LanguageClient, llm: Any,
                                                                    workspace: Path) -> None:
     rec = client.rec  # type: ignore[attr-defined]

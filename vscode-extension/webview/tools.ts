@@ -101,7 +101,8 @@ export function summarize(t: {
     return { verb: "Bash", target: firstLine(command ?? t.title), detail };
   }
   if (t.kind === "edit") {
-    const verb = i.old_string !== undefined ? "Edit" : "Write";
+    // Edit and MultiEdit change part of a file; Write gives it whole.
+    const verb = i.old_string !== undefined || Array.isArray(i.edits) ? "Edit" : "Write";
     const d = diffOf(content);
     const diff = d
       ? diffLines(d.oldText, d.newText)

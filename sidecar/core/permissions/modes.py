@@ -30,6 +30,10 @@ EXIT_PLAN_TOOL = "ExitPlanMode"
 # in Claude Code. (BashOutput, reading one, is a "read" tool and goes through as such.)
 KILL_SHELL_TOOL = "KillBash"
 
+# The tools that change the one file their ``file_path`` names (Claude Code's names); the
+# sidecar's own are these, of kind "edit".
+FILE_EDIT_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
+
 
 def is_mode(value: object) -> bool:
     return isinstance(value, str) and value in MODE_IDS

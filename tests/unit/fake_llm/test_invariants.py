@@ -223,9 +223,15 @@ PLAN_MODE = (f"Plan mode is active. ... Your plan file is {PLAN}; it does not ex
              "it with Write. It is the only file you may change.")
 
 
-def plan_written(tool_id: str = "w1", path: str = PLAN, error: bool = False) -> list[dict[str, Any]]:
-    return [{"role": "assistant", "content": [{"type": "tool_use", "id": tool_id, "name": "Write",
-                                                "input": {"file_path": path, "content": "# Plan"}}]},
+WRITE_PLAN = ("Write", {"content": "# Plan"})
+MULTI_EDIT_PLAN = ("MultiEdit", {"edits": [{"old_string": "", "new_string": "# Plan"}]})
+
+
+def plan_written(tool_id: str = "w1", path: str = PLAN, error: bool = False,
+                 how: tuple[str, dict[str, Any]] = WRITE_PLAN) -> list[dict[str, Any]]:
+    name, given = how
+    return [{"role": "assistant", "content": [{"type": "tool_use", "id": tool_id, "name": name,
+                                                "input": {"file_path": path, **given}}]},
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id,
                                           "content": "written", "is_error": error}]}]
 
@@ -244,6 +250,12 @@ def test_a_compaction_must_put_back_the_plan_the_model_wrote() -> None:
     c2 = InvariantChecker()
     observe(c2, req(*history, assistant("ok"), user("go")))
     found = observe(c2, req(summary, assistant("ok"), user("go on")), after)
+    assert found == [f"reinjected: plan after the compaction: [] where ['{PLAN}'] were expected"]
+    # A MultiEdit that creates the plan owes it as well.
+    c4 = InvariantChecker()
+    observe(c4, req(user("hi", context=True), reinjected(PLAN_MODE), assistant("planning"),
+                    *plan_written(how=MULTI_EDIT_PLAN), assistant("ok"), user("go")))
+    found = observe(c4, req(summary, assistant("ok"), user("go on")), after)
     assert found == [f"reinjected: plan after the compaction: [] where ['{PLAN}'] were expected"]
     # A write that failed, or of another file, leaves no plan owed.
     for other in (plan_written(error=True), plan_written(path="/work/s/notes.md")):

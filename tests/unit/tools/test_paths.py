@@ -10,7 +10,7 @@ from sidecar.tools.base import ToolError, validate_input
 from sidecar.tools.paths import display_path, location_of, resolve_path
 from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool
-from sidecar.tools.write_edit import EditTool, WriteTool
+from sidecar.tools.write_edit import EditTool, MultiEditTool, WriteTool
 
 
 def test_relative_paths_resolve_against_first_root(ws: Path, tmp_path: Path) -> None:
@@ -63,6 +63,7 @@ def test_display_and_locations(ws: Path) -> None:
         (ReadTool(), {"file_path": "../outside.txt"}),
         (WriteTool(), {"file_path": "/etc/passwd", "content": "x"}),
         (EditTool(), {"file_path": "/etc/passwd", "old_string": "a", "new_string": "b"}),
+        (MultiEditTool(), {"file_path": "/etc/passwd", "edits": [{"old_string": "a", "new_string": "b"}]}),
         (GlobTool(), {"pattern": "*", "path": "/etc"}),
         (GlobTool(), {"pattern": "../**/*"}),
         (GrepTool(), {"pattern": "root", "path": "/etc/passwd"}),

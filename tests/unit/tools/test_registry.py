@@ -4,12 +4,13 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from sidecar.core.permissions.modes import FILE_EDIT_TOOLS
 from sidecar.core.ports import ToolOutcome, ToolSpec, tool_specs
 from sidecar.core.settings import Settings, Tools
 from sidecar.tools.registry import default_tools
 
-CLAUDE_CODE_NAMES = ["Read", "Write", "Edit", "Glob", "Grep", "LS", "Bash", "BashOutput", "KillBash",
-                     "ExitPlanMode"]
+CLAUDE_CODE_NAMES = ["Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "Bash", "BashOutput",
+                     "KillBash", "ExitPlanMode"]
 SHELL_TOOLS = ("Bash", "BashOutput", "KillBash")
 ACP_KINDS = {"read", "edit", "delete", "move", "search", "execute", "think", "fetch",
              "switch_mode", "other"}
@@ -26,6 +27,8 @@ def test_default_tools_follow_claude_code_names() -> None:
     # microcompact, as in Claude Code: an approval and a task list are no bulky output, and a
     # loaded skill's instructions stay until a compaction re-injects them.
     assert sorted(t.name for t in tools if not t.compactable) == ["ExitPlanMode", "Skill", "TodoWrite"]
+    # The names the sidecar knows as file edits are exactly its tools that edit files.
+    assert {t.name for t in tools if t.kind == "edit"} == FILE_EDIT_TOOLS
 
 
 def test_specs_carry_valid_schemas() -> None:
@@ -39,6 +42,11 @@ def test_specs_carry_valid_schemas() -> None:
     by_name = {s.name: s.input_schema for s in specs}
     assert by_name["Edit"]["required"] == ["file_path", "old_string", "new_string"]
     assert "replace_all" in by_name["Edit"]["properties"]
+    assert by_name["MultiEdit"]["required"] == ["file_path", "edits"]
+    edits = by_name["MultiEdit"]["properties"]["edits"]
+    assert edits["type"] == "array" and edits["minItems"] == 1
+    assert edits["items"]["required"] == ["old_string", "new_string"]
+    assert set(edits["items"]["properties"]) == {"old_string", "new_string", "replace_all"}
     assert {"-i", "-n", "glob", "output_mode"} <= set(by_name["Grep"]["properties"])
     assert by_name["Bash"]["properties"]["run_in_background"]["type"] == "boolean"
     assert by_name["BashOutput"]["required"] == ["bash_id"] and "filter" in by_name["BashOutput"]["properties"]

@@ -21,7 +21,7 @@ from sidecar.core.ports import ToolOutcome
 from sidecar.tools.base import BaseTool
 from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool
-from sidecar.tools.write_edit import EditTool, WriteTool
+from sidecar.tools.write_edit import EditTool, MultiEditTool, WriteTool
 from tests.fifo_release import release_later
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
@@ -63,6 +63,8 @@ async def test_read_write_edit_refuse_special_files(
         await run(ReadTool(), {"file_path": path.name}, ctx),
         await run(WriteTool(), {"file_path": path.name, "content": "x"}, ctx),
         await run(EditTool(), {"file_path": path.name, "old_string": "a", "new_string": "b"}, ctx),
+        await run(MultiEditTool(), {"file_path": path.name,
+                                    "edits": [{"old_string": "a", "new_string": "b"}]}, ctx),
         await run(GrepTool(), {"pattern": "x", "path": path.name}, ctx),
         await run(LSTool(), {"path": path.name}, ctx),
     ]

@@ -164,6 +164,36 @@ const EDIT_OPTIONS: PermissionOption[] = [
   { optionId: "reject_once", name: "Reject", kind: "reject_once" },
 ];
 
+test("a MultiEdit reads as an edit, in its question and in its row", { skip }, async () => {
+  const page = await openView(browser);
+  await host(page, running);
+  const oldText = "def add(a, b):\n    return a + b\n";
+  const newText = "def plus(x, y):\n    return x + y\n";
+  const toolCall = {
+    toolCallId: "me1", title: "Edit src/calc.py", kind: "edit", status: "pending",
+    rawInput: { file_path: `${CWD}/src/calc.py`, edits: [
+      { old_string: "def add", new_string: "def plus" },
+      { old_string: "a", new_string: "x", replace_all: true },
+      { old_string: "b", new_string: "y", replace_all: true },
+    ] },
+    locations: [{ path: `${CWD}/src/calc.py` }],
+    content: [{ type: "diff", path: `${CWD}/src/calc.py`, oldText, newText }],
+  };
+  await update(page, { sessionUpdate: "tool_call", ...toolCall });
+  await host(page, { type: "permission", requestId: 6, toolCall, options: EDIT_OPTIONS });
+  const card = page.locator(".permission");
+  assert.equal(await card.locator(".permission-title").innerText(), "Edit calc.py?");
+  assert.equal(await card.locator(".diff-line.del").count(), 2);
+  assert.equal(await card.locator(".diff-line.add").count(), 2);
+  await card.locator("button >> text=Accept").first().click();
+  await update(page, { sessionUpdate: "tool_call_update", toolCallId: "me1", status: "completed",
+    rawOutput: { path: `${CWD}/src/calc.py`, created: false, edits: 3, replacements: 5 } });
+  const line = await page.locator('details.tool[data-tool-call-id="me1"] > summary').innerText();
+  assert.equal(line.replace(/\s+/g, " ").replace(/ ✓ Accept$/, ""), "✓ Edit src/calc.py +2 −2");
+  noErrors(page);
+  await page.close();
+});
+
 function editCall(id: string, lines = 3, changed = 1): Record<string, unknown> {
   const oldText = Array.from({ length: lines }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
   const newText = oldText.split("\n").map((l, i) => (i < changed ? l.replace("line", "row") : l)).join("\n");
