@@ -105,8 +105,9 @@ async def test_auto_compact_fires_before_blocking(small: Any, llm: Any, workspac
     stages = [g["stage"] for g in before]
     assert [order.index(x) for x in stages] == sorted(order.index(x) for x in stages)
     assert "warning" in stages and stages[0] == "normal"
+    # Level is red well before the auto-compact point; the stage the clients colour by is not.
     red = next(g for g in before if g["level"] == "error")
-    assert red["stage"] == "normal" and red["used"] < 0.6 * 27_000
+    assert red["stage"] in ("normal", "warning") and red["used"] < 0.9 * 27_000, red
     for g in before:
         expected = ("in " in g["next"] and "27K" in g["next"]) if g["used"] < 27_000 else "before the next request" in g["next"]
         assert expected and "summarized" in g["next"], g["next"]

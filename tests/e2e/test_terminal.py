@@ -555,3 +555,52 @@ def test_a_rejection_on_a_terminal_asks_why_and_the_model_reads_it(fake_llm: Any
             if isinstance(m["content"], list) for b in m["content"] if b.get("type") == "tool_result"}
     assert said["toolu_b"] == "Permission denied by the user. The user said: build/ holds the release"
     assert said["toolu_e"] == "The user rejected this edit. The user said: 42 is the answer"
+
+
+def test_plan_feedback_on_a_terminal_reaches_the_model(fake_llm: Any, tmp_path: Path) -> None:
+    """Leaving plan mode declined with what should change: the model reads it with the answer."""
+    import re
+
+    llm = fake_llm
+    llm.reset()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+
+    def responder(request: Any) -> Any:
+        body = json.dumps(request.body)
+        answered = {b.get("tool_use_id") for m in request.body["messages"][-1:]
+                    if isinstance(m["content"], list) for b in m["content"] if b.get("type") == "tool_result"}
+        if "toolu_exit" in answered:
+            return Reply.text("I will split the plan in two steps.")
+        if "toolu_plan" in answered:
+            return Reply.tool_use("ExitPlanMode", {}, id="toolu_exit")
+        if "plan the change" in body and not answered:
+            found = re.search(r"Your plan file is (\S+?)[;:]? ", body)
+            assert found, "the plan file is named in plan mode"
+            return Reply.tool_use("Write", {"file_path": found.group(1), "content": "# Plan\n1. Change main\n"},
+                                  id="toolu_plan")
+        return Reply.text("ok")
+
+    llm.responder = responder
+    chat = PtyChat(ws, chat_env(tmp_path, llm.url))
+    try:
+        chat.wait_for("Ctrl-D exits")
+        out = chat.wait_for("> ")
+        chat.send("/plan")
+        out = chat.wait_for("mode: plan")
+        chat.wait_for_prompt(out.index("mode: plan"))
+        chat.send("plan the change")
+        chat.wait_for("[n] no, keep planning >")
+        chat.send("n")
+        chat.wait_for("What should change in the plan? (Enter to skip): ")
+        chat.send("split it in two steps")
+        out = chat.wait_for("split the plan in two steps.")
+        chat.wait_for_prompt(out.index("split the plan in two steps."))
+        assert chat.finish() == 0, chat.out
+    finally:
+        if chat.proc.poll() is None:
+            chat.proc.kill()
+    said = {b["tool_use_id"]: tool_result_text(b) for r in llm.requests for m in r.body["messages"]
+            if isinstance(m["content"], list) for b in m["content"] if b.get("type") == "tool_result"}
+    assert "keep planning" in said["toolu_exit"], said
+    assert said["toolu_exit"].endswith("The user said: split it in two steps"), said

@@ -390,6 +390,33 @@ def test_plan_mode_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
     report("plan_real", result)
 
 
+def test_plan_feedback_asks_what_to_change_and_the_model_reads_it(tmp_path: Path, llm: Any) -> None:
+    import re
+
+    from sidecar.fake_llm import Reply
+
+    def responder(request: Any) -> Any:
+        answered = {b.get("tool_use_id") for b in last_user_blocks(request) if b.get("type") == "tool_result"}
+        if "toolu_exit" in answered:
+            return text_reply("I will split the plan in two steps.")
+        if "toolu_plan" in answered:
+            return Reply(content=[{"type": "tool_use", "id": "toolu_exit", "name": "ExitPlanMode", "input": {}}])
+        if "plan the change" in last_user_text(request):
+            found = re.search(r"Your plan file is (\S+?)[;:]? ", json.dumps(request.body))
+            assert found, "the plan file is named in plan mode"
+            return Reply(content=[{"type": "tool_use", "id": "toolu_plan", "name": "Write",
+                                   "input": {"file_path": found.group(1), "content": "# Plan\n1. Change main\n"}}])
+        return text_reply("ok")
+
+    llm.responder = responder
+    result = run_scenario("plan_feedback", tmp_path, fake_url=llm.url, timeout=180)
+    said = [b for r in llm.requests for b in last_user_blocks(r)
+            if b.get("type") == "tool_result" and b.get("tool_use_id") == "toolu_exit"]
+    text = json.dumps(said[-1]) if said else ""
+    assert "keep planning" in text and "The user said: split it in two steps" in text, said
+    assert [i["kind"] for i in result["inputs"]] == ["context_sidecar_reason"]
+
+
 def test_a_rejection_asks_why_and_the_model_reads_it(tmp_path: Path, llm: Any) -> None:
     from sidecar.fake_llm import Reply
 

@@ -282,6 +282,41 @@ scenario("the model's task list shows above the prompt box as it changes, and th
   assert.match(sent, /Todos have been modified successfully/, "the model read the tool's answer");
 });
 
+scenario("plan mode: \"No, keep planning\" with what to change, and the model reads it with the answer", { skip, timeout: 180_000 }, async () => {
+  const frame = await cs.openChat();
+  await frame.locator("#plan").click();
+  await frame.locator('#plan[aria-pressed="true"]').waitFor({ timeout: 30_000 });
+  await fake.queue([text("Reading first.")]);
+  await cs.sendPrompt("Plan a docstring for add");
+  await cs.waitForAnswer("Reading first");
+  const asked = JSON.stringify((await fake.requests()).at(-1).body);
+  const planFile = /Your plan file is (\S+?)[;:]? /.exec(asked)?.[1];
+  assert.ok(planFile, "plan mode names the plan file");
+  await fake.queue([
+    tool("toolu_plan", "Write", { file_path: planFile, content: "# Plan\n\n1. Add a docstring to add()\n" }),
+    tool("toolu_exit", "ExitPlanMode", {}),
+    text("I will split it in two steps."),
+  ]);
+  await cs.sendPrompt("Write the plan down");
+  // The plan itself asks (the plan file's Write, should the mode ask about it, is accepted).
+  const card = frame.locator(".permission", { hasText: "Leave plan mode?" }).first();
+  const write = frame.locator(".permission:not(.answered)", { hasText: "plan.md" }).first();
+  for (const deadline = Date.now() + 60_000; !(await card.isVisible()); ) {
+    assert.ok(Date.now() < deadline, "the plan asks to leave plan mode");
+    if (await write.isVisible()) await write.locator("button.allow_once").click();
+    await cs.page.waitForTimeout(200);
+  }
+  const change = "Split it in two steps: docstring, then a doctest";
+  await card.locator("input.permission-reason").fill(change);
+  await card.locator("button", { hasText: "No, keep planning" }).click();
+  await cs.waitForAnswer("split it in two steps");
+  const sent = JSON.stringify((await fake.requests()).at(-1).body.messages);
+  assert.ok(sent.includes("keep planning") && sent.includes(`The user said: ${change}`), sent.slice(-800));
+  // Out of plan mode again for what follows.
+  await frame.locator("#plan").click();
+  await frame.locator('#plan[aria-pressed="false"]').waitFor({ timeout: 30_000 });
+});
+
 scenario("after a window reload the workspace's last session is back: conversation and gauge", { skip, timeout: 150_000 }, async () => {
   await cs.reload();
   await cs.statusBar().locator(".statusbar-item", { hasText: /K \/ 200K/ }).waitFor({ timeout: 60_000 });
