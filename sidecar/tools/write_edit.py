@@ -143,8 +143,22 @@ def _path_title(verb: str, input: dict[str, Any], roots: Sequence[Path]) -> str:
     return f"{verb} {display_path(raw, roots) if roots else raw}"
 
 
-class WriteTool(BaseTool):
+class _FileTool(BaseTool):
+    """A tool that changes the one file its ``file_path`` names: titled "<verb> <path>" and
+    located at that file."""
+
+    verb: ClassVar[str]
+
+    def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str:
+        return _path_title(self.verb, input, roots)
+
+    def locations(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> list[dict[str, Any]]:
+        return location_of(input.get("file_path"), roots)
+
+
+class WriteTool(_FileTool):
     name = "Write"
+    verb = "Write"
     kind = "edit"
     compactable = True
     description = (
@@ -160,12 +174,6 @@ class WriteTool(BaseTool):
         },
         "required": ["file_path", "content"],
     }
-
-    def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str:
-        return _path_title("Write", input, roots)
-
-    def locations(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> list[dict[str, Any]]:
-        return location_of(input.get("file_path"), roots)
 
     async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         path = _target(args["file_path"], ctx)
@@ -187,8 +195,9 @@ class WriteTool(BaseTool):
         )
 
 
-class EditTool(BaseTool):
+class EditTool(_FileTool):
     name = "Edit"
+    verb = "Edit"
     kind = "edit"
     compactable = True
     description = (
@@ -206,12 +215,6 @@ class EditTool(BaseTool):
         },
         "required": ["file_path", *_REPLACEMENT_REQUIRED],
     }
-
-    def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str:
-        return _path_title("Edit", input, roots)
-
-    def locations(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> list[dict[str, Any]]:
-        return location_of(input.get("file_path"), roots)
 
     async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         path = _target(args["file_path"], ctx)
@@ -330,8 +333,9 @@ def _edit_line(number: int, edit: OneEdit, change: Replacement) -> str:
     return line
 
 
-class MultiEditTool(BaseTool):
+class MultiEditTool(_FileTool):
     name = "MultiEdit"
+    verb = "Edit"
     kind = "edit"
     compactable = True
     description = (
@@ -356,12 +360,6 @@ class MultiEditTool(BaseTool):
         },
         "required": ["file_path", "edits"],
     }
-
-    def title(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> str:
-        return _path_title("Edit", input, roots)
-
-    def locations(self, input: dict[str, Any], roots: Sequence[Path] = ()) -> list[dict[str, Any]]:
-        return location_of(input.get("file_path"), roots)
 
     async def invoke(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
         path = _target(args["file_path"], ctx)
