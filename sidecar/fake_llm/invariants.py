@@ -28,7 +28,8 @@ Rules, per session:
    throws the provider's prompt cache away.
 5. ``epoch``: an epoch change names a known cause and never goes backwards.
 6. ``reinjected``: the context a compaction puts back (see ``REINJECTED``: the skills the
-   model loaded, the SessionStart hooks' context, the plan written in plan mode) stays
+   model loaded, the SessionStart hooks' context, the plan written in plan mode, the task
+   list kept with TodoWrite) stays
    within its budgets on every request, and the first request after each compaction carries every item of each kind
    that the conversation had before it (most recent first where the kind has an order),
    each once.
@@ -51,6 +52,8 @@ from typing import Any
 from sidecar.core.permissions.modes import FILE_EDIT_TOOLS
 from sidecar.core.permissions.plan import PLAN_FILE_INTRO, PLAN_REINJECTED_MARK
 from sidecar.core.settings import PostCompact
+from sidecar.core.todos import REINJECTED_INTRO as TODO_REINJECTED_INTRO
+from sidecar.core.todos import TODO_TOOL
 from sidecar.core.turns.request_labels import (
     BLOCKING_HEADER,
     CALL_HEADER,
@@ -105,6 +108,10 @@ class _Conversation:
     plan_file: str = ""
     plan_written: list[str] = field(default_factory=list)
     plan_edits: dict[str, str] = field(default_factory=dict)
+    # TodoWrite calls seen (id -> whether the list has tasks), and whether the last one that
+    # did not fail left a list to put back.
+    todo_calls: dict[str, bool] = field(default_factory=dict)
+    todo_kept: bool = False
 
 
 # ----- re-injected context --------------------------------------------------------------
@@ -159,6 +166,12 @@ def _plan_budget(blocking: int) -> int:
     return min(PostCompact().perFileTokens, blocking // 15)
 
 
+def _todo_budget(blocking: int) -> int:
+    """The task list's ceiling: 1% of the window, at least 200 tokens; the window is under
+    eight thirds of the blocking limit (see ``_plan_budget``)."""
+    return max(200, blocking * 8 // 300)
+
+
 # Kind -> how to recognise it in a request -> its budget. Add one entry per kind.
 REINJECTED: list[ReinjectedKind] = [
     ReinjectedKind("skills", INVOKED_SKILL_MARK, _after_mark(INVOKED_SKILL_MARK, "\n"),
@@ -172,6 +185,10 @@ REINJECTED: list[ReinjectedKind] = [
                    budget=_plan_budget, per_item=_plan_budget,
                    expected=lambda conv: list(conv.plan_written), ordered=False,
                    only_expected=False),
+    ReinjectedKind("todos", TODO_REINJECTED_INTRO, lambda text: "task list",
+                   budget=_todo_budget, per_item=None,
+                   expected=lambda conv: ["task list"] if conv.todo_kept else [], ordered=False,
+                   only_expected=False),  # the fake follows TodoWrite calls on Anthropic's wire only
 ]
 
 
@@ -228,6 +245,26 @@ def _skill_calls(provider: str, body: dict[str, Any], conv: _Conversation) -> No
                     if name in conv.skills:
                         conv.skills.remove(name)
                     conv.skills.append(name)
+
+
+def _todo_calls(provider: str, body: dict[str, Any], conv: _Conversation) -> None:
+    """Note the TodoWrite calls the request shows and whether the last answered one left a
+    list (Anthropic's wire, which the long tests speak)."""
+    if provider != "anthropic":
+        return
+    for message in body.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        for b in content if isinstance(content, list) else []:
+            if not isinstance(b, dict):
+                continue
+            if b.get("type") == "tool_use" and b.get("name") == TODO_TOOL:
+                raw = b.get("input")
+                todos = raw.get("todos") if isinstance(raw, dict) else None
+                conv.todo_calls.setdefault(str(b.get("id")), bool(todos))
+            elif b.get("type") == "tool_result" and not b.get("is_error"):
+                kept = conv.todo_calls.pop(str(b.get("tool_use_id")), None)
+                if kept is not None:
+                    conv.todo_kept = kept
 
 
 def _plan_writes(provider: str, body: dict[str, Any], texts: list[str],
@@ -447,6 +484,8 @@ class InvariantChecker:
             conv.skills.clear()  # a cleared conversation starts over: nothing comes back
             conv.skill_calls.clear()
             conv.hook_context.clear()
+            conv.todo_calls.clear()
+            conv.todo_kept = False
         found.extend(self._reinjected(index, provider, conv, body, limit, compacted, session))
         if compacted and conv.mcp_announced:
             found.extend(self._reannounced(index, body, blocks))
@@ -506,6 +545,7 @@ class InvariantChecker:
         if compacted:
             self.reinjections.append(seen)
         _skill_calls(provider, body, conv)
+        _todo_calls(provider, body, conv)
         _plan_writes(provider, body, texts, conv)
         hook_kind = next(k for k in REINJECTED if k.kind == "hooks")
         for t in texts:

@@ -265,6 +265,38 @@ def test_a_compaction_must_put_back_the_plan_the_model_wrote() -> None:
         assert observe(c3, req(summary, assistant("ok"), user("go on")), after) == []
 
 
+def todo_written(tool_id: str = "t1", todos: list[dict[str, str]] | None = None,
+                 error: bool = False) -> list[dict[str, Any]]:
+    given = [{"content": "Fix it", "status": "in_progress", "activeForm": "Fixing it"}] if todos is None else todos
+    return [{"role": "assistant", "content": [{"type": "tool_use", "id": tool_id, "name": "TodoWrite",
+                                                "input": {"todos": given}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id,
+                                          "content": "Todos have been modified successfully.", "is_error": error}]}]
+
+
+def test_a_compaction_must_put_back_the_task_list() -> None:
+    from sidecar.core.todos import REINJECTED_INTRO
+
+    history = [user("hi", context=True), assistant("on it"), *todo_written()]
+    summary = user("summary", context=True)
+    after = headers(epoch=2, cause="compaction")
+    c = InvariantChecker()
+    assert observe(c, req(*history, assistant("ok"), user("go"))) == []
+    good = reinjected(f"{REINJECTED_INTRO}\n1. [~] Fix it")
+    assert observe(c, req(summary, assistant("ok"), good), after) == []
+    assert c.reinjections[-1]["todos"]["names"] == ["task list"]
+    # Missing after the compaction: caught.
+    c2 = InvariantChecker()
+    observe(c2, req(*history, assistant("ok"), user("go")))
+    found = observe(c2, req(summary, assistant("ok"), user("go on")), after)
+    assert found == ["reinjected: todos after the compaction: [] where ['task list'] were expected"]
+    # A call that failed, or a list emptied since, owes nothing.
+    for other in (todo_written(error=True), [*todo_written("t1"), *todo_written("t2", todos=[])]):
+        c3 = InvariantChecker()
+        observe(c3, req(user("hi", context=True), assistant("p"), *other, assistant("ok"), user("go")))
+        assert observe(c3, req(summary, assistant("ok"), user("go on")), after) == []
+
+
 def test_a_plan_past_its_budget_is_caught() -> None:
     big = f"The plan written in plan mode, {PLAN}:\n" + "step " * 800  # ~800 tokens
     found = observe(InvariantChecker(), req(user("hi", context=True), assistant("ok"),
