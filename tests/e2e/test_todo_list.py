@@ -67,3 +67,45 @@ async def test_the_task_list_is_shown_kept_past_compaction_and_reloaded(
         assert all(u.get("replay") for u in replayed)
     finally:
         await stop_client(client)
+
+
+async def test_the_task_list_follows_an_automatic_compaction_and_a_typed_compact(llm: Any, tmp_path: Path) -> None:
+    """In a 60K window (auto-compact at 27,000 tokens) the model keeps a list, then reads files
+    until the sidecar compacts by itself: the first main request after it carries the list;
+    then /compact typed as a prompt does the same."""
+    from tests.e2e.test_compaction import SMALL, big_file, read_reply
+
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    client = await start_client()
+    try:
+        rec = await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store", **SMALL,
+                                                    sessionMemory={"enabled": False}))
+        sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
+        llm.queue(Reply.tool_use("TodoWrite", {"todos": PLAN}, id="toolu_t1"))
+        llm.queue(Reply.text("Listed."))
+        await prompt(client, sid, "plan the work")
+        seen = len(llm.requests)
+        for i in range(8):
+            name = big_file(workspace, f"mod{i}.py", 12)
+            llm.queue(read_reply(name, f"toolu_r{i}"))
+            llm.queue(Reply.text(f"mod{i} read."))
+            await prompt(client, sid, f"read mod{i}.py")
+            if rec.of("compaction_update") and rec.of("compaction_update")[-1]["status"] == "completed":
+                break
+        done = [u for u in rec.of("compaction_update") if u["status"] == "completed"]
+        assert done and done[0]["trigger"] == "auto", [u["status"] for u in rec.of("compaction_update")]
+        main_after = [r for r in llm.requests[seen:] if r.call == "main"]
+        boundary = next(i for i, r in enumerate(main_after) if r.headers.get("x-context-sidecar-epoch") !=
+                        main_after[0].headers.get("x-context-sidecar-epoch"))
+        first = json.dumps(sent_conversation(main_after[boundary]))
+        assert REINJECTED_INTRO in first and "2. [~] Fix the off-by-one" in first
+
+        llm.queue(Reply.text("Summary: reading modules; the list is kept."))
+        await prompt(client, sid, "/compact")
+        llm.queue(Reply.text("Carrying on."))
+        await prompt(client, sid, "carry on")
+        after = json.dumps(sent_conversation(llm.requests[-1]))
+        assert REINJECTED_INTRO in after and "3. [ ] Run the tests" in after
+    finally:
+        await stop_client(client)
