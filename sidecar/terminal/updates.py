@@ -33,6 +33,7 @@ class ToolLine:
     title: str
     kind: str
     status: str = "pending"
+    nested: bool = False  # a subagent's call, shown under its Task call's line
 
 
 @dataclass
@@ -154,7 +155,8 @@ class UpdatePrinter:
     def _on_tool_call(self, update: dict[str, Any]) -> None:
         tid = str(update.get("toolCallId"))
         line = ToolLine(title=str(update.get("title") or "tool"), kind=str(update.get("kind") or "other"),
-                        status=str(update.get("status") or "pending"))
+                        status=str(update.get("status") or "pending"),
+                        nested=bool(json_object(json_object(update.get("_meta")).get("sidecar")).get("parentToolCallId")))
         self.tools[tid] = line
         self.end_message()
         if line.status in ("completed", "failed"):  # replayed history: the call is over
@@ -183,8 +185,9 @@ class UpdatePrinter:
         elif ok and update:
             detail = style.paint(_tool_summary(update, text), "grey")
         self.screen.clear_status()
-        self.screen.line(f"  {mark} {line.title}{detail}")
-        if self.show_tool_output and text:
+        indent = "      ↳ " if line.nested else "  "
+        self.screen.line(f"{indent}{mark} {line.title}{detail}")
+        if self.show_tool_output and text and not line.nested:
             for out in text.splitlines()[:6]:
                 self.screen.line(style.paint("    " + out[:120], "grey"))
 

@@ -136,6 +136,14 @@ def test_chat_rendering_with_in_process_server(tmp_path: Path) -> None:
     assert len(result["checks"]) >= 26
 
 
+def test_a_subagents_calls_fold_into_the_task_block(tmp_path: Path) -> None:
+    result = run_scenario("nested", tmp_path)
+    lines = result["lines"]
+    task = next(i for i, line in enumerate(lines) if line.startswith("⚙ Find the config loader"))
+    assert "    ↳ ✓ Read src/config.py" in lines[task:], lines
+    assert "    load() in src/config.py" in lines[task:], lines
+
+
 def test_edit_review_modes_and_winbar(tmp_path: Path) -> None:
     result = run_scenario("review", tmp_path)
     # Rows say what the call does: the file read, the file edited and the change as a hunk.

@@ -200,6 +200,7 @@ function render(t: ToolState): void {
 
   const body = t.row.querySelector<HTMLElement>(".tool-body")!;
   const kept = body.querySelector(".permission");
+  const nested = body.querySelector(":scope > .subagent-calls");
   body.replaceChildren();
   if (kept) body.appendChild(kept);
   if (t.permissionReason) body.appendChild(el("div", "tool-said", `You told the model: ${t.permissionReason}`));
@@ -208,10 +209,30 @@ function render(t: ToolState): void {
   if (inputText && !["Read", "Edit", "Write"].includes(s.verb)) body.appendChild(el("pre", "tool-input", inputText));
   if (s.diff) body.appendChild(diffView(s.diff));
   const out = outputText(t.content) || (s.verb === "Bash" || t.status === "failed" ? str(input(t.rawOutput).output) ?? "" : "");
+  // A Task row: its subagent's calls, then the report.
+  if (nested) body.appendChild(nested);
   if (out) body.appendChild(el("pre", "tool-output", out));
 }
 
-function ensureRow(id: string, title: string): ToolState {
+/** The Task call a subagent's tool call belongs to (`_meta.sidecar.parentToolCallId`). */
+function parentOf(u: unknown): string | undefined {
+  const meta = isRecord(u) && isRecord(u._meta) ? u._meta : undefined;
+  const sidecar = meta && isRecord(meta.sidecar) ? meta.sidecar : undefined;
+  return typeof sidecar?.parentToolCallId === "string" ? sidecar.parentToolCallId : undefined;
+}
+
+/** The box inside a Task row that holds its subagent's tool calls. */
+function nestedCalls(t: ToolState): HTMLElement {
+  const body = t.row.querySelector<HTMLElement>(".tool-body")!;
+  let box = body.querySelector<HTMLElement>(":scope > .subagent-calls");
+  if (!box) {
+    box = el("div", "subagent-calls");
+    body.appendChild(box);
+  }
+  return box;
+}
+
+function ensureRow(id: string, title: string, parent?: string): ToolState {
   let t = tools.get(id);
   if (!t) {
     const row = el("details", "tool");
@@ -219,14 +240,21 @@ function ensureRow(id: string, title: string): ToolState {
     row.append(el("summary"), el("div", "tool-body"));
     t = { row, title, kind: undefined, rawInput: undefined, rawOutput: undefined, content: [], locations: [], status: "pending" };
     tools.set(id, t);
-    append(row);
-    breakBlock();
+    const host = parent !== undefined ? tools.get(parent) : undefined;
+    if (host) {
+      // A subagent's call folds into its Task row, not the conversation.
+      row.dataset.parentToolCallId = parent;
+      nestedCalls(host).appendChild(row);
+    } else {
+      append(row);
+      breakBlock();
+    }
   }
   return t;
 }
 
 export function toolCall(u: ToolCall): void {
-  const t = ensureRow(u.toolCallId, u.title);
+  const t = ensureRow(u.toolCallId, u.title, parentOf(u));
   t.title = u.title;
   t.kind = u.kind;
   t.rawInput = u.rawInput;
@@ -237,7 +265,7 @@ export function toolCall(u: ToolCall): void {
 }
 
 export function toolCallUpdate(u: ToolCallUpdate): void {
-  const t = ensureRow(u.toolCallId, u.title ?? u.toolCallId);
+  const t = ensureRow(u.toolCallId, u.title ?? u.toolCallId, parentOf(u));
   if (u.title) t.title = u.title;
   if (u.status) t.status = u.status;
   // A replayed or late-created row learns what the call was from its final update.

@@ -311,3 +311,22 @@ test("a tall edit card scrolls its reason line and buttons into view", { skip },
   assert.equal(await inView(page, ".permission button.allow_once"), true, "Accept is in view");
   await page.close();
 });
+
+test("a subagent's tool calls fold into its Task row, and stay there when the report arrives", { skip }, async () => {
+  const page = await openView(browser);
+  await host(page, running);
+  await update(page, { sessionUpdate: "tool_call", toolCallId: "task1", title: "Find the config loader", kind: "think", status: "pending", rawInput: { description: "Find the config loader", prompt: "Where is the config read?", subagent_type: "general-purpose" } });
+  const nested = { _meta: { sidecar: { parentToolCallId: "task1" } } };
+  await update(page, { sessionUpdate: "tool_call", toolCallId: "sub_r1", title: "Read src/config.py", kind: "read", status: "pending", rawInput: { file_path: "src/config.py" }, ...nested });
+  await update(page, { sessionUpdate: "tool_call_update", toolCallId: "sub_r1", status: "completed", content: [{ type: "content", content: { type: "text", text: "def load(): ..." } }], ...nested });
+  await update(page, { sessionUpdate: "tool_call_update", toolCallId: "task1", status: "completed", content: [{ type: "content", content: { type: "text", text: "The config is read in src/config.py, load()." } }] });
+  // One row in the conversation; the subagent's read inside it, before the report.
+  assert.deepEqual(await page.locator("#transcript > details.tool").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.toolCallId)), ["task1"]);
+  const task = page.locator('details.tool[data-tool-call-id="task1"]');
+  await task.locator("summary").first().click();
+  const inner = task.locator('.subagent-calls details.tool[data-tool-call-id="sub_r1"]');
+  assert.equal(await inner.count(), 1);
+  assert.equal(await inner.getAttribute("data-status"), "completed");
+  assert.match(await task.locator(":scope > .tool-body > .tool-output").innerText(), /src\/config\.py, load\(\)/);
+  await page.close();
+});

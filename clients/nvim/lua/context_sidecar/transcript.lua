@@ -530,8 +530,32 @@ function M.tool(chat, id, fields)
   return tool
 end
 
+---The Task call a subagent's tool call belongs to (`_meta.sidecar.parentToolCallId`).
+local function parent_of(update)
+  local meta = type(nn(update._meta)) == "table" and nn(update._meta.sidecar) or nil
+  return type(meta) == "table" and type(nn(meta.parentToolCallId)) == "string" and meta.parentToolCallId or nil
+end
+
+---A subagent's call: one line in its Task call's block once it ends (`↳ ✓ Read file`).
+local function on_nested_tool(chat, parent, update)
+  local id = nn(update.toolCallId) or "?"
+  chat.nested = chat.nested or {}
+  local seen = chat.nested[id] or {}
+  chat.nested[id] = seen
+  seen.title = nn(update.title) or seen.title or nn(update.kind) or "tool"
+  local status = nn(update.status)
+  if (status == "completed" or status == "failed") and not seen.shown then
+    seen.shown = true
+    M.extend_block(chat, parent.block, { ("    ↳ %s %s"):format(status == "completed" and "✓" or "✗", seen.title) })
+  end
+end
+
 local function on_tool_update(chat, update)
   local id = nn(update.toolCallId) or "?"
+  local parent = parent_of(update)
+  if parent and chat.tools[parent] then
+    return on_nested_tool(chat, chat.tools[parent], update)
+  end
   local tool = M.tool(chat, id, update)
   local permission = nn(update.permission)
   if type(permission) == "table" and not tool.permission then
