@@ -53,6 +53,22 @@ BUILT_IN = AgentDefinition(
 )
 
 
+# The family names Claude Code's agent files give as ``model``.
+MODEL_ALIASES = ("opus", "sonnet", "haiku")
+
+
+def agent_model(agent: AgentDefinition, provider: str) -> str | None:
+    """The model ``agent`` names: an alias (``sonnet``) is the newest of that family the
+    catalog knows, on Anthropic; elsewhere an alias names nothing (None)."""
+    from sidecar.core.models.catalog import ANTHROPIC_MODELS
+
+    if agent.model not in MODEL_ALIASES:
+        return agent.model
+    if provider != "anthropic":
+        return None
+    return next((m for m in ANTHROPIC_MODELS if m.startswith(f"claude-{agent.model}-")), None)
+
+
 def agent_roots(cwd: Path, home: Path, workspace_trusted: bool) -> list[tuple[Path, AgentSource]]:
     """Where definitions live, the workspace's first (only when it is trusted)."""
     roots: list[tuple[Path, AgentSource]] = []

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from sidecar.core.conversation.file_state import FileReadState
 from sidecar.core.conversation.messages import new_uuid
 from sidecar.core.permissions.modes import only_looks
-from sidecar.core.subagents.definitions import AgentDefinition, discover_agents
+from sidecar.core.subagents.definitions import AgentDefinition, agent_model, discover_agents
 from sidecar.core.subagents.nested_editor import NestedEditor
 from sidecar.core.subagents.ports import TASK_TOOL, SidechainStores, SubagentReport, UnknownAgent
 from sidecar.core.todos import TODO_TOOL
@@ -140,7 +140,7 @@ class SessionSubagents:
 
         parent = self._parent
         base = parent.settings
-        model = agent.model or base.subagentModel or parent.info.model
+        model = agent_model(agent, parent.info.provider) or base.subagentModel or parent.info.model
         settings = dataclasses.replace(
             base, model=model, provider=parent.info.provider,
             permissions=dataclasses.replace(base.permissions, defaultMode=parent.permissions.mode))

@@ -5,7 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from sidecar.core.settings import Settings
-from sidecar.core.subagents.definitions import GENERAL_PURPOSE, discover_agents, listing
+from sidecar.core.subagents.definitions import (
+    BUILT_IN,
+    GENERAL_PURPOSE,
+    agent_model,
+    discover_agents,
+    listing,
+)
 from sidecar.core.subagents.runner import subagent_tools
 from sidecar.tools.registry import default_tools
 
@@ -84,3 +90,14 @@ def test_a_subagent_gets_read_only_tools_unless_granted_and_never_task(tmp_path:
     assert [t.name for t in subagent_tools(tools, agents["writer"])] == ["Read", "Edit"]
     every = [t.name for t in subagent_tools(tools, agents["all"])]
     assert "Bash" in every and "Edit" in every and "Task" not in every
+
+
+def test_a_family_alias_is_the_newest_model_of_that_family_on_anthropic() -> None:
+    import dataclasses
+
+    sonnet = dataclasses.replace(BUILT_IN, model="sonnet")
+    assert agent_model(sonnet, "anthropic") == "claude-sonnet-5-5"
+    assert agent_model(dataclasses.replace(BUILT_IN, model="haiku"), "anthropic") == "claude-haiku-5-5"
+    assert agent_model(sonnet, "openai") is None
+    assert agent_model(dataclasses.replace(BUILT_IN, model="gpt-4o"), "openai") == "gpt-4o"
+    assert agent_model(BUILT_IN, "anthropic") is None
