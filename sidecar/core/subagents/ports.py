@@ -42,12 +42,6 @@ class Subagents(Protocol):
         ...
 
 
-class SubagentAware(Protocol):
-    """A tool that lists the session's agents (its description names them)."""
-
-    def bind_subagents(self, subagents: Subagents) -> None: ...
-
-
 @runtime_checkable
 class SidechainStores(Protocol):
     """A transcript store that writes a subagent's records as a sidechain of a session."""
