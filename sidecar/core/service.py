@@ -63,6 +63,7 @@ from sidecar.core.session import Session, SessionInfo
 from sidecar.core.session_catalog import listed, read_stored
 from sidecar.core.settings import Settings
 from sidecar.core.stores import Stores
+from sidecar.core.subagents.runner import SessionSubagents, SubagentParts
 from sidecar.core.workspace.editor_context import editor_attachments
 from sidecar.core.workspace.editor_reports import EditorReports
 from sidecar.core.workspace.prefix import read_ahead
@@ -144,6 +145,11 @@ class SessionService:
             describe=self.models.described, workspace_trust=lambda: self.trust.of(info.cwd),
             mcp=self.mcp, tier_observers=self.tier_observers,
         )
+        # Its Task tool runs subagents: sessions built from the same pieces.
+        SessionSubagents(session, SubagentParts(
+            tools=self.adapters.tools, provider=self.models.provider,
+            describe=self.models.described, writer=self.stores.writer,
+            trusted=lambda: self.trust.of(info.cwd).trusted, tier_observers=self.tier_observers))
         self.sessions[info.session_id] = session
         self.documents.watch(info.cwd, session.prefix)
         return session

@@ -180,6 +180,9 @@ class Settings:
     # answer at 4 bytes a token). Past it the stream is stopped and the answer kept, cut.
     maxAnswerBytes: int = 1_048_576
     compactModel: str | None = None
+    # The model of a Task tool's subagent whose definition names none; None: the main
+    # session's model.
+    subagentModel: str | None = None
     storageDir: str | None = None
     maxTurnRequests: int = 50
     summaryReserveTokens: int = 20_000
@@ -382,7 +385,7 @@ SETTINGS_FILE_MAX_BYTES = 1 << 20
 # tool's reach, a server or the transport's limits: those come from the user's file, the
 # environment or the editor. A dotted name allows one setting, a plain one its whole group.
 WORKSPACE_SETTINGS = (
-    "model", "compactModel", "contextWindow", "maxOutputTokens", "maxTurnRequests",
+    "model", "compactModel", "subagentModel", "contextWindow", "maxOutputTokens", "maxTurnRequests",
     "summaryReserveTokens", "warningBufferTokens", "errorBufferTokens", "blockingBufferTokens",
     "autoCompact", "microcompact", "apiContextManagement", "promptCache", "sessionMemory",
     "postCompact", "tokens", "thinking", "compactionBackend",

@@ -48,6 +48,13 @@ def transcript_path(storage_dir: Path | str, cwd: str, session_id: str) -> Path:
     return project_dir(storage_dir, cwd) / f"{check_session_id(session_id)}{TRANSCRIPT_SUFFIX}"
 
 
+def sidechain_path(storage_dir: Path | str, cwd: str, session_id: str, agent_id: str) -> Path:
+    """A subagent's transcript, where Claude Code keeps it: beside the session's
+    (``projects/<sanitized cwd>/<sessionId>/subagents/agent-<agentId>.jsonl``)."""
+    return (project_dir(storage_dir, cwd) / check_session_id(session_id) / "subagents"
+            / f"agent-{check_session_id(agent_id)}{TRANSCRIPT_SUFFIX}")
+
+
 def history_path(storage_dir: Path | str) -> Path:
     return Path(storage_dir) / "history.jsonl"
 

@@ -19,7 +19,7 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from sidecar import __version__
 from sidecar.core.conversation.messages import Message, now_iso
@@ -30,6 +30,9 @@ from sidecar.storage.files import PartialWrite, open_append, seal, write_whole
 from sidecar.storage.line_reader import iter_lines_reversed
 from sidecar.storage.paths import check_session_id, tool_results_dir, transcript_path
 from sidecar.storage.tool_results import save_tool_result
+
+if TYPE_CHECKING:
+    from sidecar.storage.sidechain import SidechainWriter
 
 log = logging.getLogger(__name__)
 
@@ -143,18 +146,38 @@ class TranscriptWriter:
         A compaction (boundary, summary, re-injected files, kept tail) goes through here.
         """
         check_session_id(session_id)
-        handle = self._handle(self.path_for(session_id, cwd))
+        self.append_at(self.path_for(session_id, cwd), messages, session_id, cwd)
+
+    def append_at(self, path: Path, messages: list[Message], session_id: str, cwd: str,
+                  marks: dict[str, Any] | None = None) -> None:
+        """Write records to the file at ``path`` with one write, each with ``marks`` over
+        its fields (a subagent's ``isSidechain`` and ``agentId``)."""
+        handle = self._handle(path)
         lines: list[bytes] = []
         last = handle.last_uuid
         for message in messages:
             parent = message.parent_uuid if message.parent_uuid is not None else last
             record = record_from_message(message, session_id=session_id, cwd=cwd,
                                          parent_uuid=parent, version=self.version)
+            record.update(marks or {})
             lines.append(encode_line(record, redact=self.redact_keys))
             last = message.uuid
         if lines:
             self._write(handle, b"".join(lines))
             handle.last_uuid = last
+
+    def sidechain(self, session_id: str, agent_id: str) -> SidechainWriter:
+        """The store of one subagent's records, a sidechain of session ``session_id``."""
+        from sidecar.storage.sidechain import SidechainWriter
+
+        return SidechainWriter(self, session_id, agent_id)
+
+    def close_path(self, path: Path) -> None:
+        """Write what the file at ``path`` holds back (one last try), then close it."""
+        with self._lock:
+            handle = self._open.pop(path, None)
+        if handle is not None:
+            self._close(handle)
 
     def append_state(
         self,

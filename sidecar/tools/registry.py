@@ -10,6 +10,7 @@ from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool
 from sidecar.tools.shell import BashTool
 from sidecar.tools.skill import SkillTool
+from sidecar.tools.task import TaskTool
 from sidecar.tools.todo_write import TodoWriteTool
 from sidecar.tools.write_edit import EditTool, MultiEditTool, WriteTool
 
@@ -23,4 +24,5 @@ def default_tools(settings: Settings) -> list[Tool]:
     tools.append(ExitPlanModeTool())
     tools.append(SkillTool())
     tools.append(TodoWriteTool())
+    tools.append(TaskTool())
     return tools

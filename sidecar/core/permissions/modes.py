@@ -35,6 +35,11 @@ KILL_SHELL_TOOL = "KillBash"
 FILE_EDIT_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 
 
+def only_looks(kind: str) -> bool:
+    """Whether a tool of this kind only looks (what plan mode lets through unasked)."""
+    return kind in _LOOKING
+
+
 def is_mode(value: object) -> bool:
     return isinstance(value, str) and value in MODE_IDS
 

@@ -1,4 +1,6 @@
-"""Running the tool calls of one model response, with the editor watching.
+"""Running the tool calls of one model response, with the editor watching: in order, but
+neighbouring calls of tools marked ``concurrent`` (Task) at once, their results still in the
+model's order.
 
 Every result is redacted of the keys the sidecar holds before the model, the transcript or
 the editor sees it: a file, a command or an error text can carry one. A result too large for
@@ -49,43 +51,68 @@ INTERRUPTED = ToolRun(INTERRUPTED_TOOL, True)
 
 
 async def run_tool_calls(session: ToolHost, tool_uses: list[Block], message_id: str) -> None:
-    """Run each call in order, report it, and append all results as one user message."""
-    ctx = SessionToolContext(session)
+    """Run the calls, report each, and append all results as one user message, in the
+    model's order. Calls run one after another, except that neighbouring calls of tools
+    marked ``concurrent`` (Task) run at once."""
     by_name = {t.name: t for t in session.tools}
     results: list[Block] = []
-    added = 0  # tokens the results of this response already add
-    for use in tool_uses:
-        tid = str(use.get("id"))
-        raw_input = json_object(use.get("input"))
-        shown_input = redact_value(raw_input)
-        tool = by_name.get(str(use.get("name")))
-        if session.cancel_event.is_set():
-            results.append(tool_result_block(tid, INTERRUPTED_TOOL, is_error=True))
-            continue
-        title = tool.title(shown_input, ctx.roots) if tool else str(use.get("name"))
-        session.update(tool_call(tid, title, tool.kind if tool else "other", "pending", shown_input,
-                                 tool.locations(raw_input, ctx.roots) if tool else []))
-        if tool is None:
-            run = ToolRun(f"Unknown tool {use.get('name')!r}; available: {', '.join(sorted(by_name))}", True)
+    added = [0]  # tokens the results of this response already add
+    for group in _groups(tool_uses, by_name):
+        if len(group) == 1:
+            results.append(await _call(session, group[0], by_name, added))
         else:
-            verdict = _verdict(session, tool, raw_input, ctx)
-            session.update(tool_call_update(tid, "in_progress"))
-            if verdict.action == "refuse":
-                # The reason can quote the command, and so a key typed into it.
-                run = _redacted(ToolRun(verdict.reason, True, {"error": verdict.reason, "mode": session.permissions.mode}))
-            else:
-                ctx.must_ask = verdict.action == "ask"
-                ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind,
-                                         "rawInput": shown_input}
-                run = _redacted(await _run_one(session, tool, raw_input, ctx))
-                run = await _within_budget(session, tid, run, added)
-        added += _tokens(session, run.content)
-        results.append(tool_result_block(tid, run.content, is_error=run.is_error))
-        session.update(tool_call_update(tid, "failed" if run.is_error else "completed",
-                                        content=run.update_content(), raw_output=run.raw_output))
-        for update in run.updates:
-            session.update(update)
+            results += await asyncio.gather(*(_call(session, use, by_name, added) for use in group))
     session.append(Message(kind="user", content=results, extra={"sourceToolMessageId": message_id}))
+
+
+def _groups(tool_uses: list[Block], by_name: dict[str, Tool]) -> list[list[Block]]:
+    """The calls in runs: each alone, but neighbouring concurrent ones together."""
+    groups: list[list[Block]] = []
+    for use in tool_uses:
+        together = _concurrent(by_name.get(str(use.get("name"))))
+        if together and groups and _concurrent(by_name.get(str(groups[-1][-1].get("name")))):
+            groups[-1].append(use)
+        else:
+            groups.append([use])
+    return groups
+
+
+def _concurrent(tool: Tool | None) -> bool:
+    return bool(getattr(tool, "concurrent", False))
+
+
+async def _call(session: ToolHost, use: Block, by_name: dict[str, Tool], added: list[int]) -> Block:
+    """Run one call, report it, and return its result block."""
+    ctx = SessionToolContext(session)
+    tid = str(use.get("id"))
+    raw_input = json_object(use.get("input"))
+    shown_input = redact_value(raw_input)
+    tool = by_name.get(str(use.get("name")))
+    if session.cancel_event.is_set():
+        return tool_result_block(tid, INTERRUPTED_TOOL, is_error=True)
+    title = tool.title(shown_input, ctx.roots) if tool else str(use.get("name"))
+    session.update(tool_call(tid, title, tool.kind if tool else "other", "pending", shown_input,
+                             tool.locations(raw_input, ctx.roots) if tool else []))
+    if tool is None:
+        run = ToolRun(f"Unknown tool {use.get('name')!r}; available: {', '.join(sorted(by_name))}", True)
+    else:
+        verdict = _verdict(session, tool, raw_input, ctx)
+        session.update(tool_call_update(tid, "in_progress"))
+        if verdict.action == "refuse":
+            # The reason can quote the command, and so a key typed into it.
+            run = _redacted(ToolRun(verdict.reason, True, {"error": verdict.reason, "mode": session.permissions.mode}))
+        else:
+            ctx.must_ask = verdict.action == "ask"
+            ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind,
+                                     "rawInput": shown_input}
+            run = _redacted(await _run_one(session, tool, raw_input, ctx))
+            run = await _within_budget(session, tid, run, added[0])
+    added[0] += _tokens(session, run.content)
+    session.update(tool_call_update(tid, "failed" if run.is_error else "completed",
+                                    content=run.update_content(), raw_output=run.raw_output))
+    for update in run.updates:
+        session.update(update)
+    return tool_result_block(tid, run.content, is_error=run.is_error)
 
 
 def _verdict(session: ToolHost, tool: Tool, raw_input: dict[str, Any],

@@ -22,6 +22,7 @@ export const SIDECAR_KEYS = [
   "autoCompact.bufferTokens",
   "autoCompact.confirm",
   "compactModel",
+  "subagentModel",
   "microcompact.timeBased.enabled",
   "microcompact.timeBased.gapMinutes",
   "apiContextManagement.enabled",
