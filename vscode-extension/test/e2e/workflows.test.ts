@@ -300,15 +300,18 @@ scenario("plan mode: \"No, keep planning\" with what to change, and the model re
   await cs.sendPrompt("Write the plan down");
   // The plan itself asks (the plan file's Write, should the mode ask about it, is accepted).
   const card = frame.locator(".permission", { hasText: "Leave plan mode?" }).first();
-  const write = frame.locator(".permission:not(.answered)", { hasText: "plan.md" }).first();
+  const write = frame.locator(".permission:not(.answered)", { has: frame.locator(".permission-title", { hasText: "plan.md" }) }).first();
   for (const deadline = Date.now() + 60_000; !(await card.isVisible()); ) {
     assert.ok(Date.now() < deadline, "the plan asks to leave plan mode");
     if (await write.isVisible()) await write.locator("button.allow_once").click();
     await cs.page.waitForTimeout(200);
   }
   const change = "Split it in two steps: docstring, then a doctest";
-  await card.locator("input.permission-reason").fill(change);
-  await card.locator("button", { hasText: "No, keep planning" }).click();
+  const why = card.locator("input.permission-reason");
+  await why.fill(change);
+  assert.equal(await why.inputValue(), change);
+  // Enter in the line rejects with what was typed, as "No, keep planning" does.
+  await why.press("Enter");
   await cs.waitForAnswer("split it in two steps");
   const sent = JSON.stringify((await fake.requests()).at(-1).body.messages);
   assert.ok(sent.includes("keep planning") && sent.includes(`The user said: ${change}`), sent.slice(-800));
