@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.bench.figures import REPO_ROOT, load_average  # noqa: E402
 
 BENCHMARKS = ["bench_startup", "bench_gauge", "bench_stream", "bench_prediction", "bench_rss",
-              "bench_replay", "bench_fuzz", "bench_kill9", "bench_vscode_first_prompt"]
+              "bench_replay", "bench_fuzz", "bench_kill9", "bench_vscode_first_prompt", "bench_delegation"]
 # Generous: each benchmark aims for under two minutes on a busy 2-core machine.
 TIMEOUT_SECONDS = 600
 
