@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -221,30 +221,33 @@ def _result_text(block: dict[str, Any]) -> str:
     return ""
 
 
+def _content_blocks(body: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every content block of the request's messages (Anthropic's wire)."""
+    for message in body.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else []:
+            if isinstance(block, dict):
+                yield block
+
+
 def _skill_calls(provider: str, body: dict[str, Any], conv: _Conversation) -> None:
     """Note the Skill tool calls the request shows and those that loaded a skill (Anthropic's
     wire, which the long tests speak)."""
     if provider != "anthropic":
         return
-    for message in body.get("messages") or []:
-        content = message.get("content") if isinstance(message, dict) else None
-        if not isinstance(content, list):
-            continue
-        for b in content:
-            if not isinstance(b, dict):
-                continue
-            if b.get("type") == "tool_use" and b.get("name") == SKILL_TOOL:
-                raw = b.get("input")
-                given = raw if isinstance(raw, dict) else {}
-                conv.skill_calls.setdefault(str(b.get("id")), str(given.get("skill", "")).strip())
-            elif b.get("type") == "tool_result" and not b.get("is_error"):
-                name = conv.skill_calls.pop(str(b.get("tool_use_id")), None)
-                # Only a skill the sidecar's own Skill tool loaded is its to put back (a
-                # replayed recording's Skill calls were answered by the recorded client).
-                if name and _result_text(b).startswith(LOADED_SKILL_MARK):
-                    if name in conv.skills:
-                        conv.skills.remove(name)
-                    conv.skills.append(name)
+    for b in _content_blocks(body):
+        if b.get("type") == "tool_use" and b.get("name") == SKILL_TOOL:
+            raw = b.get("input")
+            given = raw if isinstance(raw, dict) else {}
+            conv.skill_calls.setdefault(str(b.get("id")), str(given.get("skill", "")).strip())
+        elif b.get("type") == "tool_result" and not b.get("is_error"):
+            name = conv.skill_calls.pop(str(b.get("tool_use_id")), None)
+            # Only a skill the sidecar's own Skill tool loaded is its to put back (a
+            # replayed recording's Skill calls were answered by the recorded client).
+            if name and _result_text(b).startswith(LOADED_SKILL_MARK):
+                if name in conv.skills:
+                    conv.skills.remove(name)
+                conv.skills.append(name)
 
 
 def _todo_calls(provider: str, body: dict[str, Any], conv: _Conversation) -> None:
@@ -252,19 +255,15 @@ def _todo_calls(provider: str, body: dict[str, Any], conv: _Conversation) -> Non
     list (Anthropic's wire, which the long tests speak)."""
     if provider != "anthropic":
         return
-    for message in body.get("messages") or []:
-        content = message.get("content") if isinstance(message, dict) else None
-        for b in content if isinstance(content, list) else []:
-            if not isinstance(b, dict):
-                continue
-            if b.get("type") == "tool_use" and b.get("name") == TODO_TOOL:
-                raw = b.get("input")
-                todos = raw.get("todos") if isinstance(raw, dict) else None
-                conv.todo_calls.setdefault(str(b.get("id")), bool(todos))
-            elif b.get("type") == "tool_result" and not b.get("is_error"):
-                kept = conv.todo_calls.pop(str(b.get("tool_use_id")), None)
-                if kept is not None:
-                    conv.todo_kept = kept
+    for b in _content_blocks(body):
+        if b.get("type") == "tool_use" and b.get("name") == TODO_TOOL:
+            raw = b.get("input")
+            todos = raw.get("todos") if isinstance(raw, dict) else None
+            conv.todo_calls.setdefault(str(b.get("id")), bool(todos))
+        elif b.get("type") == "tool_result" and not b.get("is_error"):
+            kept = conv.todo_calls.pop(str(b.get("tool_use_id")), None)
+            if kept is not None:
+                conv.todo_kept = kept
 
 
 def _plan_writes(provider: str, body: dict[str, Any], texts: list[str],
@@ -285,20 +284,16 @@ def _plan_writes(provider: str, body: dict[str, Any], texts: list[str],
                 break
     if provider != "anthropic" or not conv.plan_file:
         return
-    for message in body.get("messages") or []:
-        content = message.get("content") if isinstance(message, dict) else None
-        for b in content if isinstance(content, list) else []:
-            if not isinstance(b, dict):
-                continue
-            if b.get("type") == "tool_use" and b.get("name") in FILE_EDIT_TOOLS:
-                raw = b.get("input")
-                path = str(raw.get("file_path", "")) if isinstance(raw, dict) else ""
-                if path == conv.plan_file:
-                    conv.plan_edits[str(b.get("id"))] = path
-            elif b.get("type") == "tool_result" and not b.get("is_error"):
-                path = conv.plan_edits.pop(str(b.get("tool_use_id")), "")
-                if path and path not in conv.plan_written:
-                    conv.plan_written.append(path)
+    for b in _content_blocks(body):
+        if b.get("type") == "tool_use" and b.get("name") in FILE_EDIT_TOOLS:
+            raw = b.get("input")
+            path = str(raw.get("file_path", "")) if isinstance(raw, dict) else ""
+            if path == conv.plan_file:
+                conv.plan_edits[str(b.get("id"))] = path
+        elif b.get("type") == "tool_result" and not b.get("is_error"):
+            path = conv.plan_edits.pop(str(b.get("tool_use_id")), "")
+            if path and path not in conv.plan_written:
+                conv.plan_written.append(path)
 
 
 def _tool_names(tools: Any) -> list[str]:
