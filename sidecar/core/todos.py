@@ -104,19 +104,16 @@ async def reinjected_todos(session: CompactionHost, tier: str) -> list[Message]:
         return []
     counter = session.ledger.counter
     budget = max(200, int(session.thresholds.size * REINJECTED_SHARE))
-    lines = [REINJECTED_INTRO]
     used = counter.text(REINJECTED_INTRO)
-    numbered = list(zip(todo_lines(todos), todos))
-    left_out = 0
-    for line, todo in sorted(numbered, key=lambda pair: pair[1].status == "completed"):
-        tokens = counter.text(line)
-        if used + tokens > budget:
-            left_out += 1
-            continue
-        used += tokens
-        lines.append(line)
-    kept = [line for line in (pair[0] for pair in numbered) if line in lines]
-    text = "\n".join([REINJECTED_INTRO, *kept]
+    lines = todo_lines(todos)
+    kept: set[int] = set()
+    for i in sorted(range(len(todos)), key=lambda i: todos[i].status == "completed"):
+        tokens = counter.text(lines[i])
+        if used + tokens <= budget:
+            used += tokens
+            kept.add(i)
+    left_out = len(todos) - len(kept)
+    text = "\n".join([REINJECTED_INTRO, *(line for i, line in enumerate(lines) if i in kept)]
                      + ([f"({left_out} more tasks not shown: send the whole list again with TodoWrite)"]
                         if left_out else []))
     return [Message(kind="attachment",

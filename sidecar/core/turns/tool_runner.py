@@ -11,6 +11,7 @@ the room left in the window is saved to a file and replaced by a preview (see
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -161,15 +162,15 @@ async def _within_budget(session: ToolHost, tid: str, run: ToolRun, added: int) 
     if isinstance(read_path, str):
         # The model saw a preview, not the range: a re-read must return content again.
         session.file_state.forget_results([read_path])
-    return ToolRun(saved_result_text(saved, preview(text)), run.is_error, raw, run.display, run.updates)
+    return dataclasses.replace(run, content=saved_result_text(saved, preview(text)), raw_output=raw)
 
 
 def _redacted(run: ToolRun) -> ToolRun:
     content = redact_api_keys(run.content) if isinstance(run.content, str) else [
         b if b.get("type") == "image" else redact_value(b) for b in run.content]
-    return ToolRun(content, run.is_error, redact_value(run.raw_output),
-                   redact_value(run.display) if run.display is not None else None,
-                   [redact_value(u) for u in run.updates])
+    return dataclasses.replace(run, content=content, raw_output=redact_value(run.raw_output),
+                               display=redact_value(run.display) if run.display is not None else None,
+                               updates=[redact_value(u) for u in run.updates])
 
 
 async def _run_one(session: ToolHost, tool: Tool, raw_input: dict[str, Any], ctx: Any) -> ToolRun:
