@@ -595,3 +595,4 @@ class Adapters:
     watcher: Callable[[PrefixStore], WorkspaceWatcher] | None = None
     # Given whether a folder is trusted (a workspace's own servers wait for that).
     mcp: Callable[[Callable[[str], Trust]], McpServers] = no_mcp_servers
+    home: Callable[[], Path] = Path.home  # the user's own folder (their agents)

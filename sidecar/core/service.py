@@ -149,7 +149,8 @@ class SessionService:
         SessionSubagents(session, SubagentParts(
             tools=self.adapters.tools, provider=self.models.provider,
             describe=self.models.described, writer=self.stores.writer,
-            trusted=lambda: self.trust.of(info.cwd).trusted, tier_observers=self.tier_observers))
+            trusted=lambda: self.trust.of(info.cwd).trusted, home=self.adapters.home,
+            tier_observers=self.tier_observers))
         self.sessions[info.session_id] = session
         self.documents.watch(info.cwd, session.prefix)
         return session

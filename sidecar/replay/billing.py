@@ -115,3 +115,37 @@ def weights_json(out_weight: float) -> dict[str, float]:
         "cacheRead": CACHE_READ_WEIGHT,
         "output": out_weight,
     }
+
+
+def price_scale(model: str | None, session_model: str | None) -> float:
+    """``model``'s input price over the session model's (1 when either is unknown): what
+    turns a subagent's billed tokens into the session model's input-token equivalents."""
+    ours = catalog.lookup(model or "", "anthropic") if model else None
+    base = catalog.lookup(session_model or "", "anthropic") if session_model else None
+    if ours is None or base is None or not ours.input_price or not base.input_price:
+        return 1.0
+    return ours.input_price / base.input_price
+
+
+@dataclass
+class SubagentBill:
+    """Both sides' subagent calls on one model, billed in the session model's input-token
+    equivalents (the model's own weights, scaled by its price)."""
+
+    model: str
+    scale: float
+    out_weight: float
+    ours: Billed
+    recorded: Billed
+
+    def ours_total(self) -> float:
+        return self.scale * self.ours.total(self.out_weight)
+
+    def recorded_total(self) -> float:
+        return self.scale * self.recorded.total(self.out_weight)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"model": self.model, "priceScale": round(self.scale, 3),
+                "ours": {**self.ours.to_json(self.out_weight), "billed": round(self.ours_total())},
+                "recorded": {**self.recorded.to_json(self.out_weight),
+                             "billed": round(self.recorded_total())}}

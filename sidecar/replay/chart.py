@@ -121,7 +121,7 @@ def _panel(result: SessionResult, top: float) -> list[str]:
 
 
 def render_svg(results: list[SessionResult]) -> str:
-    shown = [r for r in results if r.skipped is None]
+    shown = [r for r in results if r.replayed]
     height = PANEL_HEIGHT * max(len(shown), 1)
     parts = [
         (

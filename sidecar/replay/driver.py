@@ -20,18 +20,28 @@ from sidecar.contract.decoding import decode
 from sidecar.contract.errors import SidecarError
 from sidecar.contract.params import NewSessionParams, PromptParams
 from sidecar.core.conversation.messages import Block, Usage
-from sidecar.core.ports import tool_specs
+from sidecar.core.ports import Tool, tool_specs
 from sidecar.core.service import SessionService
 from sidecar.core.session import Session
 from sidecar.core.settings import Retry, Settings
 from sidecar.fake_llm import FakeLLMServer
-from sidecar.replay.billing import billed_of, output_weight
+from sidecar.core.subagents.definitions import AgentDefinition
+from sidecar.core.subagents.runner import subagent_tools, system_prompt
+from sidecar.replay.billing import Billed, SubagentBill, billed_of, output_weight, price_scale
 from sidecar.replay.editor import ReplayEditor
-from sidecar.replay.padding import ReplayPrefix, plan_padding, wire_tools
+from sidecar.replay.padding import ReplayPrefix, filler_text, plan_padding, wire_tools
 from sidecar.replay.player import ScriptPlayer
 from sidecar.replay.result import SessionResult, TierEvent
 from sidecar.replay.script import ReplayScript, Turn, build_script, first_call_payload
-from sidecar.replay.tools import ReplayTool, replay_tools
+from sidecar.replay.subagents import (
+    Companions,
+    agent_file,
+    agent_prompt,
+    agent_types,
+    main_transcript_of,
+    recorded_companions,
+)
+from sidecar.replay.tools import ReplayTask, ReplayTool, replay_tools
 from sidecar.storage.transcript_loader import load_transcript
 
 KEY_ENV = "CONTEXT_SIDECAR_REPLAY_KEY"
@@ -88,10 +98,34 @@ def _prompt_blocks(turn: Turn) -> list[Block]:
     return out or [{"type": "text", "text": "Continue."}]
 
 
+def _write_agents(home: Path, companions: Companions, tools: list[Tool], work: Path,
+                  user_context: str) -> None:
+    """The recording's agent types as the user's own agent definitions, each padded to the
+    recorded subagent's hidden prompt as the main prefix is to the recording's."""
+    folder = home / ".claude" / "agents"
+    folder.mkdir(parents=True, exist_ok=True)
+    for index, (name, agents) in enumerate(agent_types(companions).items()):
+        used = list(dict.fromkeys(t for a in agents for t in a.tool_names))
+        first = agents[0]
+        definition = AgentDefinition(name=name, description="", source="user", tools=tuple(used),
+                                     prompt=agent_prompt(name))
+        hidden = plan_padding(
+            first.calls[0].usage.prompt_tokens if first.calls else 0,
+            first_call_payload(first.first_call_messages, first.tool_names),
+            [{"type": "text", "text": system_prompt(definition, str(work))}],
+            wire_tools(tool_specs(subagent_tools(tools, definition))),
+            user_context,
+        )
+        text = agent_file(first, used, filler_text(hidden.filler))
+        (folder / f"replay-{index}.md").write_text(text, encoding="utf-8")
+
+
 async def replay_script(
-    script: ReplayScript, *, path: str, model: str, cwd: str | None, server: FakeLLMServer
+    script: ReplayScript, *, path: str, model: str, cwd: str | None, server: FakeLLMServer,
+    companions: Companions | None = None,
 ) -> SessionResult:
     started = time.perf_counter()
+    companions = companions or Companions()
     result = SessionResult(file=path, model=model, out_weight=output_weight(model))
     editor = ReplayEditor()
     with tempfile.TemporaryDirectory(prefix="sidecar-replay-") as tmp:
@@ -104,22 +138,29 @@ async def replay_script(
             if sessions and sessions[0].tiers is not None:
                 await sessions[0].tiers.memory.wait(timeout=60)
 
-        async def before_tool() -> None:
+        async def before_tool(tool_call_id: str) -> None:
             await settle()
-            player.elapse()
+            player.elapse(tool_call_id)
 
-        tools = replay_tools(script.tool_names, script.tool_results, before_tool)
+        results = dict(script.tool_results)
+        names = dict.fromkeys(script.tool_names)
+        for agent in companions.subagents.values():
+            results.update(agent.tool_results)
+            names.update(dict.fromkeys(agent.tool_names))
+        tools = replay_tools(list(names), results, before_tool, set(companions.subagents))
         base = ReplayPrefix(Path(work), settings)
         recorded_first = script.calls[0].usage.prompt_tokens if script.calls else 0
         hidden = plan_padding(
             recorded_first,
-            first_call_payload(script),
+            first_call_payload(script.first_call_messages, script.tool_names),
             base.system_blocks(),
             wire_tools(tool_specs(tools)),
             base.user_context_text(),
         )
         prefix = ReplayPrefix(Path(work), settings, hidden.filler)
-        player = ScriptPlayer(script, server, prefix)
+        home = storage / "home"
+        _write_agents(home, companions, tools, Path(work), base.user_context_text())
+        player = ScriptPlayer(script, server, prefix, companions.subagents.values())
         server.reset()
         server.responder = player
 
@@ -127,7 +168,8 @@ async def replay_script(
             return {"turn": player.turn, "request": player.main_served}
 
         adapters = dataclasses.replace(default_adapters(), tools=lambda s: tools,
-                                       prefix=lambda cwd, s: prefix, watcher=None)
+                                       prefix=lambda cwd, s: prefix, watcher=None,
+                                       home=lambda: home)
         # No prompt history: a replay is not something the user typed.
         service = SessionService(editor, settings, adapters=adapters, environ={
             KEY_ENV: "replay", "CLAUDE_CODE_SKIP_PROMPT_HISTORY": "1"})
@@ -158,14 +200,17 @@ async def replay_script(
             await close()
         result.turns = len(script.turns)
         _collect(result, script, session, server, player, editor)
+        _collect_subagents(result, companions, server, player)
         result.hidden = hidden.to_json()
         result.script = {
-            "responses": script.responses,
+            "responses": script.responses + sum(len(p.agent.responses) for p in player.plays),
             "played": player.played,
-            "unplayed": unplayed,
+            "unplayed": unplayed + sum(len(p.agent.responses) - p.position for p in player.plays),
             "endOfScriptReplies": player.fallbacks,
             "unansweredPrompts": script.unanswered_prompts,
-            "missingToolResults": sum(t.missing for t in tools if isinstance(t, ReplayTool)),
+            "missingToolResults": sum(t.missing for t in tools
+                                      if isinstance(t, (ReplayTool, ReplayTask))),
+            "unmatchedSidechains": companions.unmatched,
         }
     server.responder = None
     result.seconds = time.perf_counter() - started
@@ -213,6 +258,8 @@ def _collect(
         if kind[0] == "summary":
             result.ours_summary.add(usage)
             continue
+        if kind[0] == "subagent":
+            continue  # see _collect_subagents
         if warm and not result.ours_series:
             moved = min(warm, usage.cache_creation_input_tokens)
             usage = dataclasses.replace(
@@ -257,16 +304,59 @@ def _collect(
             result.levels[level] = {"turn": point.turn, "used": point.used}
 
 
+def _collect_subagents(result: SessionResult, companions: Companions, server: FakeLLMServer,
+                       player: ScriptPlayer) -> None:
+    """Both sides' subagent calls, by model, and the recording's compaction calls. Each
+    subagent gets the warm start and the output billed alike as the main conversation."""
+    result.recorded_compactions = billed_of([c.usage for c in companions.compaction_calls])
+    result.subagent_runs = len(companions.subagents)
+    recorded_output = {c.message_id: c.usage.output_tokens
+                       for a in companions.subagents.values() for c in a.calls}
+    alike: dict[str, int] = {}
+    for request in list(server.requests):
+        play = player.play_of.get(id(request))
+        usage = Usage.from_json(request.usage) if request.usage else None
+        if play is None or usage is None:
+            continue
+        warm = play.agent.calls[0].usage.cache_read_input_tokens if play.agent.calls else 0
+        if warm and play.first_request == id(request):
+            moved = min(warm, usage.cache_creation_input_tokens)
+            usage = dataclasses.replace(
+                usage, cache_creation_input_tokens=usage.cache_creation_input_tokens - moved,
+                cache_read_input_tokens=usage.cache_read_input_tokens + moved)
+        answered = player.answered.get(id(request))
+        if answered in recorded_output:
+            alike[answered] = max(alike.get(answered, 0), recorded_output[answered],
+                                  usage.output_tokens)
+            usage = dataclasses.replace(usage, output_tokens=alike[answered])
+        _bill_for(result, play.agent.model).ours.add(usage)
+    for agent in companions.subagents.values():
+        bill = _bill_for(result, agent.model)
+        for call in agent.calls:
+            bill.recorded.add(dataclasses.replace(
+                call.usage, output_tokens=alike.get(call.message_id, call.usage.output_tokens)))
+
+
+def _bill_for(result: SessionResult, model: str | None) -> SubagentBill:
+    key = model or result.model
+    bill = result.subagents.get(key)
+    if bill is None:
+        bill = SubagentBill(key, price_scale(key, result.model), output_weight(key),
+                            Billed(), Billed())
+        result.subagents[key] = bill
+    return bill
+
+
 def replay_file(path: Path, server: FakeLLMServer) -> SessionResult:
     """Replay one transcript file (a subagent-only file or one without turns is skipped)."""
     loaded = load_transcript(path)
     model = loaded.model or DEFAULT_MODEL
     if loaded.is_subagent:
+        main = main_transcript_of(path, loaded.session_id)
         return SessionResult(
-            file=str(path),
-            model=model,
-            out_weight=output_weight(model),
-            skipped="subagent transcript",
+            file=str(path), model=model, out_weight=output_weight(model),
+            within=str(main) if main is not None else None,
+            skipped=None if main is not None else "subagent transcript, its main one not beside it",
         )
     if loaded.format == "unsupported":
         return SessionResult(
@@ -283,6 +373,5 @@ def replay_file(path: Path, server: FakeLLMServer) -> SessionResult:
             out_weight=output_weight(model),
             skipped="no recorded turns",
         )
-    return asyncio.run(
-        replay_script(script, path=str(path), model=model, cwd=loaded.cwd, server=server)
-    )
+    return asyncio.run(replay_script(script, path=str(path), model=model, cwd=loaded.cwd,
+                                     server=server, companions=recorded_companions(loaded)))

@@ -1,8 +1,10 @@
 """The fake server's responder during a replay: it plays the recorded model's part.
 
-Main-conversation calls get the current turn's next recorded answer; compaction and
-session-memory calls (their last block is one of our summary prompts, which ask for
-``<summary>`` tags) get the fake's default summary. It runs on the server's threads.
+Main-conversation calls get the current turn's next recorded answer; a subagent's calls
+(their first message carries the prompt of a recorded Task call) get that subagent's next
+recorded answer; compaction and session-memory calls (their last block is one of our
+summary prompts, which ask for ``<summary>`` tags) get the fake's default summary. It runs
+on the server's threads.
 """
 
 from __future__ import annotations
@@ -11,15 +13,18 @@ import copy
 import dataclasses
 import threading
 import time
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from sidecar.core.compaction.prompts import compact_prompt, memory_update_prompt
 from sidecar.core.conversation.messages import NO_CONTENT
 from sidecar.fake_llm import FakeLLMServer, RecordedRequest, Reply, default_reply
 from sidecar.replay.padding import ReplayPrefix
-from sidecar.replay.script import ReplayScript
+from sidecar.replay.script import ReplayScript, Turn
+from sidecar.replay.subagents import RecordedSubagent
 
-RequestKind = Literal["main", "summary"]
+RequestKind = Literal["main", "summary", "subagent"]
 # One chunk per block: replay does not need streaming granularity, only the bytes.
 WHOLE_BLOCK_CHUNK = 1 << 30
 END_OF_SCRIPT = "(The recording has no further answer in this turn.)"
@@ -41,9 +46,42 @@ def is_summary_request(body: dict[str, Any]) -> bool:
     return "<summary>" in text and text.startswith(_SUMMARY_HEADS)
 
 
+def _block_texts(message: Any) -> list[str]:
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return [content.strip()]
+    if not isinstance(content, list):
+        return []
+    return [str(b.get("text", "")).strip() for b in content
+            if isinstance(b, dict) and b.get("type") == "text"]
+
+
+@dataclass
+class SubagentPlay:
+    """One recorded subagent being played: its answers, and how many were served."""
+
+    agent: RecordedSubagent
+    position: int = 0
+    first_request: int | None = None  # id() of the first request it answered
+
+    @property
+    def turn(self) -> Turn:
+        return Turn("prompt", responses=self.agent.responses)
+
+    @property
+    def done(self) -> bool:
+        return self.position >= len(self.agent.responses)
+
+
 class ScriptPlayer:
-    def __init__(self, script: ReplayScript, server: FakeLLMServer, prefix: ReplayPrefix) -> None:
+    def __init__(self, script: ReplayScript, server: FakeLLMServer, prefix: ReplayPrefix,
+                 subagents: Iterable[RecordedSubagent] = ()) -> None:
         self.script = script
+        self.plays = [SubagentPlay(agent) for agent in subagents]
+        # A subagent's own tool calls, to the play they belong to.
+        self._play_of_call = {call: play for play in self.plays for call in play.agent.tool_use_ids}
+        # id(request) -> the subagent play a subagent request was served from.
+        self.play_of: dict[int, SubagentPlay] = {}
         self.server = server
         self.prefix = prefix
         self.turn = -1
@@ -74,11 +112,16 @@ class ScriptPlayer:
             self.position = 0
             self._elapse_to_next()
 
-    def elapse(self) -> None:
-        """The pause before the turn's next recorded answer passes while the last answer's
-        tools run (a long build, a permission answered late), before its results go out."""
+    def elapse(self, tool_call_id: str = "") -> None:
+        """The pause before the next recorded answer passes while the last answer's tools
+        run (a long build, a permission answered late), before its results go out: the
+        subagent's next answer for a subagent's tool call, else the main turn's."""
         with self._lock:
-            self._elapse_to_next()
+            play = self._play_of_call.get(tool_call_id)
+            if play is None:
+                self._elapse_to_next()
+            elif not play.done:
+                self._advance_clocks(play.agent.responses[play.position].timestamp)
 
     def _elapse_to_next(self) -> None:
         turn = self.script.turns[self.turn] if self.turn >= 0 else None
@@ -100,6 +143,11 @@ class ScriptPlayer:
                 self.kinds[id(request)] = ("summary", self.turn)
                 request.body = {}  # hundreds of these would hold the whole session many times
                 return dataclasses.replace(reply, chunk_size=WHOLE_BLOCK_CHUNK)
+            play = self._subagent_play(request.body)
+            if play is not None:
+                self.kinds[id(request)] = ("subagent", self.turn)
+                request.body = {}
+                return self._play_subagent(request, play)
             self.kinds[id(request)] = ("main", self.turn)
             request.body = {}
             self.main_served += 1
@@ -118,6 +166,37 @@ class ScriptPlayer:
                 self.prefix.release(response.after_meta)
             content = copy.deepcopy(response.content) or [{"type": "text", "text": NO_CONTENT}]
             return Reply(content=content, stop_reason=stop, chunk_size=WHOLE_BLOCK_CHUNK)
+
+    def _subagent_play(self, body: dict[str, Any]) -> SubagentPlay | None:
+        """The play a request belongs to: its first message has the Task call's prompt as a
+        block of its own; of several such plays, the one as far along as the request."""
+        if not self.plays:
+            return None
+        messages = body.get("messages") or []
+        texts = set(_block_texts(messages[0])) if messages else set()
+        matching = [p for p in self.plays if p.agent.prompt and p.agent.prompt in texts]
+        if not matching:
+            return None
+        answers = sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "assistant")
+        return next((p for p in matching if p.position == answers),
+                    next((p for p in matching if not p.done), matching[0]))
+
+    def _play_subagent(self, request: RecordedRequest, play: SubagentPlay) -> Reply:
+        self.play_of[id(request)] = play
+        if play.first_request is None:
+            play.first_request = id(request)
+        if play.done:
+            self.fallbacks += 1
+            return Reply.text(END_OF_SCRIPT, chunk_size=WHOLE_BLOCK_CHUNK)
+        index = play.position
+        response = play.agent.responses[index]
+        self.answered[id(request)] = response.message_id
+        play.position += 1
+        self.played += 1
+        self._advance_clocks(response.timestamp)
+        content = copy.deepcopy(response.content) or [{"type": "text", "text": NO_CONTENT}]
+        return Reply(content=content, stop_reason=play.turn.stop_reason(index),
+                     chunk_size=WHOLE_BLOCK_CHUNK)
 
     def _advance_clocks(self, recorded: float | None) -> None:
         """Move both clocks to a recorded answer's time (they never go back)."""

@@ -27,8 +27,10 @@ from sidecar.replay.result import SessionResult, TierEvent
 from sidecar.replay.runner import replay_paths, say
 
 RECORDED_NOTE = (
-    "recorded = the recording's main-conversation API calls; its subagent and "
-    "compaction calls are not in the main file. A replayed answer's output is billed "
+    "recorded = the recording's API calls: its main conversation's, its compaction calls' "
+    "and its subagents' (sidechains inline or in files of the same session beside it, "
+    "replayed as subagents of ours and billed at their model's price in the main model's "
+    "input-token equivalents). A replayed answer's output is billed "
     "alike on both sides, the larger of the recording's count (which includes thinking "
     "the transcript does not show) and the fake's count of its text"
 )
@@ -106,6 +108,7 @@ COLUMNS = (
     "peak rec",
     "microcompact",
     "compactions",
+    "subagents",
     "billed ours",
     "billed rec",
     "ratio",
@@ -113,7 +116,6 @@ COLUMNS = (
 
 
 def _row(result: SessionResult) -> list[str]:
-    w = result.out_weight
     ratio = result.billed_ratio()
     return [
         Path(result.file).name,
@@ -123,25 +125,43 @@ def _row(result: SessionResult) -> list[str]:
         f"{result.peak_recorded:,}",
         _micro(result),
         _compactions(result),
-        f"{round(result.ours_total.total(w)):,}",
-        f"{round(result.recorded.total(w)):,}",
+        _subagents(result),
+        f"{round(result.ours_billed()):,}",
+        f"{round(result.recorded_billed()):,}",
         f"{ratio:.2f}" if ratio is not None else "-",
     ]
 
 
+def _subagents(result: SessionResult) -> str:
+    """``runs: calls ours/recorded`` of the subagents replayed."""
+    if not result.subagent_runs:
+        return "-"
+    ours = sum(b.ours.calls for b in result.subagents.values())
+    recorded = sum(b.recorded.calls for b in result.subagents.values())
+    return f"{result.subagent_runs}: {ours}/{recorded}"
+
+
 def _totals(results: list[SessionResult]) -> dict[str, Any]:
-    done = [r for r in results if r.skipped is None]
+    done = [r for r in results if r.replayed]
     ours, recorded = 0.0, 0.0
     main, summaries, rec_billed = Billed(), Billed(), Billed()
+    sub_ours, sub_recorded = Billed(), Billed()
     for r in done:
-        ours += r.ours_total.total(r.out_weight)
-        recorded += r.recorded.total(r.out_weight)
+        ours += r.ours_billed()
+        recorded += r.recorded_billed()
         main.merge(r.ours_main)
         summaries.merge(r.ours_summary)
         rec_billed.merge(r.recorded)
+        rec_billed.merge(r.recorded_compactions)
+        for bill in r.subagents.values():
+            sub_ours.merge(bill.ours)
+            sub_recorded.merge(bill.recorded)
     return {
         "sessions": len(done),
-        "skipped": len(results) - len(done),
+        "skipped": sum(1 for r in results if r.skipped is not None),
+        "withinOthers": sum(1 for r in results if r.within is not None),
+        "subagents": {"runs": sum(r.subagent_runs for r in done),
+                      "requests": {"ours": sub_ours.calls, "recorded": sub_recorded.calls}},
         "turns": sum(r.turns for r in done),
         "requests": {
             "oursMain": main.calls,
@@ -192,7 +212,7 @@ def _event_line(e: TierEvent) -> str:
 
 
 def render_text(results: list[SessionResult], elapsed: float) -> str:
-    done = [r for r in results if r.skipped is None]
+    done = [r for r in results if r.replayed]
     lines: list[str] = []
     if done:
         th = done[0].thresholds
@@ -216,6 +236,8 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
                     "",
                     "",
                     f"{t['compactions']} compaction{'' if t['compactions'] == 1 else 's'}",
+                    (f"{t['subagents']['runs']}: {t['subagents']['requests']['ours']}/"
+                     f"{t['subagents']['requests']['recorded']}"),
                     f"{t['billed']['ours']:,}",
                     f"{t['billed']['recorded']:,}",
                     f"{t['billed']['ratio']:.2f}" if t["billed"]["ratio"] else "-",
@@ -228,7 +250,9 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
             f"calls = main requests + summary/memory requests; billed = input-token "
             f"equivalents (input 1, cache write {CACHE_WRITE_WEIGHT:g}, one-hour cache write "
             f"{CACHE_WRITE_1H_WEIGHT:g}, cache read {CACHE_READ_WEIGHT:g}, output {w:g}); "
-            f"{RECORDED_NOTE}. microcompact: tb = time-based, step = step clearing, acm = API context management."
+            f"{RECORDED_NOTE}. microcompact: tb = time-based, step = step clearing, acm = API "
+            "context management. subagents = Task calls replayed as subagents: their calls "
+            "ours/recorded."
         )
         t = _totals(results)["checks"]
         lines.append(
@@ -274,14 +298,16 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
         if details:
             lines += ["", *details]
     for r in results:
-        if r.skipped is not None:
+        if r.within is not None:
+            lines.append(f"{Path(r.file).name}: replayed within {Path(r.within).name}")
+        elif r.skipped is not None:
             lines.append(f"skipped {Path(r.file).name}: {r.skipped}")
     lines.append(f"{len(done)} session(s) replayed in {elapsed:.1f} s.")
     return "\n".join(lines)
 
 
 def render_json(results: list[SessionResult], elapsed: float) -> str:
-    weight = next((r.out_weight for r in results if r.skipped is None), 5.0)
+    weight = next((r.out_weight for r in results if r.replayed), 5.0)
     payload = {
         "weights": weights_json(weight),
         "sessions": [r.to_json() for r in results],
@@ -312,7 +338,9 @@ def run_replay(
     def progress(result: SessionResult) -> None:
         if not as_json and len(files) > 1:
             state = (
-                result.skipped or f"{len(result.ours_series)} requests in {result.seconds:.1f} s"
+                (result.within and f"replayed within {Path(result.within).name}")
+                or result.skipped
+                or f"{len(result.ours_series)} requests in {result.seconds:.1f} s"
             )
             say(f"  {Path(result.file).name}: {state}")
 
@@ -327,4 +355,4 @@ def run_replay(
             out.write(f"chart written to {chart}\n")
     if any(r.violations for r in results):
         return 1  # a request the real API would refuse, or a broken invariant
-    return 0 if any(r.skipped is None for r in results) else 1
+    return 0 if any(r.replayed for r in results) else 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sidecar.replay.billing import Billed, weights_json
+from sidecar.replay.billing import Billed, SubagentBill, weights_json
 
 
 @dataclass
@@ -59,6 +59,12 @@ class SessionResult:
     ours_main: Billed = field(default_factory=Billed)
     ours_summary: Billed = field(default_factory=Billed)
     recorded: Billed = field(default_factory=Billed)
+    # The recording's compaction calls (its agent-acompact files), billed like its main ones.
+    recorded_compactions: Billed = field(default_factory=Billed)
+    # Subagents replayed from the recording's sidechains, by model, both sides.
+    subagents: dict[str, SubagentBill] = field(default_factory=dict)
+    subagent_runs: int = 0  # Task calls replayed as subagents
+    within: str | None = None  # a subagent file: the main transcript it was replayed with
     rejected_requests: int = 0
     past_blocking: int = 0
     # A recording whose first call read its prefix from a cache an earlier session wrote:
@@ -94,11 +100,28 @@ class SessionResult:
     def peak_recorded(self) -> int:
         return max(self.recorded_series, default=0)
 
+    @property
+    def replayed(self) -> bool:
+        return self.skipped is None and self.within is None
+
+    def ours_billed(self) -> float:
+        """Every call of ours (main, summaries, subagents) in input-token equivalents."""
+        return (self.ours_total.total(self.out_weight)
+                + sum(b.ours_total() for b in self.subagents.values()))
+
+    def recorded_billed(self) -> float:
+        """Every call the recording shows (main, compactions, subagents), alike."""
+        return (self.recorded.total(self.out_weight)
+                + self.recorded_compactions.total(self.out_weight)
+                + sum(b.recorded_total() for b in self.subagents.values()))
+
     def billed_ratio(self) -> float | None:
-        recorded = self.recorded.total(self.out_weight)
-        return self.ours_total.total(self.out_weight) / recorded if recorded else None
+        recorded = self.recorded_billed()
+        return self.ours_billed() / recorded if recorded else None
 
     def to_json(self, series: bool = True) -> dict[str, Any]:
+        if self.within is not None:
+            return {"file": self.file, "within": self.within}
         if self.skipped is not None:
             return {"file": self.file, "skipped": self.skipped}
         w = self.out_weight
@@ -131,8 +154,15 @@ class SessionResult:
                     **self.ours_total.to_json(w),
                     "main": self.ours_main.to_json(w),
                     "summaries": self.ours_summary.to_json(w),
+                    "billed": round(self.ours_billed()),
                 },
-                "recorded": self.recorded.to_json(w),
+                "recorded": {
+                    **self.recorded.to_json(w),
+                    "compactions": self.recorded_compactions.to_json(w),
+                    "billed": round(self.recorded_billed()),
+                },
+                "subagents": {"runs": self.subagent_runs,
+                              "byModel": [b.to_json() for b in self.subagents.values()]},
                 "ratio": round(ratio, 3) if ratio is not None else None,
             },
             "script": self.script,

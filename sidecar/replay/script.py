@@ -292,7 +292,7 @@ def build_script(messages: list[Message]) -> ReplayScript:
     )
 
 
-def first_call_payload(script: ReplayScript) -> list[dict[str, Any]]:
-    """The messages of the first recorded call in API form (for counting them)."""
-    api = normalize_for_api(script.first_call_messages, set(script.tool_names))
+def first_call_payload(messages: list[Message], tool_names: list[str]) -> list[dict[str, Any]]:
+    """The messages of a first recorded call in API form (for counting them)."""
+    api = normalize_for_api(messages, set(tool_names))
     return [m.to_json() for m in api] or [{"role": "user", "content": NO_CONTENT}]

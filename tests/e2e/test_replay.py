@@ -25,11 +25,14 @@ class Recording:
     """A Claude Code 2.x style transcript, written line by line."""
 
     def __init__(
-        self, session_id: str = "5b0c4f52-7d0e-4c57-9a34-000000000001", *, sidechain: bool = False
+        self, session_id: str = "5b0c4f52-7d0e-4c57-9a34-000000000001", *, sidechain: bool = False,
+        agent_id: str | None = "a1b2c3d", model: str = MODEL,
     ) -> None:
         self.lines: list[dict[str, Any]] = []
         self.session_id = session_id
         self.sidechain = sidechain
+        self.agent_id = agent_id  # None: a 1.0.x sidechain, inline in the main file
+        self.model = model
         self.parent: str | None = None
         self.clock = 0
         self.context = 0
@@ -50,8 +53,8 @@ class Recording:
             "timestamp": f"2026-02-01T10:{self.clock // 60:02d}:{self.clock % 60:02d}.000Z",
             **extra,
         }
-        if self.sidechain:
-            entry["agentId"] = "a1b2c3d"
+        if self.sidechain and self.agent_id:
+            entry["agentId"] = self.agent_id
         self.lines.append(entry)
         self.parent = uuid
         return entry
@@ -76,7 +79,7 @@ class Recording:
                     "id": mid,
                     "type": "message",
                     "role": "assistant",
-                    "model": MODEL,
+                    "model": self.model,
                     "content": [block],
                     "stop_reason": stop,
                     "stop_sequence": None,
@@ -98,6 +101,7 @@ class Recording:
         )
 
     def write(self, path: Path) -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(json.dumps(line) + "\n" for line in self.lines), encoding="utf-8")
         return path
 
@@ -201,6 +205,129 @@ def test_long_recording_auto_compacts_and_never_sends_past_blocking(tmp_path: Pa
     assert session["billed"]["ours"]["summaries"]["calls"] == session["requests"]["oursSummary"]
     assert report["totals"]["compactions"] == len(compactions)
     assert (tmp_path / "long.svg").read_text().count("<polyline") == 2
+
+
+HAIKU = "claude-haiku-4-5-20251001"
+
+
+def task_call(tool_id: str, prompt: str, agent_type: str = "Explore") -> dict[str, Any]:
+    return {"type": "tool_use", "id": tool_id, "name": "Task",
+            "input": {"description": "Find it", "prompt": prompt, "subagent_type": agent_type}}
+
+
+def explore(rec: Recording, prompt: str, tag: str) -> Recording:
+    """A subagent's side: it reads one large file and reports in a line."""
+    rec.prompt(prompt)
+    rec.answer([{"type": "tool_use", "id": f"toolu_read_{tag}", "name": "Read",
+                 "input": {"file_path": f"{tag}.py"}}], 9_000)
+    rec.result(f"toolu_read_{tag}", page(7, 3_000))
+    rec.answer([{"type": "text", "text": f"It is in {tag}.py, load_{tag}()."}], 12_000)
+    return rec
+
+
+def test_a_recorded_subagent_replays_as_a_subagent_and_counts_in_both_bills(
+    tmp_path: Path,
+) -> None:
+    """Claude Code 2.x keeps a subagent in ``<session>/subagents/agent-<id>.jsonl`` and a
+    compaction call in ``agent-acompact-<id>.jsonl``: the Task call runs a subagent of ours,
+    answered by the recorded one; its calls and the compaction call count in both bills."""
+    folder = tmp_path / "project"
+    main = Recording()
+    main.prompt("Where is the config loaded?")
+    main.answer([task_call("toolu_task1", "Find the config loader.")], 20_000)
+    main.result("toolu_task1", "It is in config.py, load_config().")
+    main.answer([{"type": "text", "text": "In config.py: load_config()."}], 20_400)
+    main.write(folder / "main.jsonl")
+    agent = explore(Recording(main.session_id, sidechain=True, model=HAIKU),
+                    "Find the config loader.", "config")
+    agent.write(folder / main.session_id / "subagents" / "agent-a1b2c3d.jsonl")
+    summary = Recording(main.session_id, sidechain=True, agent_id="acompact-5e1f00")
+    summary.prompt("Summarise the conversation.")
+    summary.answer([{"type": "text", "text": "<summary>Config work.</summary>"}], 30_000)
+    summary.write(folder / "agent-acompact-5e1f00.jsonl")  # beside it: a copied layout
+
+    out = io.StringIO()
+    assert run_replay(str(folder), as_json=True, out=out, workers=1) == 0
+    report = json.loads(out.getvalue())
+    beside, session = report["sessions"]  # in the order of their names
+    assert beside == {"file": str(folder / "agent-acompact-5e1f00.jsonl"),
+                      "within": str(folder / "main.jsonl")}
+    assert session["checks"]["refused"] == 0 and session["checks"]["violations"] == []
+    # Every recorded answer, the main conversation's two and the subagent's two, was asked for.
+    script = session["script"]
+    assert script["played"] == script["responses"] == 4
+    assert script["unplayed"] == script["endOfScriptReplies"] == script["missingToolResults"] == 0
+    # The subagent's read never entered the main conversation: only its report did.
+    assert session["requests"]["oursMain"] == session["requests"]["recorded"] == 2
+    ours = session["series"]["ours"]
+    assert ours[1] - ours[0] < 300
+    billed = session["billed"]
+    (sub,) = billed["subagents"]["byModel"]
+    assert billed["subagents"]["runs"] == 1
+    assert sub["model"] == HAIKU and sub["priceScale"] == 0.2  # $1 against Opus 4.6's $5
+    assert sub["ours"]["calls"] == sub["recorded"]["calls"] == 2
+    # The subagent's second call read the 3,000-token file back: both sides paid for it.
+    assert sub["ours"]["cacheReadTokens"] + sub["ours"]["cacheWriteTokens"] > 3_000
+    assert billed["recorded"]["compactions"]["calls"] == 1
+    main_recorded = billed["recorded"]["inputTokens"] + 1.25 * billed["recorded"][
+        "cacheWriteTokens"] + 0.1 * billed["recorded"]["cacheReadTokens"] + 5 * billed[
+        "recorded"]["outputTokens"]
+    assert abs(billed["recorded"]["billed"] - (main_recorded + billed["recorded"]["compactions"][
+        "billed"] + sub["recorded"]["billed"])) <= 2
+    assert billed["ours"]["billed"] > billed["ours"]["main"]["billed"]
+    assert report["totals"]["subagents"] == {"runs": 1, "requests": {"ours": 2, "recorded": 2}}
+    assert report["totals"]["withinOthers"] == 1 and report["totals"]["skipped"] == 0
+
+
+def test_inline_sidechains_of_two_task_calls_in_one_answer_replay_as_two_subagents(
+    tmp_path: Path,
+) -> None:
+    """Claude Code 1.0.x writes its subagents inline (``isSidechain``, a root without a
+    parent, no agent id), interleaved when two ran at once; each belongs to the Task call
+    whose prompt it starts with."""
+    main = Recording()
+    main.prompt("Find the config and the router.")
+    main.answer([task_call("toolu_a", "Find the config loader.", "general-purpose"),
+                 task_call("toolu_b", "Find the router.", "general-purpose")], 20_000)
+    head = len(main.lines)
+    main.result("toolu_a", "It is in config.py, load_config().")
+    main.result("toolu_b", "It is in router.py, load_router().")
+    main.answer([{"type": "text", "text": "config.py and router.py."}], 20_600)
+    first = explore(Recording(main.session_id, sidechain=True, agent_id=None),
+                    "Find the config loader.", "config")
+    second = explore(Recording(main.session_id, sidechain=True, agent_id=None),
+                     "Find the router.", "router")
+    for index, line in enumerate(second.lines):  # distinct uuids, as in a real file
+        line["uuid"] = line["uuid"].replace("-8000-", "-9000-")
+        if line["parentUuid"]:
+            line["parentUuid"] = line["parentUuid"].replace("-8000-", "-9000-")
+    interleaved = [line for pair in zip(first.lines, second.lines) for line in pair]
+    main.lines[head:head] = interleaved
+    report = replay_json(main.write(tmp_path / "inline.jsonl"))
+    (session,) = report["sessions"]
+    assert session["checks"]["refused"] == 0 and session["checks"]["violations"] == []
+    assert session["script"]["played"] == session["script"]["responses"] == 6
+    assert session["script"]["endOfScriptReplies"] == session["script"]["missingToolResults"] == 0
+    (sub,) = session["billed"]["subagents"]["byModel"]
+    assert session["billed"]["subagents"]["runs"] == 2
+    assert sub["ours"]["calls"] == sub["recorded"]["calls"] == 4 and sub["priceScale"] == 1.0
+
+
+def test_corpus_subagent_and_compaction_files_replay_with_their_session(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = CORPUS / "spotter-3.jsonl"
+    if not (source.is_file() and (CORPUS / "spotter-5.jsonl").is_file()):
+        pytest.skip("the shared corpus is not available")
+    assert cli_main(["replay", str(source), "--json"]) == 0
+    (session,) = json.loads(capsys.readouterr().out)["sessions"]
+    assert session["checks"]["refused"] == 0 and session["checks"]["violations"] == []
+    billed = session["billed"]
+    (sub,) = billed["subagents"]["byModel"]  # the Explore subagent, on Haiku 4.5
+    assert billed["subagents"]["runs"] == 1 and sub["model"].startswith("claude-haiku-4-5")
+    assert sub["ours"]["calls"] == sub["recorded"]["calls"] == 13
+    assert billed["recorded"]["compactions"]["calls"] == 1  # its auto compaction's call
+    assert session["script"]["missingToolResults"] == session["script"]["unplayed"] == 0
 
 
 def test_folder_replays_main_sessions_and_skips_subagent_files(tmp_path: Path) -> None:

@@ -206,10 +206,10 @@ def test_replay_prefix_is_fixed_and_sized() -> None:
 
 
 def test_replay_tool_returns_the_recorded_result_by_tool_call_id() -> None:
-    settled: list[int] = []
+    settled: list[str] = []
 
-    async def settle() -> None:
-        settled.append(1)
+    async def settle(tool_call_id: str) -> None:
+        settled.append(tool_call_id)
 
     results = {
         "t1": RecordedResult([{"type": "text", "text": "contents"}], False),
@@ -224,4 +224,4 @@ def test_replay_tool_returns_the_recorded_result_by_tool_call_id() -> None:
     ctx.current_tool_call = {"toolCallId": "nope"}
     missing = asyncio.run(tool.run({}, ctx))  # type: ignore[arg-type]
     assert missing.is_error and missing.content == MISSING_RESULT
-    assert (tool.missing, len(settled)) == (1, 3)
+    assert tool.missing == 1 and settled == ["t1", "t2", "nope"]
