@@ -157,6 +157,18 @@ def _mcp_action(value: Any) -> str:
     return value  # type: ignore[no-any-return]
 
 
+def _restore(value: Any) -> str:
+    if value not in ("both", "conversation", "code"):
+        raise Refused()
+    return value  # type: ignore[no-any-return]
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise Refused()
+    return value
+
+
 TEXT: Kind[str] = Kind("a string", _text)
 # Ids and names: an empty one names nothing.
 NONEMPTY_TEXT: Kind[str] = Kind("a string", _nonempty_text)
@@ -167,3 +179,5 @@ PROGRESS_TOKEN: Kind[str | int] = Kind("a string or an integer", _progress_token
 ARRAY: Kind[list[Any]] = Kind("an array", _array)
 MCP_ACTION: Kind[str] = Kind('"approve", "reject" or "retry"', _mcp_action)
 FILE_EVENTS: Kind[list[dict[str, Any]]] = Kind("an array of file events with a uri", _file_events)
+RESTORE: Kind[str] = Kind('"both", "conversation" or "code"', _restore)
+BOOLEAN: Kind[bool] = Kind("a boolean", _boolean)

@@ -22,6 +22,9 @@ HISTORY_LIST = "sidecar/history/list"
 HISTORY_UNDO = "sidecar/history/undo"
 TRUST_WORKSPACE = "sidecar/trustWorkspace"
 MCP_ACTION = "sidecar/mcpAction"
+CHECKPOINTS = "sidecar/checkpoints"
+REWIND = "sidecar/rewind"
+FORK = "sidecar/fork"
 
 # Notifications, client to server. The document ones are ACP's names and shapes; over LSP
 # they arrive as LSP's own textDocument/didOpen|didChange|didClose, which the transport

@@ -15,10 +15,12 @@ from sidecar.contract.decoding import (
     ABSOLUTE_PATH,
     MCP_ACTION,
     ARRAY,
+    BOOLEAN,
     FILE_EVENTS,
     NONEMPTY_TEXT,
     POSITIVE_INTEGER,
     PROGRESS_TOKEN,
+    RESTORE,
     TEXT,
     wire,
 )
@@ -104,6 +106,24 @@ class CompactParams:
     instructions: str | None = wire(TEXT)
     # The client's work-done progress token (LSP), reported on instead of one of our own.
     work_done_token: str | int | None = wire(PROGRESS_TOKEN)
+    # "Summarize from here": keep what came before this checkpoint's prompt verbatim.
+    from_checkpoint_id: str | None = wire(NONEMPTY_TEXT)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RewindParams:
+    session_id: str = wire(NONEMPTY_TEXT, required=True)
+    checkpoint_id: str = wire(NONEMPTY_TEXT, required=True)
+    restore: str = wire(RESTORE, required=True)  # both, conversation, code
+    preview: bool = wire(BOOLEAN)  # say what would change, change nothing
+    force: bool = wire(BOOLEAN)  # restore files someone else changed since, too
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForkParams:
+    session_id: str = wire(NONEMPTY_TEXT, required=True)
+    checkpoint_id: str | None = wire(NONEMPTY_TEXT)  # None: all of the conversation
+    title: str | None = wire(TEXT)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,7 +1,7 @@
 """What each request answers: plain dicts on the wire, described here as TypedDicts."""
 
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 Level = Literal["ok", "warning", "error", "blocking"]
 Stage = Literal["normal", "warning", "error", "blocking"]
@@ -131,6 +131,46 @@ class Empty(TypedDict):
 
 class PromptResult(TypedDict):
     stopReason: StopReason
+    gauge: Gauge
+    checkpointId: NotRequired[str]  # the checkpoint taken before the turn
+
+
+class CheckpointFile(TypedDict):
+    path: str
+    created: bool  # the turn created it: a rewind of the code deletes it
+
+
+class Checkpoint(TypedDict):
+    """The state just before one prompt: what a rewind goes back to."""
+
+    checkpointId: str
+    prompt: str
+    at: str
+    used: int
+    files: list[CheckpointFile]
+    commands: list[str]  # shell commands of its turn that may have changed files
+
+
+class CheckpointList(TypedDict):
+    checkpoints: list[Checkpoint]
+
+
+RewindAction = Literal["restore", "delete", "unchanged", "conflict"]
+
+
+class RewoundFile(TypedDict):
+    path: str
+    action: RewindAction
+    oldText: NotRequired[str | None]  # preview: its content now (None: absent)
+    newText: NotRequired[str | None]  # preview: what it gets back (None: deleted)
+
+
+class Rewound(TypedDict):
+    restore: Literal["both", "conversation", "code"]
+    conversation: bool
+    files: list[RewoundFile]
+    commands: list[str]
+    prompt: str
     gauge: Gauge
 
 
