@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Callable
 
+from sidecar.core.checkpoints.ports import FileHistory
 from sidecar.core.ports import (
     Adapters,
     McpServers,
@@ -71,6 +72,13 @@ def mcp(trust: Callable[[str], Trust]) -> McpServers:
     return McpWorkspaces(trust=trust)
 
 
+def file_history(storage_dir: Path, cwd: str) -> FileHistory:
+    from sidecar.storage.file_history import FileHistoryStore
+
+    return FileHistoryStore(storage_dir, cwd)
+
+
 def default_adapters() -> Adapters:
     return Adapters(provider=provider, tools=tools, transcripts=transcripts, history=history,
-                    archive=archive, prefix=prefix_for, watcher=watcher, mcp=mcp)
+                    archive=archive, prefix=prefix_for, watcher=watcher, mcp=mcp,
+                    file_history=file_history)

@@ -22,6 +22,7 @@ from sidecar.contract.params import (
     DocumentCloseParams,
     DocumentOpenParams,
     FilesChangedParams,
+    ForkParams,
     HistoryListParams,
     ListSessionsParams,
     LoadSessionParams,
@@ -29,6 +30,7 @@ from sidecar.contract.params import (
     NewSessionParams,
     NoParams,
     PromptParams,
+    RewindParams,
     SessionParams,
     SetModelParams,
     SetModeParams,
@@ -36,12 +38,14 @@ from sidecar.contract.params import (
     TrustWorkspaceParams,
 )
 from sidecar.contract.results import (
+    CheckpointList,
     ContextView,
     HistoryList,
     HistoryUndone,
     McpActionDone,
     ModelList,
     ModelSet,
+    Rewound,
     SessionOpened,
     WorkspaceTrusted,
 )
@@ -125,6 +129,18 @@ async def history_undo(service: SessionService, p: NoParams) -> HistoryUndone:
     return await service.prompt_history.history_undo(p)
 
 
+def checkpoints(service: SessionService, p: SessionParams) -> CheckpointList:
+    return service.checkpoints.checkpoints(p)
+
+
+async def rewind(service: SessionService, p: RewindParams) -> Rewound:
+    return await service.checkpoints.rewind(p)
+
+
+async def fork(service: SessionService, p: ForkParams) -> SessionOpened:
+    return await service.checkpoints.fork(p)
+
+
 def document_opened(service: SessionService, p: DocumentOpenParams) -> None:
     service.documents.document_opened(p)
 
@@ -159,6 +175,9 @@ REQUESTS: tuple[Route[Any], ...] = (
     Route(m.HISTORY_UNDO, NoParams, history_undo),
     Route(m.TRUST_WORKSPACE, TrustWorkspaceParams, trust_workspace),
     Route(m.MCP_ACTION, McpActionParams, mcp_action),
+    Route(m.CHECKPOINTS, SessionParams, checkpoints),
+    Route(m.REWIND, RewindParams, rewind),
+    Route(m.FORK, ForkParams, fork),
 )
 
 NOTIFICATIONS: tuple[Route[Any], ...] = (

@@ -26,6 +26,8 @@ SET_MODEL_EXTENSION = "_sidecar/set_model"
 # ACP has no way to rename a session; session/set_title is served under this name too, as
 # ACP spells extensions.
 SET_TITLE_EXTENSION = "_sidecar/set_title"
+# ACP's own fork (an unstable method of its schema), served by the contract's.
+SESSION_FORK = "session/fork"
 EXTRA_METHODS = [acp_method(r.method) for r in REQUESTS if r.method.startswith(m.OWN_PREFIX)] + [
     SET_MODEL_EXTENSION, SET_TITLE_EXTENSION]
 # What ACP clients may notify; ACP has no watched-files notification.
@@ -61,7 +63,8 @@ def initialize_result(providers: list[str]) -> dict[str, Any]:
             # business. Audio has no place in the transcript schema.
             "promptCapabilities": {"image": True, "audio": False, "embeddedContext": True},
             "mcpCapabilities": {"http": False, "sse": False},
-            "sessionCapabilities": {"list": {}, "resume": {}, "close": {}, "delete": {}},
+            "sessionCapabilities": {"list": {}, "resume": {}, "close": {}, "delete": {},
+                                    "fork": {}},
             "_meta": {"sidecar": {"protocolVersion": PROTOCOL_VERSION, "providers": providers,
                                   "methods": EXTRA_METHODS, "compactionUpdates": True}},
         },
@@ -110,4 +113,20 @@ def _session_info(summary: SessionSummary) -> dict[str, Any]:
 
 
 def prompt_result(answer: PromptResult) -> dict[str, Any]:
-    return {"stopReason": answer["stopReason"], "_meta": {"sidecar": {"gauge": answer["gauge"]}}}
+    sidecar: dict[str, Any] = {"gauge": answer["gauge"]}
+    if "checkpointId" in answer:
+        sidecar["checkpointId"] = answer["checkpointId"]
+    return {"stopReason": answer["stopReason"], "_meta": {"sidecar": sidecar}}
+
+
+def fork_params(raw: dict[str, Any]) -> dict[str, Any]:
+    """ACP's ``session/fork {sessionId, cwd, mcpServers?, _meta?}`` as the contract's fork:
+    the checkpoint, when one is named, in ``_meta.sidecar.checkpointId``."""
+    meta = raw.get("_meta")
+    sidecar = meta.get("sidecar") if isinstance(meta, dict) else None
+    out: dict[str, Any] = {"sessionId": raw.get("sessionId")}
+    for source in (raw, sidecar if isinstance(sidecar, dict) else {}):
+        for key in ("checkpointId", "title"):
+            if key in source:
+                out[key] = source[key]
+    return out

@@ -27,6 +27,7 @@ from sidecar.contract.params import (
     DocumentChangeParams,
     DocumentCloseParams,
     DocumentOpenParams,
+    ForkParams,
     LoadSessionParams,
     NewSessionParams,
     SessionParams,
@@ -80,6 +81,7 @@ class AcpServer:
         self.routes: dict[str, Route[Any]] = {payloads.acp_method(r.method): r for r in REQUESTS}
         self.routes[payloads.SET_MODEL_EXTENSION] = ROUTES[m.SESSION_SET_MODEL]
         self.routes[payloads.SET_TITLE_EXTENSION] = ROUTES[m.SESSION_SET_TITLE]
+        self.routes[payloads.SESSION_FORK] = ROUTES[m.FORK]
         self.notifications = {r.method: r for r in NOTIFICATIONS if r.method in payloads.NOTIFICATIONS}
         # Where ACP differs from the plain call: params spelled its way, settings per
         # workspace, updates held until the answer, the answer's shape.
@@ -89,10 +91,12 @@ class AcpServer:
             m.SESSION_LIST: self._list_sessions,
             m.SESSION_CLOSE: self._close_session,
             m.SESSION_PROMPT: self._prompt,
+            m.FORK: self._fork,
         }
         self.params_in: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             m.SESSION_NEW: payloads.new_session_params,
             m.SESSION_SET_MODEL: payloads.set_model_params,
+            m.FORK: payloads.fork_params,
         }
         peer.on_request = self.on_request
         peer.on_notification = self.on_notification
@@ -282,6 +286,12 @@ class AcpServer:
     async def _close_session(self, route: Route[Any], p: SessionParams, raw: dict[str, Any]) -> Any:
         self.peer.cancel_outgoing(p.session_id)
         return await settle(route.invoke(self.service, p))
+
+    async def _fork(self, route: Route[Any], p: ForkParams, raw: dict[str, Any]) -> Any:
+        """``session/fork`` (and ``_sidecar/fork``): answered as ``session/new`` is."""
+        answer: SessionOpened = await settle(route.invoke(self.service, p))
+        self.editor.flush_held_messages(answer["sessionId"])
+        return payloads.session_opened(answer, with_id=True, listing=self._choices(answer["sessionId"]))
 
     async def _prompt(self, route: Route[Any], p: Any, raw: dict[str, Any]) -> Any:
         answer: PromptResult = await settle(route.invoke(self.service, p))

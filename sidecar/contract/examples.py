@@ -43,6 +43,7 @@ from sidecar.contract.params import (
     DocumentCloseParams,
     DocumentOpenParams,
     FilesChangedParams,
+    ForkParams,
     HistoryListParams,
     ListSessionsParams,
     LoadSessionParams,
@@ -50,6 +51,7 @@ from sidecar.contract.params import (
     NewSessionParams,
     NoParams,
     PromptParams,
+    RewindParams,
     SessionParams,
     SetModelParams,
     SetModeParams,
@@ -58,6 +60,7 @@ from sidecar.contract.params import (
 )
 from sidecar.contract.results import (
     PERMISSION_MODES,
+    CheckpointList,
     Compacted,
     ContextView,
     Empty,
@@ -70,6 +73,7 @@ from sidecar.contract.results import (
     ModelList,
     ModelSet,
     PromptResult,
+    Rewound,
     SessionList,
     SessionOpened,
     WorkspaceTrusted,
@@ -77,6 +81,7 @@ from sidecar.contract.results import (
 
 SESSION = "7f3c2a9e-4b1d-4c8e-9a2f-1d5e6b7c8a90"
 CWD = "/home/dev/project"
+CHECKPOINT = "3b8e1f0a-6c2d-4e9b-8f7a-5d4c3b2a1e0f"
 MODEL = "claude-sonnet-4-5"
 
 GAUGE: Gauge = {
@@ -224,7 +229,23 @@ def requests() -> list[RequestExample]:
         "done": False, "servers": MCP_UNTRUSTED,
         "message": "The MCP server 'probe' is not used: the folder is not trusted. Trust the "
                    "folder first."}
-    prompted: PromptResult = {"stopReason": "end_turn", "gauge": GAUGE}
+    prompted: PromptResult = {"stopReason": "end_turn", "gauge": GAUGE,
+                              "checkpointId": CHECKPOINT}
+    checkpoints: CheckpointList = {"checkpoints": [{
+        "checkpointId": CHECKPOINT, "prompt": "Why does this fail?",
+        "at": "2026-01-01T00:40:00.000Z", "used": 41200,
+        "files": [{"path": f"{CWD}/src/app.py", "created": False},
+                  {"path": f"{CWD}/tests/test_app.py", "created": True}],
+        "commands": ["npm run build"]}]}
+    # A preview: what a rewind would do, each file with both sides for a diff.
+    rewound: Rewound = {"restore": "both", "conversation": False, "commands": ["npm run build"],
+                        "prompt": "Why does this fail?", "gauge": GAUGE, "files": [
+                            {"path": f"{CWD}/src/app.py", "action": "restore",
+                             "oldText": "def main():\n    return run(fast=True)\n",
+                             "newText": "def main():\n    return run()\n"},
+                            {"path": f"{CWD}/tests/test_app.py", "action": "delete",
+                             "oldText": "def test_fast():\n    assert main()\n",
+                             "newText": None}]}
     model_set: ModelSet = {"gauge": GAUGE}
     models: ModelList = {"current": MODEL, "source": "provider", "models": [
         {"id": MODEL, "displayName": "Claude Sonnet 4.5", "lifecycle": "deprecated",
@@ -261,7 +282,7 @@ def requests() -> list[RequestExample]:
         RequestExample(m.MODELS, SessionParams(session_id=SESSION), models),
         RequestExample(m.COMPACT, CompactParams(
             session_id=SESSION, instructions="keep the failing test's output",
-            work_done_token="compact-1"), compacted),
+            work_done_token="compact-1", from_checkpoint_id=CHECKPOINT), compacted),
         RequestExample(m.CONTEXT, SessionParams(session_id=SESSION), _context()),
         RequestExample(m.HISTORY_LIST, HistoryListParams(limit=20, project=CWD), history),
         RequestExample(m.HISTORY_UNDO, NoParams(), undone),
@@ -269,6 +290,12 @@ def requests() -> list[RequestExample]:
         RequestExample(m.MCP_ACTION,
                        McpActionParams(session_id=SESSION, server="probe", action="approve"),
                        approved),
+        RequestExample(m.CHECKPOINTS, SessionParams(session_id=SESSION), checkpoints),
+        RequestExample(m.REWIND, RewindParams(session_id=SESSION, checkpoint_id=CHECKPOINT,
+                                              restore="both", preview=True, force=False),
+                       rewound),
+        RequestExample(m.FORK, ForkParams(session_id=SESSION, checkpoint_id=CHECKPOINT,
+                                          title="Try the other fix"), _opened()),
     ]
 
 
@@ -290,7 +317,7 @@ def session_updates() -> list[Any]:
     message = "msg_01a2b3c4d5e6"
     shown = {"command": "pytest -x tests/test_app.py"}
     kinds: list[Any] = [
-        u.user_message_chunk("Why does this fail?"),
+        u.user_message_chunk("Why does this fail?", CHECKPOINT),
         u.agent_message_chunk("The fixture is missing.", message),
         u.agent_thought_chunk("Check conftest.py first.", message),
         u.tool_call("toolu_01", "Bash: pytest -x tests/test_app.py", "execute", "pending", shown,

@@ -165,8 +165,11 @@ class RewoundFile(TypedDict):
     newText: NotRequired[str | None]  # preview: what it gets back (None: deleted)
 
 
+RestoreKind = Literal["both", "conversation", "code"]
+
+
 class Rewound(TypedDict):
-    restore: Literal["both", "conversation", "code"]
+    restore: RestoreKind
     conversation: bool
     files: list[RewoundFile]
     commands: list[str]

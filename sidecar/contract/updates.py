@@ -6,7 +6,7 @@ fields are.
 """
 
 
-from typing import Any, Literal, TypedDict, Union, cast, get_args, get_type_hints
+from typing import Any, Literal, NotRequired, TypedDict, Union, cast, get_args, get_type_hints
 
 from sidecar.contract.content import TextBlock, text_block
 from sidecar.contract.results import CompactionBackend, CompactionTier, Cost, Gauge, McpServer
@@ -23,6 +23,8 @@ class _Replayable(TypedDict, total=False):
 class _UserMessageChunk(_Replayable):
     sessionUpdate: Literal["user_message_chunk"]
     content: TextBlock
+    # ``{sidecar: {checkpointId}}``: the checkpoint taken before this prompt.
+    _meta: NotRequired[dict[str, Any]]
 
 
 class _AgentMessageChunk(_Replayable):
@@ -207,9 +209,12 @@ def replayed(update: SessionUpdate) -> SessionUpdate:
     return update
 
 
-def user_message_chunk(text: str) -> _UserMessageChunk:
-    """A user message, replayed by ``session/load``."""
-    return {"sessionUpdate": "user_message_chunk", "content": text_block(text)}
+def user_message_chunk(text: str, checkpoint_id: str | None = None) -> _UserMessageChunk:
+    """A user message, replayed by ``session/load``; a prompt's names its checkpoint."""
+    chunk: _UserMessageChunk = {"sessionUpdate": "user_message_chunk", "content": text_block(text)}
+    if checkpoint_id is not None:
+        chunk["_meta"] = {"sidecar": {"checkpointId": checkpoint_id}}
+    return chunk
 
 
 def agent_message_chunk(text: str, message_id: str) -> _AgentMessageChunk:

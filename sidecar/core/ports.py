@@ -9,7 +9,6 @@ provider adapter translates to its wire and back, importing its SDK on first use
 from __future__ import annotations
 
 import asyncio
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Literal, Mapping, Protocol, Sequence
@@ -18,11 +17,13 @@ from sidecar.contract.updates import SessionUpdate
 from sidecar.core.conversation.file_state import FileReadState
 from sidecar.core.conversation.messages import ApiMessage, Block, Message, Usage
 from sidecar.core.permissions.choice import PermissionChoice
+from sidecar.core.prompt_too_long import classify_prompt_too_long
 from sidecar.core.session_resources import Kept
 from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
 
 if TYPE_CHECKING:
+    from sidecar.core.checkpoints.ports import FileHistory
     from sidecar.contract.results import McpServer
     from sidecar.core.accounting.tokens import TokenLedger
     from sidecar.core.workspace.prefix import PrefixStore
@@ -105,18 +106,6 @@ class Completed:
 
 StreamEvent = TextDelta | ThinkingDelta | ToolUseStart | ToolInputDelta | Completed
 
-_PTL_ANTHROPIC = re.compile(r"prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)", re.IGNORECASE)
-_PTL_OPENAI = re.compile(
-    r"maximum context length is (\d+) tokens.*?(?:resulted in|requested) (\d+) tokens",
-    re.IGNORECASE | re.DOTALL,
-)
-_PTL_WORDS = re.compile(
-    r"prompt is too long|context_length_exceeded|maximum context length|context window|"
-    r"too many tokens|input is too long|exceeds the context",
-    re.IGNORECASE,
-)
-
-
 class ProviderError(Exception):
     """A provider failure, classified so retry and compaction can act on it."""
 
@@ -139,19 +128,6 @@ class ProviderError(Exception):
 
     def to_data(self) -> dict[str, Any]:
         return {"status": self.status, "type": self.type, "retryAfter": self.retry_after}
-
-
-def classify_prompt_too_long(message: str, type: str = "") -> tuple[bool, int | None]:
-    """Whether an error says the prompt was too long, and by how many tokens if stated."""
-    m = _PTL_ANTHROPIC.search(message)
-    if m:
-        return True, max(int(m.group(1)) - int(m.group(2)), 0)
-    m = _PTL_OPENAI.search(message)
-    if m:
-        return True, max(int(m.group(2)) - int(m.group(1)), 0)
-    if type == "context_length_exceeded" or _PTL_WORDS.search(message):
-        return True, None
-    return False, None
 
 
 @dataclass(frozen=True)
@@ -258,6 +234,14 @@ class ToolContext(Protocol):
     async def apply_edit(self, path: Path, new_text: str, label: str) -> bool | None:
         """Replace (or create) the whole document through the editor; True when applied,
         None when the editor cannot apply edits (the tool then writes the file itself)."""
+        ...
+
+    async def before_change(self, path: Path) -> None:
+        """Before an edit of ``path``: its content is kept for a rewind of the turn."""
+        ...
+
+    async def after_change(self, path: Path) -> None:
+        """After an edit of ``path``: what it now holds is noted for a later rewind."""
         ...
 
     async def ask_permission(self, tool_name: str, title: str,
@@ -596,3 +580,6 @@ class Adapters:
     # Given whether a folder is trusted (a workspace's own servers wait for that).
     mcp: Callable[[Callable[[str], Trust]], McpServers] = no_mcp_servers
     home: Callable[[], Path] = Path.home  # the user's own folder (their agents)
+    # Where checkpoints keep file contents: given the storage directory and the workspace
+    # (None: in memory).
+    file_history: Callable[[Path, str], FileHistory] | None = None

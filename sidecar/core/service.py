@@ -12,6 +12,8 @@ in rooms of its own, built here and held by the service:
 - ``prompt_history`` (``core/conversation/prompt_history.py``): the prompt history;
 - ``stores`` (``core/stores.py``): the transcript writer, history store and archive;
 - ``start_hooks`` (``core/workspace/start_hooks.py``): the SessionStart hooks;
+- ``checkpoints`` (``core/checkpoints/room.py``): a checkpoint before each prompt's turn,
+  rewinding the conversation and the files, forking;
 - the slash commands (``core/commands.py``), which reach the rooms through the service.
 """
 
@@ -49,6 +51,8 @@ from sidecar.contract.updates import (
     session_info_update,
 )
 from sidecar.core.accounting.context_report import ContextReport
+from sidecar.core.checkpoints.ports import FileHistory
+from sidecar.core.checkpoints.room import Checkpoints
 from sidecar.core.commands import announced, run_command
 from sidecar.core.conversation.history_replay import replay_history
 from sidecar.core.conversation.messages import Block, new_uuid
@@ -103,6 +107,8 @@ class SessionService:
                                     watchers=self.documents.watchers, stores=self.stores,
                                     models=self.models, mcp=self.mcp, ready=self._sdk_ready)
         self.prompt_history = PromptHistory(self.stores, lambda: self.settings, self.environ)
+        self.checkpoints = Checkpoints(get=self.get, history=self._file_history,
+                                       open_session=self._open, opened=self._forked)
         self.start_hooks = StartHooks()
         hold_configured(settings, self.environ)
 
@@ -151,9 +157,19 @@ class SessionService:
             describe=self.models.described, writer=self.stores.writer,
             trusted=lambda: self.trust.of(info.cwd).trusted, home=self.adapters.home,
             tier_observers=self.tier_observers))
+        self.checkpoints.attach(session)
         self.sessions[info.session_id] = session
         self.documents.watch(info.cwd, session.prefix)
         return session
+
+    def _file_history(self, cwd: str) -> FileHistory | None:
+        make = self.adapters.file_history
+        return make(self.stores.directory, cwd) if make is not None else None
+
+    def _forked(self, session: Session) -> SessionOpened:
+        self._announce(session)
+        self.start_hooks.start(session, "resume")
+        return _opened(session)
 
     def _announce(self, session: Session) -> None:
         """Tell the client of an opened session: its commands, its gauge, and what is wrong
@@ -282,13 +298,17 @@ class SessionService:
                 if handled is not None:
                     return {"stopReason": handled, "gauge": session.gauge(bump=False)}
             self.models.check_provider(session.settings_for_call(), session.id)
+            checkpoint = self.checkpoints.take(session, text)
             blocks, attached = await editor_attachments(session, blocks)
             for record in attached:
                 session.append(record)
             await self._sdk_ready(session.settings_for_call().provider)
             self.editor.status("normal", True, "Thinking…")
             stop = cast(StopReason, await session.run_turn(blocks))
-            return {"stopReason": stop, "gauge": session.gauge(bump=False)}
+            result: PromptResult = {"stopReason": stop, "gauge": session.gauge(bump=False)}
+            if checkpoint is not None:
+                result["checkpointId"] = checkpoint
+            return result
         finally:
             session.busy = False
             self.models.idle_status(session)

@@ -41,6 +41,7 @@ from sidecar.core.turns.turn import TurnRunner
 from sidecar.core.workspace.trust import UNTRUSTED, Trust
 
 if TYPE_CHECKING:
+    from sidecar.core.checkpoints.tracker import TurnChanges
     from sidecar.core.conversation.file_state import FileReadState
     from sidecar.core.ports import (
         Editor,
@@ -119,6 +120,8 @@ class Session:
         self.cancel_event = asyncio.Event()
         # What its tools keep between calls (background shells); closed as the session ends.
         self.resources = SessionResources()
+        # What its turns change, for rewinding (set by the checkpoints room; None: nothing).
+        self.changes: TurnChanges | None = None
         self.busy = False
         self.clock: Callable[[], float] = time.time
         # What this conversation sends only changes before its end for a named cause; the

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sidecar.core.checkpoints.records import REWIND
 from sidecar.core.conversation.messages import (
     SYNTHETIC_MODEL,
     Block,
@@ -62,6 +63,8 @@ def record_from_message(
     extra = dict(message.extra)
     promoted = {key: extra.pop(key) for key in _PROMOTED_EXTRA if key in extra}
     is_boundary = message.kind == "system" and message.subtype == COMPACT_BOUNDARY
+    if message.kind == "system" and message.subtype == REWIND:
+        parent_uuid = message.parent_uuid  # the branch point, null before the first prompt
 
     record: dict[str, Any] = {
         "parentUuid": None if is_boundary else parent_uuid,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sidecar.core.checkpoints.records import REWIND
 from sidecar.core.conversation.messages import SYNTHETIC_MODEL, Message
 from sidecar.core.secrets.redaction import contains_secret, contains_secret_bytes, redact_value
 from sidecar.storage.claude_code import (
@@ -121,6 +122,8 @@ def load_transcript(path: Path | str) -> LoadedTranscript:
         if is_sidechain(record):
             loaded.sidechain_messages.append(message)
         else:
+            if message.kind == "system" and message.subtype == REWIND:
+                _branch_from(loaded.messages, message.parent_uuid)
             loaded.messages.append(message)
     settle_response_usage(loaded.messages)
     settle_response_usage(loaded.sidechain_messages)
@@ -237,6 +240,18 @@ def _take_identity(record: dict[str, Any], loaded: LoadedTranscript, scan: _Scan
         loaded.cwd = loaded.cwd or cwd
     else:
         scan.sidechain_cwd = scan.sidechain_cwd or cwd
+
+
+def _branch_from(messages: list[Message], parent: str | None) -> None:
+    """A rewind: the conversation goes on from ``parent`` (from nothing when None); the
+    records after it are an abandoned branch."""
+    if parent is None:
+        messages.clear()
+        return
+    for index in range(len(messages) - 1, -1, -1):
+        if messages[index].uuid == parent:
+            del messages[index + 1:]
+            return
 
 
 def _through_skipped(parent: str | None, skipped: dict[str, str | None]) -> str | None:

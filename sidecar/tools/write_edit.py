@@ -76,11 +76,13 @@ async def _apply(path: Path, old: str | None, new: str, label: str, ctx: ToolCon
             raise ToolError(EDIT_CANCELLED)
         if answer.option_id not in ("allow_once", "allow_turn", "allow_always"):
             raise ToolError(refusal(EDIT_REJECTED, answer))
+    await ctx.before_change(path)
     applied = await ctx.apply_edit(path, new, label)
     if applied is None:  # the editor cannot apply edits: write the file ourselves
         await asyncio.to_thread(write_text, path, new)  # regular files only
     elif not applied:
         raise ToolError(f"The editor did not apply the change to {path}; the file is unchanged.")
+    await ctx.after_change(path)
     ctx.file_state.record_write(path, new)
 
 

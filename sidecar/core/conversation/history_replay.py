@@ -27,6 +27,7 @@ from sidecar.contract.updates import (
     tool_call_update,
     user_message_chunk,
 )
+from sidecar.core.checkpoints.records import CHECKPOINT, meta_of
 from sidecar.core.compaction.prompts import summary_of_message
 from sidecar.core.conversation.messages import Block, Message, is_compact_boundary, json_object
 from sidecar.core.conversation.tool_record import recorded, result_content
@@ -50,7 +51,12 @@ def history_updates(session: Session) -> list[SessionUpdate]:
     tools = {t.name: t for t in session.tools}
     roots = [Path(session.info.cwd).resolve()]
     out: list[SessionUpdate] = []
+    checkpoint: str | None = None  # the checkpoint the next typed prompt follows
     for i, m in enumerate(records):
+        taken = meta_of(m, CHECKPOINT)
+        if taken is not None:
+            checkpoint = str(taken.get("checkpointId"))
+            continue
         if is_compact_boundary(m):
             row = _compaction(m, records[i + 1:])
             if row is not None:
@@ -69,7 +75,8 @@ def history_updates(session: Session) -> list[SessionUpdate]:
                 if m.kind == "assistant":
                     out.append(agent_message_chunk(block["text"], m.message_id or m.uuid))
                 elif not block.get("context"):
-                    out.append(user_message_chunk(block["text"]))
+                    out.append(user_message_chunk(block["text"], checkpoint))
+                    checkpoint = None
             elif kind == "thinking" and block.get("thinking"):
                 out.append(agent_thought_chunk(block["thinking"], m.message_id or m.uuid))
             elif kind == "tool_use" and m.kind == "assistant":

@@ -163,6 +163,8 @@ class SessionSubagents:
             user_text=leading.user_text if leading is not None else "",
             files=list(leading.files) if leading is not None else [], seq=0)
         sub.rebuild_ledger()
+        # Its edits belong to the turn that started it.
+        sub.changes = parent.changes
         # What the user always allowed holds for the subagent too, and back.
         sub.permissions.allowed_always = parent.permissions.allowed_always
         return sub

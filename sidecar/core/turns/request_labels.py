@@ -21,10 +21,10 @@ CallKind = Literal["main", "summary", "memory", "count"]
 
 # What may rewrite what a conversation has already sent (and so its prompt cache).
 Cause = Literal["start", "compaction", "clear", "microcompact", "context_edit", "model",
-                "settings", "load", "tools"]
+                "settings", "load", "tools", "rewind"]
 CAUSES: frozenset[str] = frozenset(
     {"start", "compaction", "clear", "microcompact", "context_edit", "model", "settings", "load",
-     "tools"})
+     "tools", "rewind"})
 
 
 def request_headers(session_id: str, call: CallKind, epoch: int, cause: str,

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from sidecar.contract.updates import SessionUpdate
     from sidecar.core.accounting.tokens import TokenLedger
     from sidecar.core.accounting.window import Thresholds
+    from sidecar.core.checkpoints.tracker import TurnChanges
     from sidecar.core.conversation.file_state import FileReadState
     from sidecar.core.conversation.messages import Message
     from sidecar.core.permissions.state import SessionPermissions
@@ -43,6 +44,8 @@ class ToolHost(Protocol):
     permissions: SessionPermissions
     # What its tools keep between calls.
     resources: SessionResources
+    # What its turns change, for rewinding (None: nothing is recorded).
+    changes: TurnChanges | None
 
     @property
     def id(self) -> str: ...
@@ -121,6 +124,14 @@ class SessionToolContext:
             return None  # the plan file: the tool writes it to the disk itself
         exists = await asyncio.to_thread(path.exists)
         return await self._session.editor.apply_edit(path, new_text, label, exists)
+
+    async def before_change(self, path: Path) -> None:
+        if path not in self.writable and self._session.changes is not None:
+            await self._session.changes.before_change(path)
+
+    async def after_change(self, path: Path) -> None:
+        if path not in self.writable and self._session.changes is not None:
+            await self._session.changes.after_change(path)
 
     async def review_edit(self, path: Path, old_text: str | None, new_text: str) -> PermissionChoice:
         """Ask the user about one edit, shown as a diff; the chosen optionId, or "cancelled".

@@ -107,6 +107,8 @@ async def _call(session: ToolHost, use: Block, by_name: dict[str, Tool], added: 
             ctx.current_tool_call = {"toolCallId": tid, "title": title, "kind": tool.kind,
                                      "rawInput": shown_input}
             run = _redacted(await _run_one(session, tool, raw_input, ctx))
+            if tool.kind == "execute" and session.changes is not None:
+                session.changes.shell_ran(str(raw_input.get("command", "")))
             run = await _within_budget(session, tid, run, added[0])
     added[0] += _tokens(session, run.content)
     session.update(tool_call_update(tid, "failed" if run.is_error else "completed",

@@ -80,7 +80,13 @@ async def test_answers_and_updates_have_the_contracts_shapes(tmp_path: Path, fak
         sid = (await call("session/new", {"cwd": str(workspace), "title": None}))["sessionId"]
         fake_llm.queue(Reply.tool_use("Read", {"file_path": "big.py"}, text="Reading it."))
         fake_llm.queue(Reply.text("It defines four hundred functions."))
-        await call("session/prompt", {"sessionId": sid, "prompt": [{"type": "text", "text": "read big.py"}]})
+        prompted = await call("session/prompt", {"sessionId": sid, "prompt": [
+            {"type": "text", "text": "read big.py"}]})
+        listed = await call("sidecar/checkpoints", {"sessionId": sid})
+        assert [c["checkpointId"] for c in listed["checkpoints"]] == [prompted["checkpointId"]]
+        await call("sidecar/rewind", {"sessionId": sid, "checkpointId": prompted["checkpointId"],
+                                      "restore": "both", "preview": True})
+        await call("sidecar/fork", {"sessionId": sid, "title": "A fork"})
         await call("sidecar/gauge", {"sessionId": sid})
         await call("sidecar/models", {"sessionId": sid})
         await call("session/set_model", {"sessionId": sid, "model": "claude-sonnet-4-5"})

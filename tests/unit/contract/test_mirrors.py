@@ -55,7 +55,8 @@ def test_private_shapes_are_mirrored_by_their_public_name_and_bases_are_folded()
     assert {f.name for f in tool_call.fields} == set(get_type_hints(updates._ToolCall))
     params = next(s for s in contract.shapes if s.name == "CompactParams")
     assert [(f.name, f.required) for f in params.fields] == [
-        ("sessionId", True), ("instructions", False), ("workDoneToken", False)]
+        ("sessionId", True), ("instructions", False), ("workDoneToken", False),
+        ("fromCheckpointId", False)]
 
 
 def test_the_values_are_the_contracts() -> None:

@@ -47,7 +47,8 @@ async def test_a_plain_turn_sends_one_request_and_keeps_the_answer(
     assert request.headers[EPOCH_HEADER].endswith(":start")
     # The answer streams to the editor whole, and is kept with its usage as the anchor.
     assert engine.editor.streamed_text() == "Hello there, how can I help with the code today?"
-    user, assistant = engine.session.transcript.records
+    checkpoint, user, assistant = engine.session.transcript.records
+    assert checkpoint.subtype == "checkpoint"  # taken before the turn, for a rewind
     assert user.text() == "hi" and assistant.text().startswith("Hello there")
     assert assistant.usage is not None and assistant.usage.input_tokens == request_tokens(request)
     assert engine.session.ledger.used() == assistant.usage.context_tokens
@@ -77,7 +78,7 @@ async def test_a_tool_round_appends_whole_results_and_asks_again(tmp_path: Path)
     # The second request repeats the first byte for byte and only adds to it.
     assert second.messages[0] == first.messages[0] and second.headers == first.headers
     # The results are one record, tied to the response that asked for them.
-    records = engine.session.transcript.records
+    records = [m for m in engine.session.transcript.records if m.subtype != "checkpoint"]
     assert [m.kind for m in records] == ["user", "assistant", "user", "assistant"]
     assert records[2].extra["sourceToolMessageId"] == records[1].message_id
     # The editor saw each call go from pending to completed.
@@ -204,7 +205,7 @@ async def test_a_refused_image_is_not_sent_again(tmp_path: Path) -> None:
     assert {"type": "text", "text": MEDIA_REMOVED} in again
     assert again[-1] == {"type": "text", "text": "then without it"}
     # The transcript keeps the image; only what is sent leaves it out.
-    assert any(b.get("type") == "image" for b in engine.session.transcript.records[0].content)
+    assert any(b.get("type") == "image" for b in engine.session.transcript.records[1].content)
     engine.assert_clean()
 
 
@@ -233,8 +234,9 @@ async def test_clear_starts_over_with_the_user_context_still_first(tmp_path: Pat
                                            {"type": "text", "text": "new topic"}]
     number, cause = epoch_of(request)
     assert cause == "clear" and number > epoch_before[0]
-    # Nothing is lost: the transcript still holds everything before the boundary.
-    assert len(engine.session.transcript.records) == records_before + 3
+    # Nothing is lost: the transcript still holds everything before the boundary (then the
+    # boundary, the new prompt's checkpoint, the prompt and the answer).
+    assert len(engine.session.transcript.records) == records_before + 4
     engine.assert_clean()
 
 

@@ -44,6 +44,8 @@ class FakeContext:
     writable: list[Path] = field(default_factory=list)
     must_ask: bool = True
     reviewed: list[tuple[Path, str | None, str]] = field(default_factory=list)
+    # (before|after, path) of each change the edit tools announced (for a rewind).
+    changes: list[tuple[str, Path]] = field(default_factory=list)
     # What the tools keep for the session (background shells); a test closes them.
     resources: SessionResources = field(default_factory=SessionResources)
 
@@ -64,6 +66,12 @@ class FakeContext:
                              raw_input: dict[str, Any]) -> PermissionChoice:
         self.asked.append((tool_name, title, raw_input))
         return PermissionChoice(self.permission, self.reason)
+
+    async def before_change(self, path: Path) -> None:
+        self.changes.append(("before", path))
+
+    async def after_change(self, path: Path) -> None:
+        self.changes.append(("after", path))
 
     async def review_edit(self, path: Path, old_text: str | None, new_text: str) -> PermissionChoice:
         self.reviewed.append((path, old_text, new_text))

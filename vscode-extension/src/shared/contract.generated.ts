@@ -1,7 +1,7 @@
 // Generated from sidecar/contract by `python -m sidecar.contract.mirrors`: do not edit by hand.
 // The wire contract (docs/protocol.md) as the sidecar defines it.
 
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 /** Every method name, client to server and server to client. */
 export const Methods = {
@@ -22,6 +22,9 @@ export const Methods = {
   historyUndo: "sidecar/history/undo",
   trustWorkspace: "sidecar/trustWorkspace",
   mcpAction: "sidecar/mcpAction",
+  checkpoints: "sidecar/checkpoints",
+  rewind: "sidecar/rewind",
+  fork: "sidecar/fork",
   sessionCancel: "session/cancel",
   documentDidOpen: "document/didOpen",
   documentDidChange: "document/didChange",
@@ -56,6 +59,8 @@ export type Stage = "normal" | "warning" | "error" | "blocking";
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
 export type CompactionTier = "session_memory" | "full";
 export type CompactionBackend = "local" | "server";
+export type RewindAction = "restore" | "delete" | "unchanged" | "conflict";
+export type RestoreKind = "both" | "conversation" | "code";
 export type McpServerState = "waiting" | "rejected" | "untrusted" | "starting" | "connected" | "failed" | "stopped";
 export type McpServerAction = "approve" | "reject" | "retry";
 export type ToolCallStatus = "pending" | "in_progress" | "completed" | "failed";
@@ -202,6 +207,42 @@ export type Empty = Record<string, never>;
 
 export interface PromptResult {
   stopReason: StopReason;
+  gauge: Gauge;
+  checkpointId?: string;
+}
+
+export interface CheckpointFile {
+  path: string;
+  created: boolean;
+}
+
+/** The state just before one prompt: what a rewind goes back to. */
+export interface Checkpoint {
+  checkpointId: string;
+  prompt: string;
+  at: string;
+  used: number;
+  files: CheckpointFile[];
+  commands: string[];
+}
+
+export interface CheckpointList {
+  checkpoints: Checkpoint[];
+}
+
+export interface RewoundFile {
+  path: string;
+  action: RewindAction;
+  oldText?: string | null;
+  newText?: string | null;
+}
+
+export interface Rewound {
+  restore: RestoreKind;
+  conversation: boolean;
+  files: RewoundFile[];
+  commands: string[];
+  prompt: string;
   gauge: Gauge;
 }
 
@@ -391,6 +432,7 @@ export interface UserMessageChunk {
   sessionUpdate: "user_message_chunk";
   content: TextBlock;
   replay?: boolean;
+  _meta?: Record<string, unknown>;
 }
 
 export interface AgentMessageChunk {
@@ -635,6 +677,21 @@ export interface CompactParams {
   sessionId: string;
   instructions?: string;
   workDoneToken?: string | number;
+  fromCheckpointId?: string;
+}
+
+export interface RewindParams {
+  sessionId: string;
+  checkpointId: string;
+  restore: string;
+  preview?: boolean;
+  force?: boolean;
+}
+
+export interface ForkParams {
+  sessionId: string;
+  checkpointId?: string;
+  title?: string;
 }
 
 export interface HistoryListParams {

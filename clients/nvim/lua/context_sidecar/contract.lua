@@ -8,6 +8,8 @@
 ---@alias context_sidecar.StopReason "end_turn"|"max_tokens"|"max_turn_requests"|"refusal"|"cancelled"
 ---@alias context_sidecar.CompactionTier "session_memory"|"full"
 ---@alias context_sidecar.CompactionBackend "local"|"server"
+---@alias context_sidecar.RewindAction "restore"|"delete"|"unchanged"|"conflict"
+---@alias context_sidecar.RestoreKind "both"|"conversation"|"code"
 ---@alias context_sidecar.McpServerState "waiting"|"rejected"|"untrusted"|"starting"|"connected"|"failed"|"stopped"
 ---@alias context_sidecar.McpServerAction "approve"|"reject"|"retry"
 ---@alias context_sidecar.ToolCallStatus "pending"|"in_progress"|"completed"|"failed"
@@ -138,6 +140,37 @@
 
 ---@class context_sidecar.PromptResult
 ---@field stopReason context_sidecar.StopReason
+---@field gauge context_sidecar.Gauge
+---@field checkpointId? string
+
+---@class context_sidecar.CheckpointFile
+---@field path string
+---@field created boolean
+
+---The state just before one prompt: what a rewind goes back to.
+---@class context_sidecar.Checkpoint
+---@field checkpointId string
+---@field prompt string
+---@field at string
+---@field used integer
+---@field files context_sidecar.CheckpointFile[]
+---@field commands string[]
+
+---@class context_sidecar.CheckpointList
+---@field checkpoints context_sidecar.Checkpoint[]
+
+---@class context_sidecar.RewoundFile
+---@field path string
+---@field action context_sidecar.RewindAction
+---@field oldText? string|nil
+---@field newText? string|nil
+
+---@class context_sidecar.Rewound
+---@field restore context_sidecar.RestoreKind
+---@field conversation boolean
+---@field files context_sidecar.RewoundFile[]
+---@field commands string[]
+---@field prompt string
 ---@field gauge context_sidecar.Gauge
 
 ---@class context_sidecar.ModelSet
@@ -297,6 +330,7 @@
 ---@field sessionUpdate "user_message_chunk"
 ---@field content context_sidecar.TextBlock
 ---@field replay? boolean
+---@field _meta? table<string, any>
 
 ---@class context_sidecar.AgentMessageChunk
 ---@field sessionUpdate "agent_message_chunk"
@@ -499,6 +533,19 @@
 ---@field sessionId string
 ---@field instructions? string
 ---@field workDoneToken? string|integer
+---@field fromCheckpointId? string
+
+---@class context_sidecar.RewindParams
+---@field sessionId string
+---@field checkpointId string
+---@field restore string
+---@field preview? boolean
+---@field force? boolean
+
+---@class context_sidecar.ForkParams
+---@field sessionId string
+---@field checkpointId? string
+---@field title? string
 
 ---@class context_sidecar.HistoryListParams
 ---@field limit? integer
@@ -522,7 +569,7 @@
 ---@field changes table<string, any>[]
 
 return {
-  PROTOCOL_VERSION = 6,
+  PROTOCOL_VERSION = 7,
   OWN_PREFIX = "sidecar/",
   ---Every method name, by the contract's name for it.
   methods = {
@@ -543,6 +590,9 @@ return {
     HISTORY_UNDO = "sidecar/history/undo",
     TRUST_WORKSPACE = "sidecar/trustWorkspace",
     MCP_ACTION = "sidecar/mcpAction",
+    CHECKPOINTS = "sidecar/checkpoints",
+    REWIND = "sidecar/rewind",
+    FORK = "sidecar/fork",
     SESSION_CANCEL = "session/cancel",
     DOCUMENT_DID_OPEN = "document/didOpen",
     DOCUMENT_DID_CHANGE = "document/didChange",

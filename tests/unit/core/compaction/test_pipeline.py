@@ -151,7 +151,8 @@ async def test_server_side_context_management_rides_on_every_call(tmp_path: Path
     assert [r.context_management for r in engine.provider.requests] == [expected] * 3
     assert [call_kind(r) for r in engine.provider.requests] == ["main", "main", "summary"]
     server = [e for e in engine.tiers.events if e["tier"] == "api_context_management"]
-    assert server == [{"tier": "api_context_management", "at": 4, "kind": "server", "edits": [edit]}]
+    # One record later than the prompt alone would be: the checkpoint before it.
+    assert server == [{"tier": "api_context_management", "at": 5, "kind": "server", "edits": [edit]}]
     # The server clears what it clears; the engine never edits such a request itself.
     assert all(CLEARED_TOOL_RESULT not in tool_result_contents(r).values()
                for r in engine.provider.requests)
