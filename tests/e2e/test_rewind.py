@@ -141,8 +141,8 @@ async def test_rewinding_code_conversation_and_both(llm: Any, tmp_path: Path,
         assert files(workspace) == {"a.py": "A0\n", "b.py": "B0\n"}
         llm.queue(Reply.text("A fresh start."))
         await prompt(client, sid, "start over")
-        sent = json.dumps(sent_conversation(llm.requests[-1]))
-        assert "make the first change" not in sent and "start over" in sent
+        fresh = json.dumps(sent_conversation(llm.requests[-1]))
+        assert "make the first change" not in fresh and "start over" in fresh
     finally:
         await stop_client(client)
 
