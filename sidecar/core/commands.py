@@ -21,6 +21,7 @@ from sidecar.core.session import Session
 
 if TYPE_CHECKING:
     from sidecar.core.accounting.context_report import ContextReport
+    from sidecar.core.checkpoints.room import Checkpoints
     from sidecar.core.models.session_models import SessionModels
     from sidecar.core.ports import McpServers
     from sidecar.core.workspace.start_hooks import StartHooks
@@ -35,6 +36,7 @@ class CommandHost(Protocol):
     models: SessionModels
     report: ContextReport
     start_hooks: StartHooks
+    checkpoints: Checkpoints
 
     async def _compact(self, session: Session, instructions: str | None, *,
                        trigger: CompactionTrigger,
@@ -114,6 +116,46 @@ async def _mcp(host: CommandHost, session: Session, arg: str) -> StopReason:
     return _say(session, text)
 
 
+def _checkpoint_at(session: Session, number: str) -> tuple[str, str]:
+    """The id and prompt of the checkpoint ``number`` names (1: the oldest)."""
+    from sidecar.core.checkpoints.records import checkpoints_of
+
+    found = checkpoints_of(session.transcript.records)
+    if not number.isdigit() or not 1 <= int(number) <= len(found):
+        raise InvalidParams(f"No checkpoint {number}: /rewind lists the {len(found)} there are")
+    state = found[int(number) - 1]
+    return state.checkpoint_id, state.prompt
+
+
+async def _rewind(host: CommandHost, session: Session, arg: str) -> StopReason:
+    from sidecar.contract.params import RewindParams
+    from sidecar.core.checkpoints.records import checkpoints_of
+    from sidecar.core.checkpoints.text import render_checkpoints, render_rewound
+
+    words = arg.split()
+    if not words:
+        return _say(session, render_checkpoints(checkpoints_of(session.transcript.records),
+                                                session.info.cwd))
+    restore = words[1] if len(words) > 1 else "both"
+    if restore not in ("both", "conversation", "code") or words[2:] not in ([], ["force"]):
+        raise InvalidParams("Use /rewind N [both|conversation|code] [force]")
+    checkpoint, _ = _checkpoint_at(session, words[0])
+    done = await host.checkpoints.rewind_now(session, RewindParams(
+        session_id=session.id, checkpoint_id=checkpoint, restore=restore,
+        force=words[2:] == ["force"]))
+    return _say(session, render_rewound(done, session.info.cwd))
+
+
+async def _fork(host: CommandHost, session: Session, arg: str) -> StopReason:
+    from sidecar.contract.params import ForkParams
+
+    checkpoint = _checkpoint_at(session, arg)[0] if arg else None
+    opened = await host.checkpoints.fork_now(session, ForkParams(
+        session_id=session.id, checkpoint_id=checkpoint))
+    where = "before that prompt" if checkpoint else "with all of this conversation"
+    return _say(session, f"Forked into a new session {where}: {opened['sessionId']}")
+
+
 async def _trust(host: CommandHost, session: Session, arg: str) -> StopReason:
     from sidecar.core.workspace.trust import trust_folder
 
@@ -138,6 +180,10 @@ COMMANDS: list[SlashCommand] = [
     SlashCommand("mcp", "Show the MCP servers, their status and tools", None, _mcp),
     SlashCommand("trust", "Trust this folder: its hooks, MCP servers and settings may apply",
                  None, _trust),
+    SlashCommand("rewind", "Go back to before a prompt: code, conversation or both "
+                 "(/rewind alone lists the checkpoints)", "N [both|conversation|code]", _rewind),
+    SlashCommand("fork", "Continue in a new session from here, or from before prompt N",
+                 "optional checkpoint number", _fork),
 ]
 _BY_NAME = {c.name: c for c in COMMANDS}
 

@@ -6,6 +6,7 @@ diverge; a session loaded in a new process lists the same checkpoints."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -227,5 +228,41 @@ async def test_a_fork_reads_its_parents_prefix_from_the_cache_and_then_diverges(
         await prompt(client, early, "another way")
         sent = json.dumps(sent_conversation(llm.requests[-1]))
         assert "make the first change" in sent and "make the second change" not in sent
+    finally:
+        await stop_client(client)
+
+
+async def test_rewind_and_fork_typed_as_commands(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    """For clients without a picker (ACP's, a plain chat), /rewind lists the checkpoints and
+    rewinds to one by number; /fork N forks there."""
+    client = await start_client()
+    try:
+        rec = await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
+        sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
+        await two_prompts(client, llm, sid)
+        served = len(llm.requests)
+
+        def said() -> str:
+            return rec.of("agent_message_chunk")[-1]["content"]["text"]
+
+        listed = await prompt(client, sid, "/rewind")
+        assert "checkpointId" not in listed  # a command takes no checkpoint
+        head, first, second = said().splitlines()
+        assert head.startswith("Checkpoints (/rewind N")
+        assert re.fullmatch(r'1\. \d\d:\d\d "make the first change" — a\.py, new\.py \(created\)', first)
+        assert re.fullmatch(r'2\. \d\d:\d\d "make the second change" — a\.py, b\.py; '
+                            r'shell, not restorable: rm gone\.txt', second)
+        await prompt(client, sid, "/rewind 2 code")
+        assert said().splitlines() == ["- a.py: restored", "- b.py: restored",
+                                       "Not undone (shell commands): rm gone.txt"]
+        assert (workspace / "a.py").read_text() == "A1\n"
+        await prompt(client, sid, "/fork 2")
+        fork = said().rsplit(": ", 1)[1]
+        assert said().startswith("Forked into a new session before that prompt")
+        with pytest.raises(Exception, match="No checkpoint 7"):
+            await prompt(client, sid, "/rewind 7")
+        assert len(llm.requests) == served  # none of it asked the model anything
+        forked = (await call(client, "sidecar/checkpoints", {"sessionId": fork}))["checkpoints"]
+        assert [c["prompt"] for c in forked] == ["make the first change"]
     finally:
         await stop_client(client)

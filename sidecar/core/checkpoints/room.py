@@ -69,9 +69,11 @@ class Checkpoints:
 
     async def rewind(self, p: RewindParams) -> Rewound:
         session = self._get(p.session_id)
-        if session.busy:
-            raise SessionBusy("A turn is running in this session; cancel it or wait",
-                              data={"sessionId": session.id})
+        _idle(session)
+        return await self.rewind_now(session, p)
+
+    async def rewind_now(self, session: Session, p: RewindParams) -> Rewound:
+        """A rewind of ``session``, which runs no turn (or runs this one's command)."""
         states = self._find(session, p.checkpoint_id)
         changes = session.changes
         files: list[RewoundFile] = []
@@ -93,14 +95,15 @@ class Checkpoints:
                 "prompt": states[0].prompt, "gauge": session.gauge(bump=False)}
 
     async def fork(self, p: ForkParams) -> SessionOpened:
+        parent = self._get(p.session_id)
+        _idle(parent)
+        return await self.fork_now(parent, p)
+
+    async def fork_now(self, parent: Session, p: ForkParams) -> SessionOpened:
         """A new session continuing a copy of the conversation, up to the checkpoint's
         prompt or all of it; its records are written to its own transcript at once."""
         from sidecar.core.session import SessionInfo
 
-        parent = self._get(p.session_id)
-        if parent.busy:
-            raise SessionBusy("A turn is running in this session; cancel it or wait",
-                              data={"sessionId": parent.id})
         records = parent.transcript.records
         if p.checkpoint_id is not None:
             records = records[:self._find(parent, p.checkpoint_id)[0].index]
@@ -122,3 +125,9 @@ class Checkpoints:
         fork.last_usage = calls[-1].usage if calls else None
         fork.persist_state()
         return self._opened(fork)
+
+
+def _idle(session: Session) -> None:
+    if session.busy:
+        raise SessionBusy("A turn is running in this session; cancel it or wait",
+                          data={"sessionId": session.id})
