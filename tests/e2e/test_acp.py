@@ -244,6 +244,34 @@ async def test_extensions_and_errors(session: dict[str, Any]) -> None:
     assert err.value.code == -32602
 
 
+async def test_rewind_and_fork_over_acp(session: dict[str, Any], llm: Any) -> None:
+    """The prompt's answer names its checkpoint; ``_sidecar/checkpoints`` and
+    ``_sidecar/rewind`` work as over LSP; ACP's own ``session/fork`` forks at a checkpoint
+    named in ``_meta`` (the schema's ForkSessionResponse, as every message here)."""
+    conn, client, sid = session["conn"], session["client"], session["sid"]
+    assert session["init"].agent_capabilities.session_capabilities.fork is not None
+    llm.queue(Reply.text("First."))
+    first = await ask(session, "the first question")
+    llm.queue(Reply.text("Second."))
+    second = await ask(session, "the second question")
+    checkpoint = second.field_meta["sidecar"]["checkpointId"]
+    listed = await conn.ext_method("sidecar/checkpoints", {"sessionId": sid})
+    assert [c["checkpointId"] for c in listed["checkpoints"]] == [
+        first.field_meta["sidecar"]["checkpointId"], checkpoint]
+    forked = await conn.fork_session(session_id=sid, cwd=str(session["ws"]),
+                                     sidecar={"checkpointId": checkpoint})
+    assert forked.session_id != sid and forked.modes is not None
+    llm.queue(Reply.text("On the fork."))
+    await asyncio.wait_for(conn.prompt(session_id=forked.session_id,
+                                       prompt=[text_block("on the fork")]), 30)
+    sent = str(llm.requests[-1].body["messages"])
+    assert "the first question" in sent and "the second question" not in sent
+    rewound = await conn.ext_method("sidecar/rewind", {"sessionId": sid, "checkpointId": checkpoint,
+                                                       "restore": "conversation"})
+    assert rewound["conversation"] is True and rewound["prompt"] == "the second question"
+    no_schema_rejects(client, sid)
+
+
 async def test_set_title_over_acp(session: dict[str, Any]) -> None:
     """ACP has no rename: ``_sidecar/set_title`` renames the session, which says so."""
     client, conn, sid = session["client"], session["conn"], session["sid"]
