@@ -330,21 +330,25 @@ class SessionService:
                 await asyncio.sleep(0.05)
 
     async def compact(self, p: CompactParams) -> Compacted:
+        """``sidecar/compact``; with ``fromCheckpointId``, "summarize from here"."""
         session = self.get(p.session_id)
         await self.start_hooks.started(session)
+        keep = (self.checkpoints.kept_before(session, p.from_checkpoint_id)
+                if p.from_checkpoint_id is not None else None)
         return await self._compact(session, p.instructions, trigger="manual",
-                                   work_done_token=p.work_done_token)
+                                   work_done_token=p.work_done_token, keep=keep)
 
     async def _compact(self, session: Session, instructions: str | None, *,
-                       trigger: CompactionTrigger,
-                       work_done_token: str | int | None = None) -> Compacted:
+                       trigger: CompactionTrigger, work_done_token: str | int | None = None,
+                       keep: int | None = None) -> Compacted:
         if not session.settings.manualCompact:
             raise CompactionFailed(
                 "Compaction is turned off (DISABLE_COMPACT is set); use /clear to start over",
                 data={"tier": "full", "reason": "disabled"})
         await self._sdk_ready(session.settings_for_call().provider)
         return cast(Compacted, await session.tiers.compact_now(
-            trigger=trigger, instructions=instructions, work_done_token=work_done_token))
+            trigger=trigger, instructions=instructions, work_done_token=work_done_token,
+            keep=keep))
 
     async def _sdk_ready(self, provider: str | None = None) -> None:
         if self.sdk_ready is not None:

@@ -266,3 +266,55 @@ async def test_rewind_and_fork_typed_as_commands(llm: Any, tmp_path: Path, works
         assert [c["prompt"] for c in forked] == ["make the first change"]
     finally:
         await stop_client(client)
+
+
+async def test_summarize_from_here_keeps_the_turns_before_verbatim(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    client = await start_client()
+    try:
+        await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
+        sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
+        llm.queue(Reply.text("The kept answer."))
+        await prompt(client, sid, "the kept question")
+        llm.queue(tool("Read", "r1", file_path="a.py"))
+        llm.queue(Reply.text("A long answer about a.py. " * 200))
+        second = await prompt(client, sid, "the second question")
+        llm.queue(Reply.text("Another long answer. " * 200))
+        await prompt(client, sid, "the third question")
+
+        llm.queue(Reply.text("<summary>They asked about a.py twice.</summary>"))
+        done = await call(client, "sidecar/compact", {
+            "sessionId": sid, "fromCheckpointId": second["checkpointId"]})
+        assert done["tokensAfter"] < done["tokensBefore"]
+        summarized = json.dumps(sent_conversation(llm.requests[-1]))
+        assert "the second question" in summarized and "the third question" in summarized
+        assert "the kept question" not in summarized  # only what follows the point
+
+        llm.queue(Reply.text("Go on."))
+        await prompt(client, sid, "and now?")
+        sent = plain(llm.requests[-1])
+        assert sent[0]["content"][-1]["text"] == "the kept question"
+        assert sent[1] == {"role": "assistant", "content": [{"type": "text",
+                                                              "text": "The kept answer."}]}
+        rest = json.dumps(sent[2:])
+        assert "They asked about a.py twice." in rest and "and now?" in rest
+        assert "the second question" not in rest and "Another long answer" not in rest
+        # The checkpoints are all still there to rewind to.
+        listed = (await call(client, "sidecar/checkpoints", {"sessionId": sid}))["checkpoints"]
+        assert [c["prompt"] for c in listed] == ["the kept question", "the second question",
+                                                 "the third question", "and now?"]
+
+        # Back to before the third question, across the compaction: the conversation as it
+        # was then, uncompacted, and the gauge with it.
+        third = listed[2]
+        back = await call(client, "sidecar/rewind", {"sessionId": sid, "restore": "conversation",
+                                                     "checkpointId": third["checkpointId"]})
+        assert abs(back["gauge"]["used"] - third["used"]) <= third["used"] / 100
+        assert back["gauge"]["compactions"] == {}
+        llm.queue(Reply.text("Back before the summary."))
+        await prompt(client, sid, "once more")
+        again = json.dumps(sent_conversation(llm.requests[-1]))
+        assert "the second question" in again and "A long answer about a.py." in again
+        assert "They asked about a.py twice." not in again and "the third question" not in again
+    finally:
+        await stop_client(client)

@@ -94,6 +94,19 @@ class Checkpoints:
                 "commands": [c for s in states for c in s.commands],
                 "prompt": states[0].prompt, "gauge": session.gauge(bump=False)}
 
+    def kept_before(self, session: Session, checkpoint_id: str) -> int:
+        """How many records of the model's view come before the checkpoint's prompt: what
+        "summarize from here" keeps verbatim. InvalidParams for a checkpoint an earlier
+        compaction already summarized."""
+        state = self._find(session, checkpoint_id)[0]
+        uuid = session.transcript.records[state.index].uuid
+        view = session.transcript.model_view()
+        found = next((i for i, m in enumerate(view) if m.uuid == uuid), None)
+        if found is None:
+            raise InvalidParams("That prompt is before the last compaction: rewind to it, or "
+                                "compact the whole conversation", data={"field": "fromCheckpointId"})
+        return found
+
     async def fork(self, p: ForkParams) -> SessionOpened:
         parent = self._get(p.session_id)
         _idle(parent)

@@ -227,11 +227,12 @@ def fit_to_window(records: list[Message], session: CompactionHost) -> tuple[list
 
 
 async def full_compact(session: CompactionHost, instructions: str | None, *,
-                       server_ok: bool = True, fallback: str | None = None) -> FullResult:
+                       server_ok: bool = True, fallback: str | None = None,
+                       view: list[Message] | None = None) -> FullResult:
     """Summarize the conversation: by the provider where it may (``server_ok`` and the
     settings), else, or when it refuses, by our own summary call (``fallback`` then says why
-    the provider's was not used)."""
-    records = strip_for_summary(session.transcript.model_view())
+    the provider's was not used). ``view``: the records to summarize, if not all the model sees."""
+    records = strip_for_summary(session.transcript.model_view() if view is None else view)
     records = [m for m in records if not (m.kind == "system")]
     records, _ = fit_to_window(records, session)
     model = session.settings.compactModel

@@ -213,7 +213,10 @@ class ContextTiers:
     # ----- compaction ----------------------------------------------------------------
 
     async def compact_now(self, *, trigger: CompactionTrigger, instructions: str | None = None,
-                          work_done_token: Any = None, force_full: bool = False) -> dict[str, Any]:
+                          work_done_token: Any = None, force_full: bool = False,
+                          keep: int | None = None) -> dict[str, Any]:
+        """Compact now; with ``keep``, the first ``keep`` records of the model's view stay
+        verbatim and only the rest is summarized ("summarize from here")."""
         host = self.host
         compaction_id = f"cmp_{new_uuid()[:12]}"
         before = host.ledger.used()
@@ -229,6 +232,8 @@ class ContextTiers:
         async def run() -> CompactOutcome:
             progress["token"] = await host.editor.progress(client_token, "begin", "Compacting",
                                                               f"{before:,} tokens")
+            if keep is not None:
+                return await self._summarize_after(keep, trigger, instructions)
             return await self._compact(trigger, instructions, force_full, progress["token"])
 
         # The task exists before the first await, so a cancel can never slip past it.
@@ -350,6 +355,27 @@ class ContextTiers:
         return CompactOutcome("full", "server" if result.server else "local", host.ledger.used(),
                               result.summary, result.fallback_reason)
 
+    async def _summarize_after(self, keep: int, trigger: str,
+                               instructions: str | None) -> CompactOutcome:
+        """The view's first ``keep`` records verbatim, a summary of the rest after them."""
+        host = self.host
+        shown = host.ledger.used()
+        view = host.transcript.model_view()
+        head, rest = view[:keep], view[keep:]
+        if not any(m.kind == "assistant" for m in rest):
+            raise RuntimeError("nothing after that prompt to summarize")
+        instructions = await with_hook_output(host, trigger, instructions)
+        result = await full_compact(host, instructions, server_ok=False, view=rest)
+        records = self._new_context("full", trigger, shown, result.summary, [],
+                                    result.attachments, head=head)
+        after = host.estimate(records)
+        if after >= shown:
+            raise RuntimeError(f"the summary ({after:,} tokens) does not shrink the context "
+                               f"({shown:,})")
+        self._commit(records)
+        await after_compaction(host, trigger, result.summary)
+        return CompactOutcome("full", "local", host.ledger.used(), result.summary)
+
     def _full_context(self, result: FullResult, trigger: str,
                       before: int) -> tuple[list[Message], int]:
         """The records a full compaction leaves, and their estimate. Mid-turn, the round in
@@ -369,7 +395,8 @@ class ContextTiers:
 
     def _new_context(self, tier: str, trigger: str, before: int, summary: str, tail: list[Message],
                      attachments: list[Message], ptl_retries: int = 0,
-                     server: ServerCompaction | None = None) -> list[Message]:
+                     server: ServerCompaction | None = None,
+                     head: list[Message] | None = None) -> list[Message]:
         host = self.host
         records = host.transcript.records
         last = records[-1].uuid if records else None
@@ -380,9 +407,13 @@ class ContextTiers:
                                                       "backend": "server" if server else "local"},
                                   "logicalParentUuid": last})
         # What an earlier compaction re-injected is made afresh below, never kept twice.
-        kept = [dataclasses.replace(m, uuid=new_uuid(), parent_uuid=None, usage=None,
-                                    extra={**m.extra, "keptFrom": m.uuid}) for m in tail
-                if not (m.kind == "attachment" and (m.attachment or {}).get("reinjected"))]
+        def copies(chosen: list[Message]) -> list[Message]:
+            return [dataclasses.replace(m, uuid=new_uuid(), parent_uuid=None, usage=None,
+                                        extra={**m.extra, "keptFrom": m.uuid}) for m in chosen
+                    if not (m.kind == "attachment" and (m.attachment or {}).get("reinjected"))]
+
+        kept = copies(tail)
+        first = copies([m for m in head or [] if m.kind != "system"])
         path = str(host.transcript.path())
         if server:
             # The provider's blocks lead every later request, as the API requires; what the
@@ -397,7 +428,7 @@ class ContextTiers:
         text = summary_message_text(summary, path, auto=trigger == "auto",
                                     preserved_tail=bool(tail))
         summary_msg = user_text(text, is_compact_summary=True)
-        return [boundary, summary_msg, *attachments, *kept]
+        return [boundary, *first, summary_msg, *attachments, *kept]
 
     def _commit(self, records: list[Message]) -> None:
         host = self.host
