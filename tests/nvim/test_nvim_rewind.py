@@ -54,9 +54,9 @@ def conversation(request: Any) -> str:
     return json.dumps(request.body.get("messages"))
 
 
-def asked(llm: Any, text: str) -> Any:
+def asked(server: Any, text: str) -> Any:
     """The last main request whose last user message says ``text``."""
-    found = [r for r in llm.requests if text in last_user_text(r)]
+    found = [r for r in server.requests if text in last_user_text(r)]
     assert found, f"no request asked {text!r}"
     return found[-1]
 

@@ -242,7 +242,7 @@ function M.summary(result, root)
   if (restore == "code" or restore == "both") and not next(by_action) then
     table.insert(parts, "no file to restore")
   end
-  local commands = nn(result.commands) or {}
+  local commands = (restore == "code" or restore == "both") and nn(result.commands) or {}
   if #commands > 0 then
     table.insert(parts, "not undone: " .. table.concat(vim.tbl_map(function(c)
       return "$ " .. tostring(c)
