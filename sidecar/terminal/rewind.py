@@ -99,8 +99,9 @@ def preview_lines(result: dict[str, Any], cwd: Path) -> tuple[list[tuple[str, st
             diff = compact_diff(old if isinstance(old, str) else None, new if isinstance(new, str) else "",
                                 path, DIFF_LINES)
             for line in diff:
-                lines.append(("    " + line, "green" if line.startswith("+") else "red" if line.startswith("-")
-                              else "grey"))
+                header = line.startswith(("---", "+++", "@@"))
+                lines.append(("    " + line, "grey" if header else "green" if line.startswith("+")
+                              else "red" if line.startswith("-") else ""))
     for command in result.get("commands") or []:
         lines.append((f"  $ {command}  (shell: what it changed is not undone)", "yellow"))
     return lines, conflicts
@@ -170,10 +171,11 @@ class Rewinder:
         if not checkpoints:
             self.chat.screen.line("  no checkpoints yet: each prompt sent makes one")
             return
-        self.chat.screen.line(style.paint(
-            "  checkpoints (1 is the oldest; /rewind N [both|conversation|code] goes back to "
-            "just before prompt N, /fork N opens a copy from there):", "grey"))
+        self.chat.screen.line(style.paint("  checkpoints, 1 the oldest:", "grey"))
         self.say(checkpoint_lines(checkpoints, self.cwd))
+        self.chat.screen.line(style.paint(
+            "  /rewind N [both|conversation|code]: back to just before prompt N", "grey"))
+        self.chat.screen.line(style.paint("  /fork N: go on in a copy from there", "grey"))
 
     async def rewind(self, checkpoint: dict[str, Any], number: int, restore: str) -> None:
         client = self.chat.client

@@ -106,8 +106,8 @@ def test_rewind_and_fork_in_the_chat(fake_llm: Any, tmp_path: Path) -> None:
 
         # The list: numbered from the oldest, with files and shell commands.
         chat.send("/rewind")
-        out = chat.wait_for("(shell: a rewind does not undo it)")
-        listed = out[out.index("checkpoints (1 is the oldest"):]
+        out = chat.wait_for("/fork N: go on in a copy from there")
+        listed = out[out.index("checkpoints, 1 the oldest:"):]
         assert "   1. make the first change\n" in listed and "   2. make the second change\n" in listed, listed
         assert "      files: a.py, new.py (created)\n" in listed, listed
         assert "      files: a.py, b.py\n" in listed, listed
