@@ -1,8 +1,8 @@
 """``context-sidecar chat``: a line-oriented terminal client of the sidecar.
 
 Slash commands the server announces (``available_commands_update``) are sent as prompt
-text; /help, /sessions, /new, /exit and /model without a name (a numbered list of the
-models to pick from) are answered here. The prompt shows the
+text; /help, /sessions, /new, /exit, /model without a name (a numbered list of the
+models to pick from), /rewind and /fork (sidecar/terminal/rewind.py) are answered here. The prompt shows the
 permission mode when it is not ``default``; a permission request for an edit shows its diff.
 After a rejection it asks why; what the user types goes with the answer, and the model reads it.
 """
@@ -27,6 +27,7 @@ from sidecar.terminal.diff import compact_diff
 from sidecar.terminal.jsonrpc import RpcError
 from sidecar.terminal.line_input import LineReader
 from sidecar.terminal.markdown import terminal_width
+from sidecar.terminal.rewind import Rewinder
 from sidecar.terminal.screen import Screen
 from sidecar.terminal.style import gauge_label, tokens_short
 from sidecar.terminal.updates import UpdatePrinter
@@ -35,6 +36,8 @@ LOCAL_COMMANDS = [
     ("help", "List the commands"),
     ("sessions", "List the saved sessions of this folder (resume one with chat --resume ID)"),
     ("new", "Start a new session in this folder, on the model in use"),
+    ("rewind", "List the checkpoints; /rewind N [both|conversation|code] goes back to before prompt N"),
+    ("fork", "Go on in a copy of this session: /fork N from before prompt N, /fork all of it"),
     ("exit", "Leave (Ctrl-D does the same)"),
 ]
 # The key that picks each option a permission request may offer, and its label when the
@@ -103,6 +106,9 @@ class Chat:
         self.printer = UpdatePrinter(self.screen)
         self.state = ChatState()
         self.client = SidecarClient(cwd, self.printer, self.ask_permission)
+        self.rewinder = Rewinder(self)
+        # The next prompt's text to start from (a rewound prompt), where the line editor can.
+        self.next_input = ""
 
     # ----- permission -----------------------------------------------------------------
 
@@ -184,8 +190,8 @@ class Chat:
                 if len(shown) > PLAN_LINES:
                     self.screen.line(style.paint(f"  ... {len(shown) - PLAN_LINES} more lines", "grey"))
 
-    async def read_line(self, prompt: str) -> str | None:
-        line = await self.reader.readline(prompt)
+    async def read_line(self, prompt: str, initial: str = "") -> str | None:
+        line = await self.reader.readline(prompt, initial)
         if line is None:
             self.screen.at_line_start = False  # the prompt is still on the line
             self.screen.end_line()
@@ -240,6 +246,9 @@ class Chat:
             return True
         if name == "new":
             await self.new_session()
+            return True
+        if name in ("rewind", "fork"):
+            await self.rewinder.command(text)
             return True
         if name == "sessions":
             result = await self.client.request(m.SESSION_LIST, {"cwd": str(self.client.cwd.resolve())})
@@ -368,7 +377,8 @@ class Chat:
     async def loop(self) -> int:
         while True:
             self.state.prompt_text = self.prompt_text()
-            line = await self.read_line(self.state.prompt_text)
+            initial, self.next_input = self.next_input, ""
+            line = await self.read_line(self.state.prompt_text, initial)
             if line is None:
                 return 0
             text = line.strip()

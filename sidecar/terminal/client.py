@@ -145,6 +145,8 @@ class SidecarClient:
         return self._take_session(await self._rpc().request(m.SESSION_NEW, params))
 
     async def load_session(self, session_id: str) -> dict[str, Any]:
+        # Its history is replayed before the answer: the updates are this session's from now on.
+        self.session_id = session_id
         result = self._take_session(await self._rpc().request(m.SESSION_LOAD, {"sessionId": session_id}))
         self.printer.end_message()
         return result

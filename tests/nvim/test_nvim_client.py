@@ -116,7 +116,7 @@ def run_scenario(
 
 def test_config_status_and_handshake(tmp_path: Path) -> None:
     result = run_scenario("unit", tmp_path)
-    assert result["subcommands"] == ["add", "cancel", "chat", "compact", "context", "mcp", "mode", "model", "new", "plan", "sessions"]
+    assert result["subcommands"] == ["add", "cancel", "chat", "compact", "context", "fork", "mcp", "mode", "model", "new", "plan", "rewind", "sessions"]
     assert "protocol 1" in result["refusal"]
     # The script asserted these itself; make sure none was skipped.
     assert len(result["checks"]) >= 55

@@ -8,7 +8,7 @@ vim.api.nvim_create_user_command("ContextSidecar", function(args)
   require("context_sidecar").command(args)
 end, {
   nargs = "*",
-  desc = "context-sidecar: chat, new, sessions, compact, context, cancel, model, mode, plan, mcp, add",
+  desc = "context-sidecar: chat, new, sessions, compact, context, cancel, model, mode, plan, mcp, add, rewind, fork",
   complete = function(arglead, cmdline)
     return require("context_sidecar").complete(arglead, cmdline)
   end,
@@ -56,4 +56,24 @@ vim.api.nvim_create_user_command("ContextSidecarTrust", function()
   require("context_sidecar").trust()
 end, {
   desc = "context-sidecar: trust this workspace (vim.secure) so new sessions apply its hooks, settings and MCP servers",
+})
+
+vim.api.nvim_create_user_command("ContextSidecarRewind", function(args)
+  require("context_sidecar").rewind(args.args)
+end, {
+  nargs = "*",
+  desc = "context-sidecar: rewind the code and/or the conversation to before a prompt (picker; or N [both|conversation|code])",
+  complete = function(_, cmdline)
+    if #vim.split(vim.trim(cmdline), "%s+") >= 2 then
+      return { "both", "conversation", "code" }
+    end
+    return {}
+  end,
+})
+
+vim.api.nvim_create_user_command("ContextSidecarFork", function(args)
+  require("context_sidecar").fork(args.args)
+end, {
+  nargs = "?",
+  desc = "context-sidecar: fork the session into a new one, before a prompt (picker; or N) or whole",
 })

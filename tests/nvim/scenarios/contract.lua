@@ -185,4 +185,50 @@ H.run(function()
   H.check(switched.err == nil and chat.model == "gpt-5", "session/set_model answered")
   H.check(type(switched.result.gauge) == "table" and switched.result.gauge.sessionId == chat.session_id,
     "session/set_model: gauge read")
+
+  -- sidecar/checkpoints: the picker says each checkpoint's prompt, time, files and commands.
+  local rewind = require("context_sidecar.rewind")
+  local checkpoint = answers["sidecar/checkpoints"].checkpoints[1]
+  local labels
+  vim.ui.select = function(items, opts, on_choice)
+    labels = vim.tbl_map(opts.format_item, items)
+    on_choice(nil)
+  end
+  cs.rewind()
+  H.wait(2000, function()
+    return labels ~= nil
+  end, "the checkpoint picker")
+  H.check(labels[1]:find(checkpoint.prompt, 1, true) and labels[1]:find(require("context_sidecar.dates").human(checkpoint.at), 1, true)
+    and labels[1]:find("src/app.py", 1, true) and labels[1]:find("1 shell command", 1, true),
+    "sidecar/checkpoints: prompt, at, files and commands read: " .. labels[1])
+
+  -- sidecar/rewind: the preview says each file's action and diff and the commands; the
+  -- summary what was done.
+  local rewound = answers["sidecar/rewind"]
+  local preview = rewind.preview_lines(rewound, "heading", "/home/dev/project")
+  for _, line in ipairs({ "  restore   src/app.py", "  delete    tests/test_app.py  (created after this point)",
+    "  $ npm run build", "-    return run(fast=True)", "+    return run()", "+++ /dev/null" }) do
+    H.check(vim.tbl_contains(preview, line), "sidecar/rewind preview: " .. line)
+  end
+  local summary = rewind.summary(rewound, "/home/dev/project")
+  H.check(summary:find("restored src/app.py", 1, true) and summary:find("deleted tests/test_app.py", 1, true)
+    and summary:find("$ npm run build", 1, true), "sidecar/rewind: files and commands read: " .. summary)
+  local done_rewind
+  local rewinds = H.collect("ContextSidecarRewind")
+  rewind.rewind(chat, checkpoint, 1, "conversation", function(result)
+    done_rewind = result or false
+  end)
+  H.wait(2000, function()
+    return done_rewind ~= nil
+  end, "sidecar/rewind")
+  H.check(done_rewind and #rewinds == 1 and rewinds[1].prompt == rewound.prompt and rewinds[1].restore == rewound.restore
+    and #rewinds[1].files == #rewound.files, "sidecar/rewind: restore, prompt and files read")
+
+  -- sidecar/fork: the new session is opened by its sessionId.
+  local forks = H.collect("ContextSidecarFork")
+  rewind.fork(chat, checkpoint)
+  H.wait(2000, function()
+    return #forks == 1
+  end, "sidecar/fork")
+  H.check(forks[1].sessionId == answers["sidecar/fork"].sessionId, "sidecar/fork: sessionId read")
 end)

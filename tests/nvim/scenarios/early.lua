@@ -6,7 +6,7 @@ local F = dofile(os.getenv("CS_FAKE_SERVER"))
 H.run(function()
   local script
   script = F.install({
-    protocol = 6,
+    protocol = require("context_sidecar.client").PROTOCOL_VERSION,
     handlers = {
       ["session/new"] = function(_, reply)
         script.push("session/update", { sessionId = "s9", update = { sessionUpdate = "hook_result", event = "SessionStart", command = "echo hi", output = "hi\n", exitCode = 0 } })

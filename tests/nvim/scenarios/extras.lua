@@ -19,7 +19,7 @@ H.run(function()
     { name = "docs", status = "failed", transport = "http", tools = {}, error = "connection refused" },
   }
   local script = F.install({
-    protocol = 6,
+    protocol = require("context_sidecar.client").PROTOCOL_VERSION,
     answers = { ["sidecar/context"] = {
       gauge = vim.tbl_extend("force", F.gauge("s1", 3, 1000), { stage = "normal", next = "Auto-compact at 8K (in 7K tokens)" }),
       fileReadState = {},

@@ -8,7 +8,7 @@ H.run(function()
   local cs = require("context_sidecar")
   local turns = {}
   F.install({
-    protocol = 6,
+    protocol = require("context_sidecar.client").PROTOCOL_VERSION,
     turn = function(ctx)
       table.remove(turns, 1)(ctx)
     end,

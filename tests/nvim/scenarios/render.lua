@@ -9,7 +9,7 @@ H.run(function()
   local chat_mod = require("context_sidecar.chat")
   local turns = {}
   local script = F.install({
-    protocol = 6,
+    protocol = require("context_sidecar.client").PROTOCOL_VERSION,
     turn = function(ctx)
       table.remove(turns, 1)(ctx)
     end,

@@ -39,7 +39,7 @@ H.run(function()
   }
   local script
   script = F.install({
-    protocol = 6,
+    protocol = require("context_sidecar.client").PROTOCOL_VERSION,
     handlers = {
       ["session/list"] = function(params, reply)
         reply(nil, { sessions = {

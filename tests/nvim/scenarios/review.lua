@@ -25,7 +25,7 @@ H.run(function()
     },
   }
   local script = F.install({
-    protocol = 6,
+    protocol = require("context_sidecar.client").PROTOCOL_VERSION,
     modes = MODES,
     answers = { ["session/set_mode"] = vim.empty_dict() },
     turn = function(ctx)

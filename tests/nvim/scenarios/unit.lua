@@ -47,7 +47,7 @@ H.run(function()
   -- Completion ------------------------------------------------------------------------------
   local all = cs.complete("", "ContextSidecar ")
   H.record("subcommands", all)
-  H.check(vim.deep_equal(all, { "add", "cancel", "chat", "compact", "context", "mcp", "mode", "model", "new", "plan", "sessions" }), "all subcommands complete")
+  H.check(vim.deep_equal(all, { "add", "cancel", "chat", "compact", "context", "fork", "mcp", "mode", "model", "new", "plan", "rewind", "sessions" }), "all subcommands complete")
   H.check(vim.deep_equal(cs.complete("co", "ContextSidecar co"), { "compact", "context" }), "prefix completion")
   H.check(#cs.complete("", "ContextSidecar model ") == 0, "no completion after the subcommand")
   H.check(#vim.fn.getcompletion("ContextSidecar se", "cmdline") == 1, "cmdline completion wired")
@@ -172,11 +172,12 @@ H.run(function()
   vim.notify = orig_notify
   H.check(missing.err and missing.err:find("did not announce", 1, true) ~= nil, "server without our capability refused")
 
-  local accepted, script = start({ protocol = 6 })
-  H.check(accepted.err == nil and accepted.state.ready, "protocol 6 accepted")
+  local current = client.PROTOCOL_VERSION
+  local accepted, script = start({ protocol = current })
+  H.check(accepted.err == nil and accepted.state.ready, ("protocol %d accepted"):format(current))
   local init = script.init_params
   local ours = init.capabilities.experimental.contextSidecar
-  H.check(ours.protocolVersion == 6 and ours.permissionRequests == true and ours.compactionUpdates == true, "capabilities advertised")
+  H.check(ours.protocolVersion == current and ours.permissionRequests == true and ours.compactionUpdates == true, "capabilities advertised")
   H.check(init.initializationOptions.settings.model == "m1", "init_options.settings sent")
   H.check(init.initializationOptions.editorInfo.name == "Neovim", "editorInfo sent")
   H.check(accepted.state.server_info.version == "0.0-fake", "serverInfo kept")

@@ -26,6 +26,9 @@ M.methods = {
   history_undo = contract.methods.HISTORY_UNDO,
   trust_workspace = contract.methods.TRUST_WORKSPACE,
   mcp_action = contract.methods.MCP_ACTION,
+  checkpoints = contract.methods.CHECKPOINTS,
+  rewind = contract.methods.REWIND,
+  fork = contract.methods.FORK,
 }
 local methods = M.methods
 
@@ -183,6 +186,31 @@ end
 ---@param cb? fun(err: table|nil, result: context_sidecar.HistoryUndone|nil)
 function M.history_undo(state, cb)
   return M.request(state, methods.history_undo, vim.empty_dict(), cb)
+end
+
+---The checkpoints of the conversation as it now stands, one per prompt, oldest first.
+---@param state context_sidecar.ClientState
+---@param params context_sidecar.SessionParams
+---@param cb? fun(err: table|nil, result: context_sidecar.CheckpointList|nil)
+function M.checkpoints(state, params, cb)
+  return M.request(state, methods.checkpoints, params, cb)
+end
+
+---Back to the state just before a checkpoint's prompt: the conversation, the code or both
+---(`preview` changes nothing and says what would change).
+---@param state context_sidecar.ClientState
+---@param params context_sidecar.RewindParams
+---@param cb? fun(err: table|nil, result: context_sidecar.Rewound|nil)
+function M.rewind(state, params, cb)
+  return M.request(state, methods.rewind, params, cb)
+end
+
+---A new session continuing a copy of the conversation, up to a checkpoint's prompt or all of it.
+---@param state context_sidecar.ClientState
+---@param params context_sidecar.ForkParams
+---@param cb? fun(err: table|nil, result: context_sidecar.SessionOpened|nil)
+function M.fork(state, params, cb)
+  return M.request(state, methods.fork, params, cb)
 end
 
 ---The user trusts the folder: sessions opened afterwards get its hooks, settings and MCP servers.

@@ -399,6 +399,15 @@ function M.send(chat, text)
     vim.notify("context_sidecar: nothing to send", vim.log.levels.WARN)
     return false
   end
+  -- /rewind and /fork open the pickers here instead of asking the sidecar for text.
+  local rewind = require("context_sidecar.rewind")
+  if rewind.is_command(text) then
+    if chat.input_mark then
+      transcript.write_draft(chat, "")
+    end
+    rewind.command(chat, text)
+    return true
+  end
   if not chat.input_mark then
     transcript.open_draft(chat)
   end
@@ -869,6 +878,61 @@ function M.load_session(root, session_id, cb, info)
       cb(chat, nil)
     end)
   end)
+end
+
+---Show the session's conversation again as the sidecar now has it (after a rewind): the
+---buffer is emptied and `session/load` replays the history into it, then a new draft opens.
+---@param chat context_sidecar.Chat
+---@param cb? fun(err: string|nil)
+function M.reload(chat, cb)
+  local function done(err)
+    if err then
+      vim.notify("context-sidecar: session/load failed: " .. err, vim.log.levels.ERROR)
+    end
+    if cb then
+      cb(err)
+    end
+  end
+  if chat.busy then
+    return done("a turn is running")
+  end
+  transcript.reset(chat)
+  chat.replay = "render"
+  chat.busy = true
+  transcript.set_locked(chat, true)
+  api.session_load(chat.state, { sessionId = chat.session_id }, function(err, result)
+    chat.replay = nil
+    chat.busy = false
+    transcript.set_locked(chat, false)
+    if not err and result then
+      take_modes(chat, nn(result.modes))
+      chat.model = nn(result.model) or chat.model
+      if type(nn(result.gauge)) == "table" then
+        result.gauge.sessionId = result.gauge.sessionId or chat.session_id
+        status.update(result.gauge)
+      end
+    end
+    transcript.open_draft(chat)
+    done(err and tostring(err.message) or nil)
+  end)
+end
+
+---Put `text` in the chat's draft (replacing what was typed there) and move the cursor of the
+---windows showing the chat to its end.
+---@param chat context_sidecar.Chat
+---@param text string
+function M.set_draft(chat, text)
+  if not vim.api.nvim_buf_is_valid(chat.buf) then
+    return
+  end
+  if not chat.input_mark then
+    transcript.open_draft(chat)
+  end
+  transcript.write_draft(chat, text)
+  local last = vim.api.nvim_buf_line_count(chat.buf)
+  for _, win in ipairs(vim.fn.win_findbuf(chat.buf)) do
+    pcall(vim.api.nvim_win_set_cursor, win, { last, 0 })
+  end
 end
 
 ---The chat of the current buffer, else the chat used last.

@@ -40,6 +40,12 @@ function M.files(root)
   return list
 end
 
+---Commands the chat answers itself (with pickers), completed with the server's.
+M.LOCAL_COMMANDS = {
+  { name = "rewind", description = "Rewind the code and/or the conversation to before a prompt: /rewind [N [both|conversation|code]]" },
+  { name = "fork", description = "Fork the session into a new one: /fork [N]" },
+}
+
 ---'omnifunc' for chat buffers: `@path` completes workspace files, `/name` at the start of a
 ---line completes the server's commands (available_commands_update).
 function M.omnifunc(findstart, base)
@@ -76,9 +82,12 @@ function M.omnifunc(findstart, base)
       return a.word < b.word
     end)
   elseif vim.startswith(base, "/") then
-    for _, command in ipairs(chat and chat.commands or {}) do
+    local commands = vim.list_extend(vim.deepcopy(chat and chat.commands or {}), M.LOCAL_COMMANDS)
+    local seen = {}
+    for _, command in ipairs(commands) do
       local name = tostring(nn(command.name) or "")
-      if vim.startswith("/" .. name, base) then
+      if vim.startswith("/" .. name, base) and not seen[name] then
+        seen[name] = true
         table.insert(items, { word = "/" .. name, menu = nn(command.description) or "", info = nn(command.description) or "" })
       end
     end

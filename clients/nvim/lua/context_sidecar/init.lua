@@ -619,6 +619,49 @@ function M.mcp(cb, how)
   require("context_sidecar.mcp").show(cb)
 end
 
+---Rewind the current session: pick a checkpoint (newest first), then restore the code and the
+---conversation, one of them, or fork from there. `args` as typed after the command, as `/rewind`
+---takes them: `N` (1 the oldest) rewinds both to that checkpoint, `N conversation` or `N code`
+---one of them; a code restore is still previewed and asked.
+---@param args? string
+---@param cb? fun(result: any)
+function M.rewind(args, cb)
+  local chat = current_chat()
+  if not chat then
+    return
+  end
+  local rewind = require("context_sidecar.rewind")
+  args = vim.trim(args or "")
+  if args == "" then
+    rewind.pick(chat, { cb = cb })
+    return
+  end
+  local number, restore = args:match("^(%d+)%s*(%a*)$")
+  if not number or (restore ~= "" and not vim.tbl_contains({ "both", "conversation", "code" }, restore)) then
+    vim.notify("context_sidecar: usage: :ContextSidecarRewind [N [both|conversation|code]]", vim.log.levels.ERROR)
+    return
+  end
+  rewind.pick(chat, { number = tonumber(number), restore = restore ~= "" and restore or "both", cb = cb })
+end
+
+---Fork the current session into a new one and open it: at checkpoint `N` (1 the oldest),
+---or, without it, at one picked (or all of the conversation).
+---@param args? string
+---@param cb? fun(chat: context_sidecar.Chat|nil)
+function M.fork(args, cb)
+  local chat = current_chat()
+  if not chat then
+    return
+  end
+  args = vim.trim(args or "")
+  local number = tonumber(args:match("^(%d+)$") or "")
+  if args ~= "" and not number then
+    vim.notify("context_sidecar: usage: :ContextSidecarFork [N]", vim.log.levels.ERROR)
+    return
+  end
+  require("context_sidecar.rewind").pick(chat, { fork = true, number = number, cb = cb })
+end
+
 ---Subcommands of `:ContextSidecar` and how each takes its arguments.
 M.subcommands = {
   chat = function()
@@ -653,6 +696,12 @@ M.subcommands = {
   end,
   add = function()
     M.add()
+  end,
+  rewind = function(rest)
+    M.rewind(rest)
+  end,
+  fork = function(rest)
+    M.fork(rest)
   end,
 }
 

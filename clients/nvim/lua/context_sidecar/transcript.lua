@@ -879,6 +879,26 @@ function M.notice(chat, text)
   append_text(chat, text)
 end
 
+---Empty the buffer and forget its blocks, before the conversation is shown again (after a
+---rewind the session's history is replayed into it).
+---@param chat context_sidecar.Chat
+function M.reset(chat)
+  M.stop_retry(chat)
+  chat.retry = nil
+  edit(chat, function(buf)
+    vim.api.nvim_buf_clear_namespace(buf, ns, 0, -1)
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, { "" })
+  end)
+  chat.blocks = {}
+  chat.tools = {}
+  chat.compactions = {}
+  chat.thought = nil
+  chat.input_mark = nil
+  chat.role = nil
+  chat.segment = nil
+  chat.fresh = false
+end
+
 ---Stop treating the draft header as the draft (the draft was sent).
 ---@param chat context_sidecar.Chat
 function M.close_draft(chat)
