@@ -5,6 +5,7 @@ import type { HostToWebview, HostToWebviewBody } from "../src/shared/messages";
 import { SeqGate } from "../src/shared/messages";
 import type { Gauge, SessionUpdate } from "../src/shared/protocol";
 import { formatTokens, gaugeText } from "../src/status/gaugeFormat";
+import { checkpointTaken } from "./checkpoints";
 import * as composer from "./composer";
 import * as offers from "./offers";
 import { $, send } from "./dom";
@@ -186,6 +187,12 @@ function handle(m: HostToWebview): void {
     case "trust":
       showTrust(m.trusted, m.withheld);
       break;
+    case "checkpoint":
+      checkpointTaken(m.checkpointId);
+      break;
+    case "setInput":
+      composer.setInput(m.text);
+      break;
   }
 }
 
@@ -232,6 +239,7 @@ transcript.addEventListener("click", (event) => {
 });
 
 $("new").addEventListener("click", () => send({ type: "newSession" }));
+$("fork").addEventListener("click", () => send({ type: "fork" }));
 modelButton.addEventListener("click", () => send({ type: "pickModel" }));
 $("sessions").addEventListener("click", () => {
   if (sessionsViewOpen()) closeOpenView();

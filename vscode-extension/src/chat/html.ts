@@ -43,6 +43,7 @@ export function chatHtml(p: ChatHtmlParts): string {
   <div class="toolbar-row">
     <button id="new" type="button" title="Start a new session">New</button>
     <button id="sessions" type="button" title="Resume, rename or delete an earlier session">Sessions</button>
+    <button id="fork" type="button" title="Fork: continue a copy of this conversation in a new session (/fork)">Fork</button>
     <button id="context" type="button" title="What is in the context window (/context)">Context</button>
     <button id="compact" type="button" title="Compact the conversation now (/compact [instructions])">Compact</button>
     <span class="spacer"></span>
