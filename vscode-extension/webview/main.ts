@@ -23,6 +23,7 @@ const titleText = $("title");
 const modelButton = $("model") as HTMLButtonElement;
 const gaugeBox = $("gauge");
 const compactButton = $("compact") as HTMLButtonElement;
+const forkButton = $("fork") as HTMLButtonElement;
 
 function sessionUpdate(u: SessionUpdate): void {
   switch (u.sessionUpdate) {
@@ -113,6 +114,9 @@ function state(s: Extract<HostToWebviewBody, { type: "state" }>): void {
   // The session's model, in its own chip: a click opens the host's model quick pick.
   modelButton.textContent = s.sessionId && s.model ? s.model : "";
   modelButton.hidden = !modelButton.textContent;
+  // A fork copies a session's conversation: there is one to copy, and no turn is changing it.
+  forkButton.hidden = !s.sessionId || s.connection !== "running";
+  forkButton.disabled = s.busy || compacting;
   setCurrentSession(s.sessionId);
   const text =
     s.connection === "starting" ? "Starting the sidecar…"
@@ -239,7 +243,7 @@ transcript.addEventListener("click", (event) => {
 });
 
 $("new").addEventListener("click", () => send({ type: "newSession" }));
-$("fork").addEventListener("click", () => send({ type: "fork" }));
+forkButton.addEventListener("click", () => send({ type: "fork" }));
 modelButton.addEventListener("click", () => send({ type: "pickModel" }));
 $("sessions").addEventListener("click", () => {
   if (sessionsViewOpen()) closeOpenView();

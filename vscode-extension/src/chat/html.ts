@@ -43,7 +43,6 @@ export function chatHtml(p: ChatHtmlParts): string {
   <div class="toolbar-row">
     <button id="new" type="button" title="Start a new session">New</button>
     <button id="sessions" type="button" title="Resume, rename or delete an earlier session">Sessions</button>
-    <button id="fork" type="button" title="Fork: continue a copy of this conversation in a new session (/fork)">Fork</button>
     <button id="context" type="button" title="What is in the context window (/context)">Context</button>
     <button id="compact" type="button" title="Compact the conversation now (/compact [instructions])">Compact</button>
     <span class="spacer"></span>
@@ -54,6 +53,7 @@ export function chatHtml(p: ChatHtmlParts): string {
   </div>
   <div class="toolbar-row meta">
     <span id="title" class="title"></span>
+    <button id="fork" type="button" class="session-chip" title="Fork: continue a copy of this conversation in a new session; this one stays under Sessions (/fork)" hidden>Fork</button>
     <button id="model" type="button" class="model-chip" title="Switch the model (Context Sidecar: Switch Model)" hidden></button>
     <button id="mcp" class="mcp link" type="button" aria-controls="mcp-list" aria-expanded="false" hidden></button>
   </div>

@@ -75,6 +75,11 @@ test("a rewound prompt comes back in the box to edit; Fork in the toolbar asks t
   assert.ok(await input.evaluate((e) => document.activeElement === e && (e as HTMLTextAreaElement).selectionStart === "Write tests\nfor add".length));
   await page.click("#fork");
   assert.equal((await postedOf(page, "fork")).length, 1);
+  // Only a session can be forked, and not while a turn changes it.
+  await host(page, { ...running, busy: true });
+  assert.equal(await page.locator("#fork").isDisabled(), true);
+  await host(page, { ...running, sessionId: null });
+  assert.equal(await page.locator("#fork").isHidden(), true);
   // Both commands complete in the box before the sidecar lists its own.
   await input.fill("");
   await input.pressSequentially("/re");
