@@ -14,9 +14,9 @@ export interface ActionChoice {
 }
 
 export const ACTION_CHOICES: readonly ActionChoice[] = [
-  { action: "both", label: "Restore code and conversation", detail: "Files changed from this prompt on get their content back; the conversation goes back too" },
+  { action: "both", label: "Restore code and conversation", detail: "Files and conversation go back to just before this prompt" },
   { action: "conversation", label: "Restore conversation only", detail: "The conversation goes back to just before this prompt; files stay as they are" },
-  { action: "code", label: "Restore code only", detail: "Files changed from this prompt on get their content back; the conversation goes on" },
+  { action: "code", label: "Restore code only", detail: "Files go back to just before this prompt; the conversation goes on" },
   { action: "fork", label: "Fork from here", detail: "A new session with a copy of the conversation up to this prompt; this one stays as it is" },
 ];
 
