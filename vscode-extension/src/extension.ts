@@ -17,6 +17,7 @@ import { EditReview, PROPOSED_SCHEME } from "./edits/editReview";
 import { readReview } from "./edits/reviewModel";
 import { activeEditorBlocks, fileAttachment, findWorkspaceFiles, selectionAttachment } from "./editor/editorContext";
 import { PROPOSED_CODE_SCHEME, ProposedCode, applyCode, copyCode, insertCode, openFile } from "./editor/codeActions";
+import { REWIND_SCHEME, RewindFlow } from "./rewind/rewindFlow";
 
 const CONTEXT_SCHEME = "context-sidecar";
 
@@ -105,7 +106,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
         else if (message.type === "applyCode") void applyCode(message.text, proposedCode);
         else if (message.type === "openFile") void openFile(message.path, message.line, workspaceRoot());
         else if (message.type === "manageTrust") void vscode.commands.executeCommand("workbench.trust.manage");
+        else if (message.type === "rewindAt") void rewinds.at(message.checkpointId);
       },
+      pickCheckpoint: (args) => void rewinds.pick(args),
       confirmDeleteCurrent: async (title) => {
         const choice = await vscode.window.showWarningMessage(
           `Delete the open session${title ? ` “${title}”` : ""}? Its transcript is removed and the chat is cleared.`,
@@ -120,6 +123,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
   );
   chatView.attach(controller);
   controller.setWorkspaceTrust(vscode.workspace.isTrusted);
+  const rewinds = new RewindFlow(controller);
   const editReview = new EditReview({ answer: (id, option, reason) => controller.answer(id, option, reason), log: (line) => log.info(line) });
 
   // A prompt that failed for want of a key: say how to fix it, keep "no API key" in the
@@ -221,6 +225,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
     modeBar,
     editReview,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, editReview),
+    vscode.workspace.registerTextDocumentContentProvider(REWIND_SCHEME, rewinds),
     vscode.commands.registerCommand(Commands.acceptEdit, (uri?: vscode.Uri) => editReview.answerActive("accept", uri)),
     vscode.commands.registerCommand(Commands.acceptAllEdits, (uri?: vscode.Uri) => editReview.answerActive("acceptAll", uri)),
     vscode.commands.registerCommand(Commands.rejectEdit, (uri?: vscode.Uri) => editReview.answerActive("reject", uri)),
@@ -279,6 +284,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Extens
       await controller.newSession();
     }),
     vscode.commands.registerCommand(Commands.showContext, withSession((id) => showContext(id))),
+    vscode.commands.registerCommand(Commands.rewind, withSession(() => rewinds.pick())),
+    vscode.commands.registerCommand(
+      Commands.fork,
+      withSession(async () => {
+        await chatView.reveal();
+        await controller.fork();
+      }),
+    ),
     vscode.commands.registerCommand(
       Commands.compact,
       withSession(async () => {

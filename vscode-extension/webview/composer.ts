@@ -190,6 +190,8 @@ let commands: { name: string; description?: string }[] = [
   { name: "model", description: "Switch the model: /model NAME (/model alone lists them)" },
   { name: "plan", description: "Enter plan mode (/plan off leaves it)" },
   { name: "mode", description: "Set the permission mode: /mode NAME" },
+  { name: "rewind", description: "Rewind code and conversation to before a prompt" },
+  { name: "fork", description: "Fork the conversation into a new session" },
 ];
 
 export function setCommands(list: { name: string; description?: string }[]): void {
@@ -340,6 +342,17 @@ function cancel(): void {
 
 sendButton.addEventListener("click", submit);
 cancelButton.addEventListener("click", cancel);
+
+/** Puts text in the box to edit and send (a rewound prompt), the caret at its end. */
+export function setInput(text: string): void {
+  input.value = text;
+  pastes.clear();
+  pasteCount = 0;
+  historyIndex = -1;
+  closePopup();
+  input.focus();
+  input.setSelectionRange(text.length, text.length);
+}
 
 /** Text in the box (the Compact button uses it as focus instructions). */
 export function takeInput(): string {

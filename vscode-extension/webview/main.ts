@@ -5,6 +5,7 @@ import type { HostToWebview, HostToWebviewBody } from "../src/shared/messages";
 import { SeqGate } from "../src/shared/messages";
 import type { Gauge, SessionUpdate } from "../src/shared/protocol";
 import { formatTokens, gaugeText } from "../src/status/gaugeFormat";
+import { checkpointTaken } from "./checkpoints";
 import * as composer from "./composer";
 import * as offers from "./offers";
 import { $, send } from "./dom";
@@ -22,6 +23,7 @@ const titleText = $("title");
 const modelButton = $("model") as HTMLButtonElement;
 const gaugeBox = $("gauge");
 const compactButton = $("compact") as HTMLButtonElement;
+const forkButton = $("fork") as HTMLButtonElement;
 
 function sessionUpdate(u: SessionUpdate): void {
   switch (u.sessionUpdate) {
@@ -112,6 +114,9 @@ function state(s: Extract<HostToWebviewBody, { type: "state" }>): void {
   // The session's model, in its own chip: a click opens the host's model quick pick.
   modelButton.textContent = s.sessionId && s.model ? s.model : "";
   modelButton.hidden = !modelButton.textContent;
+  // A fork copies a session's conversation: there is one to copy, and no turn is changing it.
+  forkButton.hidden = !s.sessionId || s.connection !== "running";
+  forkButton.disabled = s.busy || compacting;
   setCurrentSession(s.sessionId);
   const text =
     s.connection === "starting" ? "Starting the sidecar…"
@@ -186,6 +191,12 @@ function handle(m: HostToWebview): void {
     case "trust":
       showTrust(m.trusted, m.withheld);
       break;
+    case "checkpoint":
+      checkpointTaken(m.checkpointId);
+      break;
+    case "setInput":
+      composer.setInput(m.text);
+      break;
   }
 }
 
@@ -232,6 +243,7 @@ transcript.addEventListener("click", (event) => {
 });
 
 $("new").addEventListener("click", () => send({ type: "newSession" }));
+forkButton.addEventListener("click", () => send({ type: "fork" }));
 modelButton.addEventListener("click", () => send({ type: "pickModel" }));
 $("sessions").addEventListener("click", () => {
   if (sessionsViewOpen()) closeOpenView();

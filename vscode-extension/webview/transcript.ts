@@ -4,6 +4,7 @@
 import type { SentAttachment } from "../src/shared/messages";
 import type { ContentBlock, SessionUpdate } from "../src/shared/protocol";
 import { formatTokens } from "../src/status/gaugeFormat";
+import { awaitCheckpoint, forgetAwaited, markRewindable } from "./checkpoints";
 import { $, button, el, isRecord, plural, send, str } from "./dom";
 import { renderMarkdown } from "./markdown";
 
@@ -107,13 +108,15 @@ function newTextBlock(kind: TextBlock["kind"], messageId: string | undefined): T
   return block;
 }
 
-function appendText(kind: TextBlock["kind"], messageId: string | undefined, text: string): void {
+function appendText(kind: TextBlock["kind"], messageId: string | undefined, text: string, checkpointId?: string): void {
   let block = lastBlock;
-  const continues = block && block.kind === kind && (messageId === undefined || block.messageId === messageId);
+  // A prompt with a checkpoint is a message of its own, even right after another one.
+  const continues = block && block.kind === kind && (messageId === undefined || block.messageId === messageId) && !checkpointId;
   if (!block || !continues) {
     if (kind === "user") startUserTurn(text);
     block = newTextBlock(kind, messageId);
   }
+  if (checkpointId) markRewindable(block.root, checkpointId);
   block.text += text;
   scheduleRender(block);
 }
@@ -139,6 +142,7 @@ export function userPrompt(text: string, attachments: SentAttachment[] = []): vo
     block.root.append(chips);
   }
   lastBlock = undefined;
+  awaitCheckpoint(block.root);
   if (jumpToNextUser) {
     jumpToNextUser = false;
     block.root.scrollIntoView({ block: "start" });
@@ -168,7 +172,14 @@ export function contentText(content: unknown): string {
 
 export function textUpdate(u: Extract<SessionUpdate, { sessionUpdate: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk" }>): void {
   const kind = u.sessionUpdate === "agent_message_chunk" ? "agent" : u.sessionUpdate === "agent_thought_chunk" ? "thought" : "user";
-  appendText(kind, u.messageId, contentText(u.content));
+  appendText(kind, u.messageId, contentText(u.content), u.sessionUpdate === "user_message_chunk" ? checkpointOf(u._meta) : undefined);
+}
+
+/** The checkpoint a replayed prompt names (`_meta.sidecar.checkpointId`). */
+function checkpointOf(meta: unknown): string | undefined {
+  const sidecar = isRecord(meta) && isRecord(meta.sidecar) ? meta.sidecar : undefined;
+  const id = sidecar?.checkpointId;
+  return typeof id === "string" && id ? id : undefined;
 }
 
 // ---- compaction ---------------------------------------------------------------------------
@@ -369,5 +380,6 @@ export function clearTranscript(): void {
   dirty.clear();
   lastBlock = undefined;
   commandTurn = false;
+  forgetAwaited();
   endRetries();
 }

@@ -10,6 +10,8 @@ import { mcpState } from "../shared/mcpWords";
 import {
   ErrorCodes,
   Methods,
+  type Checkpoint,
+  type CheckpointList,
   type CompactResult,
   type ContextView,
   type ContentBlock,
@@ -21,6 +23,8 @@ import {
   type PermissionOutcome,
   type PromptResult,
   type RequestPermissionParams,
+  type RestoreKind,
+  type Rewound,
   type SessionList,
   type SessionStarted,
   type SessionSummary,
@@ -30,6 +34,7 @@ import {
   type TrustWorkspaceResult,
 } from "../shared/protocol";
 import { GaugeTracker, gaugeStage, offersCompact } from "../status/gaugeFormat";
+import { forkNotice, rewindNotice } from "../rewind/rewindModel";
 import { mentionedFiles } from "./mentions";
 import { promptBlocks } from "./promptBlocks";
 
@@ -72,11 +77,15 @@ export interface ChatHooks {
   hostRequest?(message: Extract<WebviewToHost, { type: HostRequestType }>): void;
   /** Deleting the open session clears the chat: true when the user confirms it. */
   confirmDeleteCurrent?(title: string | null): Promise<boolean>;
+  /** `/rewind [N [both|conversation|code]]` was typed: the host offers its checkpoint picker.
+   *  Without this hook the command goes to the sidecar, which answers it in words. */
+  pickCheckpoint?(args: string): void;
 }
 
 /** Panel messages the host serves itself, with VS Code's editor and windows. */
 export type HostRequestType =
-  | "fileQuery" | "pickMode" | "pickModel" | "setApiKey" | "copyCode" | "insertCode" | "applyCode" | "openFile" | "manageTrust";
+  | "fileQuery" | "pickMode" | "pickModel" | "setApiKey" | "copyCode" | "insertCode" | "applyCode" | "openFile" | "manageTrust"
+  | "rewindAt";
 
 export interface ControllerOptions {
   /** Reopen the workspace's newest session when the sidecar first comes up. */
@@ -287,6 +296,9 @@ export class ChatController {
       case "mcpAction":
         await this.mcpAction(message.server, message.action);
         return;
+      case "fork":
+        await this.fork();
+        return;
       case "fileQuery":
       case "pickMode":
       case "pickModel":
@@ -296,6 +308,7 @@ export class ChatController {
       case "applyCode":
       case "openFile":
       case "manageTrust":
+      case "rewindAt":
         // Answered by the host (workspace files, a quick pick, the secret prompt, the editor).
         this.hooks.hostRequest?.(message);
         return;
@@ -691,6 +704,18 @@ export class ChatController {
       await this.compact(compact[1]?.trim() || undefined);
       return undefined;
     }
+    // `/rewind` opens the host's checkpoint picker, `/fork [N]` forks here; a client without
+    // a picker leaves /rewind to the sidecar, which answers it in words.
+    const rewindCommand = /^\/rewind(?:\s+([\s\S]*))?$/.exec(trimmed);
+    if (rewindCommand && this.hooks.pickCheckpoint) {
+      this.hooks.pickCheckpoint(rewindCommand[1]?.trim() ?? "");
+      return undefined;
+    }
+    const forkCommand = /^\/fork(?:\s+(\d+))?\s*$/.exec(trimmed);
+    if (forkCommand) {
+      await this.forkAt(forkCommand[1] ? Number(forkCommand[1]) : undefined);
+      return undefined;
+    }
     if (this.busy) {
       this.postError({ message: "A turn is already running.", fix: "Wait for it to end, or press Cancel." });
       return undefined;
@@ -721,6 +746,10 @@ export class ChatController {
       const result = await port.request<PromptResult>(Methods.sessionPrompt, { sessionId, prompt });
       if (sessionId === this.sessionId) {
         this.offerGauge(result?.gauge);
+        // The prompt's message can rewind to the checkpoint taken before its turn.
+        if (typeof result?.checkpointId === "string" && result.checkpointId) {
+          this.hooks.post({ type: "checkpoint", checkpointId: result.checkpointId });
+        }
         this.hooks.post({ type: "turnEnded", stopReason: String(result?.stopReason ?? "end_turn") });
       }
       this.hooks.promptSucceeded?.();
@@ -796,6 +825,114 @@ export class ChatController {
     } finally {
       this.setCompacting(false);
     }
+  }
+
+  // ---- checkpoints, rewind, fork ------------------------------------------------------
+
+  /** `sidecar/checkpoints` of the focused session, oldest first; undefined when it cannot
+   *  be asked (the panel says why). */
+  async listCheckpoints(): Promise<Checkpoint[] | undefined> {
+    const port = this.requirePort();
+    if (!port) return undefined;
+    const sessionId = this.sessionId;
+    if (!sessionId) {
+      this.postError({ message: "No conversation to rewind yet.", fix: "Send a message first." });
+      return undefined;
+    }
+    try {
+      const list = await port.request<CheckpointList>(Methods.checkpoints, { sessionId });
+      return Array.isArray(list?.checkpoints) ? list.checkpoints : [];
+    } catch (error) {
+      if (sessionId === this.sessionId) this.postError(describeError(error));
+      return undefined;
+    }
+  }
+
+  /**
+   * `sidecar/rewind` of the focused session to the state just before a checkpoint's prompt.
+   * A preview changes nothing and shows nothing. A rewound conversation is shown again as it
+   * now stands (`session/load` replays it) with the prompt back in the box to edit; the panel
+   * says what was restored and what was not.
+   */
+  async rewind(checkpointId: string, restore: RestoreKind, options: { preview?: boolean; force?: boolean } = {}): Promise<Rewound | undefined> {
+    const port = this.requirePort();
+    if (!port) return undefined;
+    const sessionId = this.sessionId;
+    if (!sessionId) return undefined;
+    if (this.busy) {
+      this.postError({ message: "A turn is running.", fix: "Wait for it to end, or press Cancel, then rewind." });
+      return undefined;
+    }
+    const params: Record<string, unknown> = { sessionId, checkpointId, restore };
+    if (options.preview) params.preview = true;
+    if (options.force) params.force = true;
+    let result: Rewound;
+    try {
+      result = await port.request<Rewound>(Methods.rewind, params);
+    } catch (error) {
+      if (sessionId === this.sessionId) this.postError(describeError(error));
+      return undefined;
+    }
+    if (options.preview || sessionId !== this.sessionId) return result;
+    if (result.conversation) {
+      await this.loadSession(sessionId, this.title);
+      this.putInInput(result.prompt);
+    } else {
+      this.offerGauge(result.gauge);
+    }
+    this.hooks.post({ type: "notice", text: rewindNotice(result) });
+    return result;
+  }
+
+  /**
+   * `sidecar/fork`: a new session continuing a copy of the conversation (up to a
+   * checkpoint's prompt, or all of it), opened in the panel in place of this one, which
+   * stays as it was under Sessions. A fork from a checkpoint puts its prompt in the box.
+   */
+  async fork(from?: Pick<Checkpoint, "checkpointId" | "prompt">): Promise<boolean> {
+    const checkpointId = from?.checkpointId;
+    const port = this.requirePort();
+    if (!port) return false;
+    const sessionId = this.sessionId;
+    if (!sessionId) {
+      this.postError({ message: "No conversation to fork yet.", fix: "Send a message first." });
+      return false;
+    }
+    if (this.busy) {
+      this.postError({ message: "A turn is running.", fix: "Wait for it to end, or press Cancel, then fork." });
+      return false;
+    }
+    const parentTitle = this.title;
+    try {
+      const forked = await port.request<SessionStarted>(Methods.fork, checkpointId ? { sessionId, checkpointId } : { sessionId });
+      // The sidecar names a fork after its parent.
+      if (!(await this.loadSession(forked.sessionId, parentTitle ? `${parentTitle} (fork)` : null))) return false;
+      this.hooks.post({ type: "notice", text: forkNotice(checkpointId !== undefined) });
+      if (from) this.putInInput(from.prompt);
+      return true;
+    } catch (error) {
+      if (sessionId === this.sessionId) this.postError(describeError(error));
+      return false;
+    }
+  }
+
+  /** `/fork N`: forks at the N-th checkpoint (1 the oldest, as `/rewind` in words numbers
+   *  them), its prompt back in the box; `/fork` alone forks all of the conversation. */
+  async forkAt(n?: number): Promise<boolean> {
+    if (n === undefined) return this.fork();
+    const checkpoints = await this.listCheckpoints();
+    if (!checkpoints) return false;
+    const picked = checkpoints[n - 1];
+    if (!picked) {
+      this.postError({ message: `No checkpoint ${n}: this conversation has ${checkpoints.length}.`, fix: "Type /rewind to pick one from the list." });
+      return false;
+    }
+    return this.fork(picked);
+  }
+
+  /** Puts text in the panel's prompt box (a rewound or forked-from prompt, to edit and send). */
+  putInInput(text: string): void {
+    if (text) this.hooks.post({ type: "setInput", text });
   }
 
   async refreshGauge(): Promise<void> {

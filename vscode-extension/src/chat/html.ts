@@ -53,6 +53,7 @@ export function chatHtml(p: ChatHtmlParts): string {
   </div>
   <div class="toolbar-row meta">
     <span id="title" class="title"></span>
+    <button id="fork" type="button" class="session-chip" title="Fork: continue a copy of this conversation in a new session; this one stays under Sessions (/fork)" hidden>Fork</button>
     <button id="model" type="button" class="model-chip" title="Switch the model (Context Sidecar: Switch Model)" hidden></button>
     <button id="mcp" class="mcp link" type="button" aria-controls="mcp-list" aria-expanded="false" hidden></button>
   </div>

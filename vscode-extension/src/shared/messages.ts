@@ -59,7 +59,11 @@ export type WebviewToHostBody =
   /** Open VS Code's Workspace Trust editor (the Restricted Mode banner's button). */
   | { type: "manageTrust" }
   /** `sidecar/mcpAction {sessionId, server, action}`: a button of the MCP list. */
-  | { type: "mcpAction"; server: string; action: "approve" | "reject" | "retry" };
+  | { type: "mcpAction"; server: string; action: "approve" | "reject" | "retry" }
+  /** A sent message's rewind control: what to do from its checkpoint (the host asks). */
+  | { type: "rewindAt"; checkpointId: string }
+  /** `sidecar/fork` of the whole conversation, opened in the panel. */
+  | { type: "fork" };
 
 /** A file or selection attached to the next prompt, shown as a chip. */
 /** What a sent message shows of an attachment: its kind and its chip's label. */
@@ -118,7 +122,11 @@ export type HostToWebviewBody =
   /** Permission request `requestId` (an edit) is also open as a diff in the editor. */
   | { type: "reviewInEditor"; requestId: number; path: string }
   /** The workspace's trust: false shows the Restricted Mode banner; `withheld` names what is not applied. */
-  | { type: "trust"; trusted: boolean; withheld?: string[] };
+  | { type: "trust"; trusted: boolean; withheld?: string[] }
+  /** The checkpoint taken before the prompt just sent: its message gets a rewind control. */
+  | { type: "checkpoint"; checkpointId: string }
+  /** Put text in the prompt box (a rewound prompt, to edit and send again). */
+  | { type: "setInput"; text: string };
 
 export type WebviewToHost = WebviewToHostBody & { seq: number };
 export type HostToWebview = HostToWebviewBody & { seq: number };
@@ -150,7 +158,7 @@ const webviewTypes = new Set<WebviewToHostBody["type"]>([
   "ready", "newSession", "listSessions", "loadSession", "prompt", "cancel", "compact",
   "showContext", "permissionAnswer", "setMode", "pickMode", "pickModel", "removeAttachment", "fileQuery",
   "resend", "dismissResend", "setApiKey", "copyCode", "insertCode", "applyCode", "openFile",
-  "requestContext", "deleteSession", "renameSession", "manageTrust", "mcpAction",
+  "requestContext", "deleteSession", "renameSession", "manageTrust", "mcpAction", "rewindAt", "fork",
 ]);
 
 const optionalString = (v: unknown) => v === undefined || typeof v === "string";
@@ -170,7 +178,10 @@ function wellFormed(m: Record<string, unknown>, type: WebviewToHostBody["type"])
     case "setApiKey":
     case "requestContext":
     case "manageTrust":
+    case "fork":
       return true;
+    case "rewindAt":
+      return typeof m.checkpointId === "string" && m.checkpointId !== "";
     case "loadSession":
     case "deleteSession":
       return typeof m.sessionId === "string";

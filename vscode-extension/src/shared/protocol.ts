@@ -103,6 +103,23 @@ export type PromptResult = Reads<Omit<Contract.PromptResult, "gauge">, "stopReas
 
 export type CompactResult = Reads<Contract.Compacted, "compactionId" | "status">;
 
+/** What a rewind gives back: the conversation, the files, or both. */
+export type RestoreKind = Contract.RestoreKind;
+
+/** One checkpoint of `sidecar/checkpoints`: the state just before one prompt. */
+export type Checkpoint = Reads<Omit<Contract.Checkpoint, "files">, "checkpointId" | "prompt"> & { files?: Contract.CheckpointFile[] };
+
+export type CheckpointList = { checkpoints: Checkpoint[] };
+
+/** One file of a `sidecar/rewind` answer; a preview carries its text now and after. */
+export type RewoundFile = Reads<Contract.RewoundFile, "path" | "action">;
+
+/** `sidecar/rewind`. */
+export type Rewound = Reads<Omit<Contract.Rewound, "files" | "gauge">, "conversation" | "prompt"> & {
+  files: RewoundFile[];
+  gauge?: Gauge;
+};
+
 /** One model of a `sidecar/models` answer. */
 export type ModelChoice = Reads<Contract.ModelChoice, "id">;
 
@@ -149,7 +166,7 @@ export const ResultFields: Record<string, string[]> = {
   [Methods.sessionNew]: sessionStarted,
   [Methods.sessionLoad]: sessionStarted,
   [Methods.sessionList]: fieldsOf<SessionList>({ sessions: true }),
-  [Methods.sessionPrompt]: fieldsOf<PromptResult>({ stopReason: true, gauge: true }),
+  [Methods.sessionPrompt]: fieldsOf<PromptResult>({ stopReason: true, gauge: true, checkpointId: true }),
   [Methods.compact]: fieldsOf<Omit<CompactResult, "backend">>({
     compactionId: true, status: true, tier: true, tokensBefore: true, tokensAfter: true,
   }),
@@ -166,6 +183,9 @@ export const ResultFields: Record<string, string[]> = {
   [Methods.mcpAction]: fieldsOf<Contract.McpActionDone>({ done: true, message: true, servers: true }),
   [Methods.models]: fieldsOf<ModelList>({ current: true, models: true, source: true }),
   [Methods.sessionSetModel]: fieldsOf<ModelSet>({ gauge: true }),
+  [Methods.checkpoints]: fieldsOf<CheckpointList>({ checkpoints: true }),
+  [Methods.rewind]: fieldsOf<Rewound>({ restore: true, conversation: true, files: true, commands: true, prompt: true, gauge: true }),
+  [Methods.fork]: sessionStarted,
 };
 
 /** What it reads of each entry of a session/list answer. */

@@ -57,6 +57,8 @@ export const Commands = {
   acceptAllEdits: "contextSidecar.acceptAllEdits",
   rejectEdit: "contextSidecar.rejectEdit",
   resendPrompt: "contextSidecar.resendPrompt",
+  rewind: "contextSidecar.rewind",
+  fork: "contextSidecar.fork",
 } as const;
 
 /** One line on the MCP servers for a tooltip, or "" when there are none. */

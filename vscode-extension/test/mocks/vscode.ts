@@ -60,7 +60,7 @@ export const workspace = {
     if (!doc) throw new Error(`no document ${uri.toString()}`);
     return doc;
   },
-  asRelativePath(uri: Uri | string): string {
+  asRelativePath(uri: Uri | string, _includeFolder?: boolean): string {
     const p = typeof uri === "string" ? uri : uri.path;
     const root = workspace.workspaceFolders?.[0]?.uri.path;
     return root && p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p;
@@ -249,6 +249,13 @@ export const __recorded = {
   /** What the next input boxes return (undefined: Escape), first in first out; and what they asked. */
   inputs: [] as (string | undefined)[],
   inputBoxes: [] as { options: Record<string, unknown>; token?: { isCancellationRequested: boolean } }[],
+  /** How the next quick picks choose among their items (none: Escape), first in first out;
+   *  and the options each was shown with. */
+  picks: [] as ((items: any[]) => unknown)[],
+  quickPickOptions: [] as (Record<string, unknown> | undefined)[],
+  /** What the next warnings return (a button's title), first in first out; and what they showed. */
+  warningAnswers: [] as (string | undefined)[],
+  warnings: [] as { text: string; options?: Record<string, unknown>; items: string[] }[],
   reset(): void {
     this.statusBarItems = [];
     this.messages = [];
@@ -258,6 +265,10 @@ export const __recorded = {
     this.answers = [];
     this.inputs = [];
     this.inputBoxes = [];
+    this.picks = [];
+    this.quickPickOptions = [];
+    this.warningAnswers = [];
+    this.warnings = [];
   },
 };
 
@@ -287,9 +298,11 @@ export const window = {
     __recorded.messages.push({ level: "error", text });
     return undefined;
   },
-  async showWarningMessage(text: string) {
+  async showWarningMessage(text: string, ...rest: unknown[]) {
     __recorded.messages.push({ level: "warning", text });
-    return undefined;
+    const options = typeof rest[0] === "object" && rest[0] !== null ? (rest.shift() as Record<string, unknown>) : undefined;
+    __recorded.warnings.push({ text, options, items: rest as string[] });
+    return __recorded.warningAnswers.shift();
   },
   async showInformationMessage(text: string, ...items: string[]) {
     __recorded.messages.push({ level: "info", text, items });
@@ -299,9 +312,11 @@ export const window = {
     __recorded.inputBoxes.push({ options, token });
     return __recorded.inputs.shift();
   },
-  async showQuickPick<T>(items: T[]) {
+  async showQuickPick<T>(items: T[], options?: Record<string, unknown>) {
     __recorded.quickPicks.push(items);
-    return undefined;
+    __recorded.quickPickOptions.push(options);
+    const choose = __recorded.picks.shift();
+    return choose ? (choose(items) as T | undefined) : undefined;
   },
   activeTextEditor: undefined as unknown,
   visibleTextEditors: [] as unknown[],
