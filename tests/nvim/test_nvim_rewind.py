@@ -82,7 +82,8 @@ def test_rewind_and_fork_from_the_pickers_and_the_chat(tmp_path: Path, llm: Any)
     assert checkpoints[0].endswith(" · a.py, b.py · 1 shell command"), checkpoints
     assert checkpoints[1].endswith(" · a.py, new.py"), checkpoints
     assert picks[1]["items"] == ["Restore code and conversation", "Restore conversation only",
-                                 "Restore code only", "Fork from here (a new session)"]
+                                 "Restore code only", "Fork from here (a new session)",
+                                 "Summarize from here (what came before stays word for word)"]
     assert picks[2]["items"] == ["Rewind", "Cancel"]
     preview = picks[2]["preview"]
     assert preview[0] == "Rewind to #2 “make the second change”: code", preview

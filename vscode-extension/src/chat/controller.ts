@@ -776,7 +776,8 @@ export class ChatController {
     this.port.notify(Methods.sessionCancel, { sessionId: this.sessionId });
   }
 
-  async compact(instructions?: string): Promise<CompactResult | undefined> {
+  /** `sidecar/compact`; from a checkpoint, only its prompt and what follows are summarized. */
+  async compact(instructions?: string, fromCheckpointId?: string): Promise<CompactResult | undefined> {
     const port = this.requirePort();
     if (!port) return undefined;
     if (!this.sessionId) {
@@ -789,6 +790,7 @@ export class ChatController {
     try {
       const params: Record<string, unknown> = { sessionId };
       if (instructions) params.instructions = instructions;
+      if (fromCheckpointId) params.fromCheckpointId = fromCheckpointId;
       const result = await port.request<CompactResult>(Methods.compact, params);
       // A sidecar that streamed compaction_update rows already showed the result.
       if (result && !this.compactionsSeen.has(result.compactionId) && sessionId === this.sessionId) {

@@ -28,6 +28,7 @@ export interface RewindChat {
   listCheckpoints(): Promise<Checkpoint[] | undefined>;
   rewind(checkpointId: string, restore: RestoreKind, options?: { preview?: boolean; force?: boolean }): Promise<Rewound | undefined>;
   fork(from?: Pick<Checkpoint, "checkpointId" | "prompt">): Promise<boolean>;
+  compact(instructions?: string, fromCheckpointId?: string): Promise<unknown>;
 }
 
 export class RewindFlow implements vscode.TextDocumentContentProvider {
@@ -88,6 +89,7 @@ export class RewindFlow implements vscode.TextDocumentContentProvider {
     }
     if (!action) return;
     if (action === "fork") return void (await this.chat.fork(checkpoint));
+    if (action === "summarize") return void (await this.chat.compact(undefined, checkpoint.checkpointId));
     if (!restoresCode(action)) return void (await this.chat.rewind(checkpoint.checkpointId, action));
     const preview = await this.chat.rewind(checkpoint.checkpointId, action, { preview: true });
     if (!preview) return;

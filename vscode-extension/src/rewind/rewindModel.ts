@@ -4,8 +4,9 @@
 
 import type { Checkpoint, RestoreKind, Rewound, RewoundFile } from "../shared/protocol";
 
-/** What can be done from a checkpoint: a rewind of one kind, or a fork. */
-export type CheckpointAction = RestoreKind | "fork";
+/** What can be done from a checkpoint: a rewind of one kind, a fork, or a summary of
+ *  what follows it. */
+export type CheckpointAction = RestoreKind | "fork" | "summarize";
 
 export interface ActionChoice {
   action: CheckpointAction;
@@ -18,6 +19,7 @@ export const ACTION_CHOICES: readonly ActionChoice[] = [
   { action: "conversation", label: "Restore conversation only", detail: "The conversation goes back to just before this prompt; files stay as they are" },
   { action: "code", label: "Restore code only", detail: "Files go back to just before this prompt; the conversation goes on" },
   { action: "fork", label: "Fork from here", detail: "A new session with a copy of the conversation up to this prompt; this one stays as it is" },
+  { action: "summarize", label: "Summarize from here", detail: "This prompt and what follows become a summary; what came before stays word for word" },
 ];
 
 /** Whether a choice touches the files (it is previewed and confirmed first). */
@@ -72,7 +74,7 @@ export function checkpointItems(checkpoints: readonly Checkpoint[], relative: (p
     .reverse();
 }
 
-/** `/rewind` arguments: `N` picks the N-th checkpoint, then `both|conversation|code|fork`. */
+/** `/rewind` arguments: `N` picks the N-th checkpoint, then `both|conversation|code|fork|summarize`. */
 export function parseRewindArgs(args: string): { number?: number; action?: CheckpointAction } | { error: string } {
   const words = args.trim().split(/\s+/).filter(Boolean);
   if (!words.length) return {};
@@ -80,8 +82,8 @@ export function parseRewindArgs(args: string): { number?: number; action?: Check
   if (!Number.isInteger(number) || number < 1) return { error: `“${words[0]}” is not a checkpoint number (1 is the oldest prompt).` };
   if (words.length === 1) return { number };
   const action = words[1]!.toLowerCase();
-  if (words.length > 2 || !["both", "conversation", "code", "fork"].includes(action)) {
-    return { error: "Type /rewind N, optionally followed by both, conversation, code or fork." };
+  if (words.length > 2 || !ACTION_CHOICES.some((c) => c.action === action)) {
+    return { error: "Type /rewind N, optionally followed by both, conversation, code, fork or summarize." };
   }
   return { number, action: action as CheckpointAction };
 }

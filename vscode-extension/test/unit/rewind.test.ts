@@ -159,7 +159,7 @@ test("a message's rewind control: restore code and conversation previews the fil
     vscode.window.showWarningMessage = warn;
   }
   const actions = vscode.__recorded.quickPicks[0] as { label: string }[];
-  assert.deepEqual(actions.map((a) => a.label), ["Restore code and conversation", "Restore conversation only", "Restore code only", "Fork from here"]);
+  assert.deepEqual(actions.map((a) => a.label), ["Restore code and conversation", "Restore conversation only", "Restore code only", "Fork from here", "Summarize from here"]);
   assert.match(String(vscode.__recorded.quickPickOptions[0]?.placeHolder), /app\.py, test_app\.py \(new\) · ran: pip install pytest/);
 
   // The preview first, then one diff per file that changes (the unchanged README has none).
@@ -229,12 +229,18 @@ test("/rewind's picker lists the checkpoints newest first with their files; Fork
   assert.deepEqual(t.port.requests.at(-2), { method: "sidecar/rewind", params: { sessionId: "s-fork", checkpointId: "cp-1", restore: "conversation" } });
   await flow.pick("5");
   assert.match(vscode.__recorded.warnings.at(-1)!.text, /No checkpoint 5: this conversation has 2/);
+
+  // Summarize from here: a compaction of that prompt and what follows, nothing rewound.
+  await flow.pick("2 summarize");
+  assert.deepEqual(t.port.requests.filter((r) => r.method === "sidecar/compact").map((r) => r.params),
+    [{ sessionId: "s-fork", fromCheckpointId: "cp-2" }]);
 });
 
 test("the words: /rewind's arguments, the preview's plan and the notice after", () => {
   assert.deepEqual(parseRewindArgs(""), {});
   assert.deepEqual(parseRewindArgs(" 3 "), { number: 3 });
   assert.deepEqual(parseRewindArgs("2 Code"), { number: 2, action: "code" });
+  assert.deepEqual(parseRewindArgs("1 summarize"), { number: 1, action: "summarize" });
   assert.ok("error" in parseRewindArgs("two"));
   assert.ok("error" in parseRewindArgs("2 everything"));
 

@@ -18,6 +18,7 @@ M.ACTIONS = {
   { id = "conversation", name = "Restore conversation only" },
   { id = "code", name = "Restore code only" },
   { id = "fork", name = "Fork from here (a new session)" },
+  { id = "summarize", name = "Summarize from here (what came before stays word for word)" },
 }
 
 ---How each `restore` reads in the preview and the summary.
@@ -295,6 +296,22 @@ local function after_rewind(chat, result, cb)
   end)
 end
 
+---Summarize this checkpoint's prompt and what follows, keeping what came before verbatim.
+---@param chat context_sidecar.Chat
+---@param checkpoint context_sidecar.Checkpoint
+---@param cb? fun(result: any)
+function M.summarize(chat, checkpoint, cb)
+  local params = { sessionId = chat.session_id, fromCheckpointId = checkpoint.checkpointId }
+  api.compact(chat.state, params, function(err, result)
+    if err then
+      notify("summarize from here failed: " .. tostring(err.message), vim.log.levels.ERROR)
+    end
+    if cb then
+      cb(not err and result or nil)
+    end
+  end)
+end
+
 ---Fork the chat's session at `checkpoint` (nil: all of the conversation) and open the new
 ---session in the chat; forked at a checkpoint, its draft holds that checkpoint's prompt.
 ---@param chat context_sidecar.Chat
@@ -425,6 +442,8 @@ end
 function M.act(chat, checkpoint, number, action, cb)
   if action == "fork" then
     M.fork(chat, checkpoint, cb)
+  elseif action == "summarize" then
+    M.summarize(chat, checkpoint, cb)
   else
     M.rewind(chat, checkpoint, number, action, cb)
   end
