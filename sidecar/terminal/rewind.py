@@ -15,14 +15,29 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sidecar.contract import methods as m
 from sidecar.terminal.diff import compact_diff
 from sidecar.terminal.style import tokens_short
 
 if TYPE_CHECKING:
-    from sidecar.terminal.chat import Chat
+    from sidecar.terminal.client import SidecarClient
+    from sidecar.terminal.line_input import LineReader
+    from sidecar.terminal.screen import Screen
+    from sidecar.terminal.updates import UpdatePrinter
+
+
+class Chat(Protocol):
+    """What a rewind uses of the chat (``sidecar.terminal.chat.Chat``)."""
+
+    client: SidecarClient
+    screen: Screen
+    printer: UpdatePrinter
+    reader: LineReader
+    next_input: str  # the text the next input line starts with
+
+    async def read_line(self, prompt: str, initial: str = "") -> str | None: ...
 
 RESTORES = ("both", "conversation", "code")
 RESTORE_WORDS = {"both": "code and conversation", "conversation": "conversation", "code": "code"}
