@@ -95,7 +95,7 @@ def _micro(result: SessionResult) -> str:
     counts: dict[str, int] = {}
     for e in result.events:
         if e.tier in ("microcompact", "api_context_management"):
-            key = {"time_based": "tb", "step": "step"}.get(str(e.kind), "acm")
+            key = {"time_based": "tb", "step": "step", "turn": "turn"}.get(str(e.kind), "acm")
             counts[key] = counts.get(key, 0) + 1
     return " ".join(f"{k}×{v}" for k, v in sorted(counts.items())) or "-"
 
@@ -250,7 +250,7 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
             f"calls = main requests + summary/memory requests; billed = input-token "
             f"equivalents (input 1, cache write {CACHE_WRITE_WEIGHT:g}, one-hour cache write "
             f"{CACHE_WRITE_1H_WEIGHT:g}, cache read {CACHE_READ_WEIGHT:g}, output {w:g}); "
-            f"{RECORDED_NOTE}. microcompact: tb = time-based, step = step clearing, acm = API "
+            f"{RECORDED_NOTE}. microcompact: tb = time-based, step = step clearing, turn = clearing inside a turn, acm = API "
             "context management. subagents = Task calls replayed as subagents: their calls "
             "ours/recorded."
         )

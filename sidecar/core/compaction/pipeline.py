@@ -39,6 +39,7 @@ from sidecar.core.compaction.microcompact import (
 from sidecar.core.compaction.prompts import server_summary_note, summary_message_text
 from sidecar.core.compaction.reinjection import reinjected_context
 from sidecar.core.compaction.session_memory import SessionMemory, plan_memory_compaction
+from sidecar.core.compaction.turn_clearing import turn_clearing_candidates
 from sidecar.core.conversation.messages import Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
 from sidecar.core.workspace.hooks import after_compaction, with_hook_output
@@ -133,10 +134,16 @@ class ContextTiers:
         cleared = step_clearing_candidates(view, host.settings, host.ledger.used(),
                                            th.auto_compact_at, host.transcript.cleared_ids(),
                                            compactable, host.ledger.counter)
+        kind = "step"
+        if not cleared:
+            cleared = turn_clearing_candidates(view, host.settings, host.ledger.used(),
+                                               th.auto_compact_at, host.transcript.cleared_ids(),
+                                               compactable, host.ledger.counter)
+            kind = "turn"
         if cleared:
             before = host.ledger.used()
-            host.record_clearing(cleared, "step")
-            self._log_event("microcompact", kind="step", cleared=len(cleared),
+            host.record_clearing(cleared, kind)
+            self._log_event("microcompact", kind=kind, cleared=len(cleared),
                             tokensBefore=before, tokensAfter=host.ledger.used())
             host.send_usage_update()
         used = host.ledger.used()

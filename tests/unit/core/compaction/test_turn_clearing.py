@@ -1,0 +1,53 @@
+"""Clearing inside a long turn: the results the model has moved past go in one step when the
+reads they would cost the rest of the turn outweigh the rewrite; the newest answers'
+results always stay."""
+
+from __future__ import annotations
+
+from sidecar.core.accounting.tokens import SeedBytes
+from sidecar.core.compaction.turn_clearing import KEEP_STEPS, turn_clearing_candidates
+from sidecar.core.conversation.messages import Message
+from sidecar.core.settings import Settings
+
+TOOLS = frozenset({"Read", "Bash"})
+
+
+def long_turn(steps: int, chars: int, reread: int | None = None) -> list[Message]:
+    """One prompt, then ``steps`` answers each reading a file of ``chars`` characters
+    (file ``i`` at step ``i``; with ``reread``, the last step reads that file again)."""
+    records = [Message(kind="user", content=[{"type": "text", "text": "audit the code"}])]
+    for n in range(steps):
+        path = f"f{reread}.py" if reread is not None and n == steps - 1 else f"f{n}.py"
+        records.append(Message(kind="assistant", message_id=f"m{n}", content=[
+            {"type": "tool_use", "id": f"t{n}", "name": "Read", "input": {"file_path": path}}]))
+        records.append(Message(kind="user", content=[
+            {"type": "tool_result", "tool_use_id": f"t{n}", "content": "x" * chars}]))
+    return records
+
+
+def test_a_long_turn_clears_what_it_moved_past_and_keeps_its_newest_steps() -> None:
+    records = long_turn(40, 8_000)  # 40 results of 2,000 tokens
+    ids = turn_clearing_candidates(records, Settings(), 82_000, None, set(), TOOLS, SeedBytes())
+    # Every result 8 or more answers old goes; none of the newest answers' results.
+    assert ids == [f"t{n}" for n in range(32)]
+    assert not set(ids) & {f"t{n}" for n in range(40 - KEEP_STEPS, 40)}
+    # Frozen: what is cleared is not cleared again.
+    assert turn_clearing_candidates(records, Settings(), 82_000, None, set(ids), TOOLS,
+                                    SeedBytes()) == []
+
+
+def test_a_file_read_again_is_moved_past_however_recent() -> None:
+    records = long_turn(40, 8_000, reread=36)
+    ids = turn_clearing_candidates(records, Settings(), 82_000, None, set(), TOOLS, SeedBytes())
+    assert "t36" in ids and "t37" not in ids  # t36's file was read again since
+
+
+def test_no_step_below_the_trigger_at_a_turns_start_or_when_it_would_not_pay() -> None:
+    settings, counter = Settings(), SeedBytes()
+    assert turn_clearing_candidates(long_turn(40, 8_000), settings, 15_000, None, set(), TOOLS,
+                                    counter) == []
+    waiting = long_turn(0, 0) + [Message(kind="user", content=[{"type": "text", "text": "go"}])]
+    assert turn_clearing_candidates(waiting, settings, 90_000, None, set(), TOOLS, counter) == []
+    # A short turn will not read the old results often enough to pay for the rewrite.
+    assert turn_clearing_candidates(long_turn(10, 40_000), settings, 100_000, None, set(), TOOLS,
+                                    counter) == []
