@@ -86,11 +86,25 @@ def preview(plans: list[FilePlan], history: FileHistory) -> list[RewoundFile]:
     return out
 
 
+def _temporary_prefix(path: Path) -> str:
+    return f".{path.name}.rewind-"
+
+
+def remove_leftovers(path: Path) -> None:
+    """The copies an interrupted rewind left beside ``path`` (a kill between writing one and
+    renaming it over the file)."""
+    try:
+        for stale in path.parent.glob(_temporary_prefix(path) + "*"):
+            stale.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
 def write_whole_file(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data``: written beside it, then renamed over it (keeping its
     permissions), so it is never half written."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.rewind-{uuid.uuid4().hex[:8]}")
+    temporary = path.with_name(f"{_temporary_prefix(path)}{uuid.uuid4().hex[:8]}")
     try:
         mode = path.stat().st_mode & 0o7777
     except OSError:
@@ -109,6 +123,8 @@ def apply(plans: list[FilePlan], history: FileHistory) -> list[RewoundFile]:
     """Restore or delete each planned file (blocking); conflicts stay as they are."""
     out: list[RewoundFile] = []
     for plan in plans:
+        if plan.action != "conflict":
+            remove_leftovers(plan.path)
         if plan.action == "restore" and plan.blob is not None:
             write_whole_file(plan.path, history.get(plan.blob))
         elif plan.action == "delete":

@@ -70,7 +70,12 @@ class Checkpoints:
     async def rewind(self, p: RewindParams) -> Rewound:
         session = self._get(p.session_id)
         _idle(session)
-        return await self.rewind_now(session, p)
+        # A prompt sent while the files are restored would be taken back with them.
+        session.busy = True
+        try:
+            return await self.rewind_now(session, p)
+        finally:
+            session.busy = False
 
     async def rewind_now(self, session: Session, p: RewindParams) -> Rewound:
         """A rewind of ``session``, which runs no turn (or runs this one's command)."""

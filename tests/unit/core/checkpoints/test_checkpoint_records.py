@@ -136,3 +136,14 @@ def test_a_loaded_transcript_follows_the_rewind_branch(tmp_path: Path) -> None:
     half = tmp_path / "half.jsonl"
     half.write_text("\n".join(path.read_text().splitlines()[:4]) + "\n")
     assert [m.text() for m in load_transcript(half).messages if m.kind == "user"] == ["kept", "after"]
+
+
+def test_a_rewind_removes_the_copies_an_interrupted_one_left(tmp_path: Path) -> None:
+    """A kill between writing a file's new copy and renaming it over the file leaves the copy
+    beside it; the next rewind of that file removes it."""
+    history = MemoryFileHistory()
+    records = plan_of(tmp_path, history, {"a.py": b"A0"}, {"a.py": b"A1"})
+    (tmp_path / "a.py").write_bytes(b"A1")
+    (tmp_path / ".a.py.rewind-0badc0de").write_bytes(b"A")
+    apply(plan_files(checkpoints_of(records), tmp_path, force=False), history)
+    assert [p.name for p in tmp_path.iterdir()] == ["a.py"]
