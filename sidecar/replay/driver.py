@@ -19,6 +19,7 @@ from sidecar.composition import default_adapters
 from sidecar.contract.decoding import decode
 from sidecar.contract.errors import SidecarError
 from sidecar.contract.params import NewSessionParams, PromptParams
+from sidecar.core.compaction.turn_clearing import rereads_after_clearing
 from sidecar.core.conversation.messages import Block, Usage
 from sidecar.core.ports import Tool, tool_specs
 from sidecar.core.service import SessionService
@@ -298,6 +299,7 @@ def _collect(
             )
         )
     result.compaction_points = [e.request for e in result.events if e.is_compaction]
+    result.rereads = rereads_after_clearing(session.transcript.records)
     for level in ("warning", "error", "blocking"):
         point = editor.first_level(level)
         if point is not None:

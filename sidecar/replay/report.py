@@ -109,6 +109,7 @@ COLUMNS = (
     "microcompact",
     "compactions",
     "subagents",
+    "re-reads",
     "billed ours",
     "billed rec",
     "ratio",
@@ -126,6 +127,7 @@ def _row(result: SessionResult) -> list[str]:
         _micro(result),
         _compactions(result),
         _subagents(result),
+        str(result.rereads),
         f"{round(result.ours_billed()):,}",
         f"{round(result.recorded_billed()):,}",
         f"{ratio:.2f}" if ratio is not None else "-",
@@ -170,6 +172,7 @@ def _totals(results: list[SessionResult]) -> dict[str, Any]:
         },
         "compactions": sum(1 for r in done for e in r.events if e.is_compaction),
         "pastBlocking": sum(r.past_blocking for r in done),
+        "rereadsAfterClearing": sum(r.rereads for r in done),
         "checks": {"requests": sum(r.checked for r in done),
                    "refused": sum(r.refused for r in done),
                    "violations": sum(len(r.violations) for r in done)},
@@ -238,6 +241,7 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
                     f"{t['compactions']} compaction{'' if t['compactions'] == 1 else 's'}",
                     (f"{t['subagents']['runs']}: {t['subagents']['requests']['ours']}/"
                      f"{t['subagents']['requests']['recorded']}"),
+                    str(t["rereadsAfterClearing"]),
                     f"{t['billed']['ours']:,}",
                     f"{t['billed']['recorded']:,}",
                     f"{t['billed']['ratio']:.2f}" if t["billed"]["ratio"] else "-",
@@ -252,7 +256,8 @@ def render_text(results: list[SessionResult], elapsed: float) -> str:
             f"{CACHE_WRITE_1H_WEIGHT:g}, cache read {CACHE_READ_WEIGHT:g}, output {w:g}); "
             f"{RECORDED_NOTE}. microcompact: tb = time-based, step = step clearing, turn = clearing inside a turn, acm = API "
             "context management. subagents = Task calls replayed as subagents: their calls "
-            "ours/recorded."
+            "ours/recorded. re-reads = the recording's reads of a file whose earlier result "
+            "ours had cleared by then (the main conversation's)."
         )
         t = _totals(results)["checks"]
         lines.append(

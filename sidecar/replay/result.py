@@ -64,6 +64,8 @@ class SessionResult:
     # Subagents replayed from the recording's sidechains, by model, both sides.
     subagents: dict[str, SubagentBill] = field(default_factory=dict)
     subagent_runs: int = 0  # Task calls replayed as subagents
+    # Reads of a file whose earlier Read result a clearing had taken away (main conversation).
+    rereads: int = 0
     within: str | None = None  # a subagent file: the main transcript it was replayed with
     rejected_requests: int = 0
     past_blocking: int = 0
@@ -140,6 +142,7 @@ class SessionResult:
             },
             "peakContext": {"ours": self.peak_ours, "recorded": self.peak_recorded},
             "pastBlocking": self.past_blocking,
+            "rereadsAfterClearing": self.rereads,
             "warmStart": {"recordedRead": self.recorded_warm_tokens,
                           "oursCountedRead": self.warm_start_tokens},
             "outputAlike": {"recordedRaised": self.output_raised_recorded,

@@ -123,3 +123,29 @@ def turn_clearing_candidates(records: list[Message], settings: Settings, used: i
     if to_come * CACHE_READ * removed <= MARGIN * rewritten * (CACHE_WRITE_5M - CACHE_READ):
         return []
     return [r.tool_use_id for r in chosen]
+
+
+def rereads_after_clearing(records: list[Message]) -> int:
+    """Reads of a file whose earlier Read result had been cleared by then: the price of a
+    clearing that took away what the model came back for (it pays for the file twice)."""
+    cleared: set[str] = set()
+    read_paths: dict[str, list[str]] = {}  # path -> the Read calls of it so far
+    count = 0
+    for m in records:
+        if m.subtype == "microcompact_boundary":
+            meta = m.extra.get("microcompactMetadata")
+            if isinstance(meta, dict):
+                cleared.update(str(i) for i in meta.get("compactedToolIds") or [])
+            continue
+        if m.kind != "assistant":
+            continue
+        for b in m.content:
+            given = b.get("input")
+            if b.get("type") != "tool_use" or b.get("name") != "Read" or not isinstance(given, dict):
+                continue
+            path = str(given.get("file_path", ""))
+            earlier = read_paths.setdefault(path, [])
+            if any(tid in cleared for tid in earlier):
+                count += 1
+            earlier.append(str(b.get("id")))
+    return count

@@ -9,6 +9,7 @@ an output token 5.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +80,8 @@ class Figures:
     blocking: int = 0  # violations of rule "blocking": a sidecar request past its limit
     # Of the bill, what the client's own system prompt and tool definitions cost.
     prompt_overhead: float = 0.0
+    # Reads of a file after an earlier Read result of it was cleared (see rereads_on_wire).
+    rereads: int = 0
 
     @property
     def billed(self) -> float:
@@ -136,8 +139,50 @@ def prompt_overhead(body: dict[str, Any], usage: dict[str, Any]) -> float:
             + (tokens - read - written))
 
 
+def _result_sizes(message: dict[str, Any]) -> dict[str, int]:
+    content = message.get("content")
+    out: dict[str, int] = {}
+    for block in content if isinstance(content, list) else []:
+        if isinstance(block, dict) and block.get("type") == "tool_result":
+            inner = block.get("content")
+            out[str(block.get("tool_use_id"))] = len(json.dumps(inner))
+    return out
+
+
+def rereads_on_wire(bodies: list[dict[str, Any]]) -> int:
+    """Reads of a file sent after an earlier Read result of the same file was cleared, told
+    from the requests alone, so either client is measured alike: a result is cleared from
+    the first request where it is under a quarter of the size it was sent with."""
+    largest: dict[str, int] = {}
+    cleared_at: dict[str, int] = {}
+    first_seen: dict[str, int] = {}
+    reads: dict[str, str] = {}  # Read tool_use id -> its file
+    for index, body in enumerate(bodies):
+        for message in body.get("messages") or []:
+            if not isinstance(message, dict):
+                continue
+            content = message.get("content")
+            for block in content if isinstance(content, list) else []:
+                if isinstance(block, dict) and block.get("type") == "tool_use" \
+                        and block.get("name") == "Read" and isinstance(block.get("input"), dict):
+                    tid = str(block.get("id"))
+                    reads.setdefault(tid, str(block["input"].get("file_path")))
+                    first_seen.setdefault(tid, index)
+            for tid, size in _result_sizes(message).items():
+                largest[tid] = max(largest.get(tid, 0), size)
+                if size * 4 < largest[tid]:
+                    cleared_at.setdefault(tid, index)
+    count = 0
+    for tid, path in reads.items():
+        earlier = [t for t, p in reads.items() if p == path and first_seen[t] < first_seen[tid]]
+        if any(cleared_at.get(t, len(bodies)) <= first_seen[tid] for t in earlier):
+            count += 1
+    return count
+
+
 def figures_of(srv: FakeLLMServer) -> Figures:
     out = Figures()
+    main_bodies: list[dict[str, Any]] = []
     for request in list(srv.requests):
         if request.path == COUNT_PATH:
             out.count_calls += 1
@@ -147,6 +192,8 @@ def figures_of(srv: FakeLLMServer) -> Figures:
         out.requests += 1
         out.largest_request = max(out.largest_request, request.input_tokens)
         kind = kind_of(request)
+        if kind == "main":
+            main_bodies.append(request.body)
         usage = request.usage
         if kind == "compaction":
             if usage is not None:
@@ -168,6 +215,7 @@ def figures_of(srv: FakeLLMServer) -> Figures:
         context = sum(int(usage.get(k) or 0) for k in (
             "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
         out.peak_context = max(out.peak_context, context)
+    out.rereads = rereads_on_wire(main_bodies)
     out.checked = srv.checker.checked
     out.refused = srv.checker.refused
     found = srv.violations

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from tests.bench.peer.drivers import RunOutcome
 
 COLUMNS = ("workload", "window", "client", "billed", "requests", "compactions", "peak ctx",
-           "too long", "side", "notes", "wall s")
+           "re-reads", "too long", "side", "notes", "wall s")
 
 
 def _window(tokens: int) -> str:
@@ -31,7 +31,8 @@ def _compactions(run: RunOutcome) -> str:
 def row(run: RunOutcome) -> list[str]:
     f = run.figures
     return [run.workload, _window(run.window), run.client, f"{f.billed:,.0f}", str(f.requests),
-            _compactions(run), f"{f.peak_context:,}", str(f.too_long), str(f.side_calls),
+            _compactions(run), f"{f.peak_context:,}", str(f.rereads), str(f.too_long),
+            str(f.side_calls),
             str(f.memory_calls), f"{run.wall_s:.0f}"]
 
 
@@ -42,7 +43,7 @@ def _ratio(ours: float, theirs: float, digits: int = 2) -> str:
 def ratio_row(ours: RunOutcome, theirs: RunOutcome) -> list[str]:
     a, b = ours.figures, theirs.figures
     return ["", "", "ours / CC", _ratio(a.billed, b.billed), _ratio(a.requests, b.requests),
-            "", _ratio(a.peak_context, b.peak_context), "", "", "", ""]
+            "", _ratio(a.peak_context, b.peak_context), "", "", "", "", ""]
 
 
 BREAKDOWN_COLUMNS = ("workload", "window", "client", "main", "compaction", "notes", "side",
@@ -111,7 +112,9 @@ LEGEND = (
     "Messages requests recorded; compactions: compaction summary requests answered (+\n"
     "refused ones; for the sidecar its completed compactions by tier in brackets: a\n"
     "session_memory one makes no request);\n"
-    "peak ctx: largest input + cache write + cache read of one answered request; too long:\n"
+    "peak ctx: largest input + cache write + cache read of one answered request; re-reads:\n"
+    "Reads of a file sent after an earlier Read result of it was cleared (a result under a\n"
+    "quarter of the size it was first sent with), the price of clearing too soon; too long:\n"
     "requests the fake refused as past the window; side: one-shot calls without tools;\n"
     "notes: the sidecar's session-notes updates (forked calls, billed).\n"
     "Breakdown: billed per kind of request (main turns, compaction summaries, session-notes\n"

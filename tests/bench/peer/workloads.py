@@ -263,10 +263,47 @@ def cache_break(ws: Path) -> Workload:
                     {2: CACHE_BREAK_SECONDS, 4: CACHE_BREAK_SECONDS})
 
 
+def long_reads(ws: Path) -> Workload:
+    """One prompt whose turn reads thirty files of ~8K tokens: 240K tokens of results in a
+    single turn, more than a 200K window holds."""
+    paths = [_write(ws, f"src/module_{i:02d}.py", python_module(f"module{i:02d}", 8_000))
+             for i in range(30)]
+    turn = Turn(prompt="Read every module under src/ (module_00.py to module_29.py) and tell me "
+                       "which of them clamp values and which only parse them.",
+                steps=tuple(Step("Read", {"file_path": str(p)}, f"Reading {p.name}.") for p in paths),
+                answer=_answer(700, 400))
+    return Workload("long_reads", "one turn of 30 reads of ~8K-token files", (turn,), "Read")
+
+
+def long_mixed(ws: Path) -> Workload:
+    """One prompt whose turn searches, reads and runs commands: ten rounds of a Grep, a Read
+    of ~6K tokens and a command printing ~24 KB, then a last look at the first file."""
+    paths = [_write(ws, f"lib/handler_{i:02d}.py", python_module(f"handler{i:02d}", 6_000))
+             for i in range(10)]
+    script = _write(ws, "tools/gen_log.py", _GEN_LOG)
+    command = f"python3 {script}"
+    steps: list[Step] = []
+    for i, path in enumerate(paths):
+        steps.append(Step("Grep", {"pattern": f"def clamp_handler{i:02d}_", "path": str(ws / "lib")},
+                          f"Searching for handler {i}'s clamps."))
+        steps.append(Step("Read", {"file_path": str(path)}, f"Reading {path.name}."))
+        steps.append(Step("Bash", {"command": f"{command} {40 + i}",
+                                   "description": f"Generate the log of run {40 + i}"},
+                          f"Checking run {40 + i}'s log."))
+    steps.append(Step("Read", {"file_path": str(paths[0])}, f"Back to {paths[0].name}."))
+    turn = Turn(prompt="For each handler under lib/, find its clamp functions, read the module "
+                       "and check its run's log for failures; then summarize what to fix.",
+                steps=tuple(steps), answer=_answer(800, 400))
+    return Workload("long_mixed", "one turn of 10 x (Grep, Read of ~6K tokens, Bash of ~24 KB) "
+                    "and a re-read", (turn,), "Read,Grep,Bash", (command,))
+
+
 WORKLOADS: dict[str, Callable[[Path], Workload]] = {
     "reading": reading,
     "edit_loop": edit_loop,
     "shell": shell,
     "chat": chat,
     "cache_break": cache_break,
+    "long_reads": long_reads,
+    "long_mixed": long_mixed,
 }

@@ -51,3 +51,17 @@ def test_no_step_below_the_trigger_at_a_turns_start_or_when_it_would_not_pay() -
     # A short turn will not read the old results often enough to pay for the rewrite.
     assert turn_clearing_candidates(long_turn(10, 40_000), settings, 100_000, None, set(), TOOLS,
                                     counter) == []
+
+
+def test_rereads_after_clearing_count_reads_of_a_file_whose_result_was_cleared() -> None:
+    from sidecar.core.compaction.turn_clearing import rereads_after_clearing
+
+    records = long_turn(4, 100)  # f0.py .. f3.py
+    assert rereads_after_clearing(records) == 0
+    records.append(Message(kind="system", subtype="microcompact_boundary", content=[],
+                           extra={"microcompactMetadata": {"compactedToolIds": ["t0", "t1"]}}))
+    for n, path in enumerate(["f0.py", "f3.py", "f1.py", "f0.py"]):
+        records.append(Message(kind="assistant", message_id=f"again{n}", content=[
+            {"type": "tool_use", "id": f"a{n}", "name": "Read", "input": {"file_path": path}}]))
+    # f0.py twice and f1.py were read again after their results were cleared; f3.py was not.
+    assert rereads_after_clearing(records) == 3
