@@ -5,11 +5,10 @@ one workspace (and their forks) share them."""
 
 from __future__ import annotations
 
-import os
-import uuid
 from pathlib import Path
 
 from sidecar.core.checkpoints.ports import content_id
+from sidecar.core.json_files import replace_whole
 from sidecar.storage.paths import project_dir
 
 
@@ -28,15 +27,7 @@ class FileHistoryStore:
         if path.is_file():
             return blob
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temporary = path.with_name(f".{blob}.{uuid.uuid4().hex[:8]}")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(temporary, path)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
+        replace_whole(path, data)
         return blob
 
     def get(self, blob: str) -> bytes:

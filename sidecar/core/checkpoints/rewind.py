@@ -13,8 +13,6 @@ Claude Code's ``--resume``.
 
 from __future__ import annotations
 
-import os
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +21,7 @@ from sidecar.contract.results import RewindAction, RewoundFile
 from sidecar.core.checkpoints.ports import FileHistory, content_id
 from sidecar.core.checkpoints.records import CheckpointState, rewind_record
 from sidecar.core.checkpoints.tracker import read_bytes
+from sidecar.core.json_files import replace_whole
 
 if TYPE_CHECKING:
     from sidecar.core.session import Session
@@ -103,20 +102,11 @@ def remove_leftovers(path: Path) -> None:
 def write_whole_file(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data``: written beside it, then renamed over it (keeping its
     permissions), so it is never half written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f"{_temporary_prefix(path)}{uuid.uuid4().hex[:8]}")
     try:
         mode = path.stat().st_mode & 0o7777
     except OSError:
         mode = 0o644
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    replace_whole(path, data, mode=mode, prefix=_temporary_prefix(path))
 
 
 def apply(plans: list[FilePlan], history: FileHistory) -> list[RewoundFile]:
