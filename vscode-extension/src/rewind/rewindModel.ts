@@ -19,7 +19,7 @@ export const ACTION_CHOICES: readonly ActionChoice[] = [
   { action: "conversation", label: "Restore conversation only", detail: "The conversation goes back to just before this prompt; files stay as they are" },
   { action: "code", label: "Restore code only", detail: "Files go back to just before this prompt; the conversation goes on" },
   { action: "fork", label: "Fork from here", detail: "A new session with a copy of the conversation up to this prompt; this one stays as it is" },
-  { action: "summarize", label: "Summarize from here", detail: "This prompt and what follows become a summary; what came before stays word for word" },
+  { action: "summarize", label: "Summarize from here", detail: "This prompt and what follows become a summary; earlier turns stay as they are" },
 ];
 
 /** Whether a choice touches the files (it is previewed and confirmed first). */
@@ -106,13 +106,13 @@ export function previewPlan(preview: Rewound, relative: (path: string) => string
   const lines: string[] = [];
   const restored = changing.filter((f) => f.action === "restore");
   const deleted = changing.filter((f) => f.action === "delete");
-  if (restored.length) lines.push(`Restored: ${restored.map((f) => relative(f.path)).join(", ")}`);
-  if (deleted.length) lines.push(`Deleted (the model created them): ${deleted.map((f) => relative(f.path)).join(", ")}`);
+  if (restored.length) lines.push(`Restores: ${restored.map((f) => relative(f.path)).join(", ")}`);
+  if (deleted.length) lines.push(`Deletes (the model created them): ${deleted.map((f) => relative(f.path)).join(", ")}`);
   if (conflicts.length) {
     lines.push(`Changed since by someone else: ${conflicts.map((f) => relative(f.path)).join(", ")}. “Restore Anyway” overwrites them; “Rewind” leaves them as they are.`);
   }
   if (!changing.length) lines.push("No file needs restoring: they are as they were.");
-  if (commands.length) lines.push(`Not undone, shell commands may have changed files: ${commands.join("; ")}`);
+  if (commands.length) lines.push(`Does not undo what these shell commands may have changed: ${commands.join("; ")}`);
   if (restore === "both") lines.push("The conversation goes back to just before this prompt.");
   const what = restore === "both" ? "code and conversation" : "code";
   return {

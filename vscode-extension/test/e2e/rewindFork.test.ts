@@ -91,8 +91,8 @@ scenario("rewind from a message: the preview shows the diff and what cannot be u
   await dialog.waitFor({ timeout: 30_000 });
   const said = await dialog.innerText();
   assert.match(said, /Rewind code and conversation to before “Comment the sum in app\.py and build”\?/);
-  assert.match(said, /Restored: app\.py/);
-  assert.match(said, /Not undone, shell commands may have changed files: touch built\.txt/);
+  assert.match(said, /Restores: app\.py/);
+  assert.match(said, /Does not undo what these shell commands may have changed: touch built\.txt/);
   assert.equal(readFileSync(appPath(), "utf8").includes("# the sum"), true, "nothing changes before the user confirms");
   await cs.page.mouse.move(900, 700);
   await cs.page.waitForTimeout(400);

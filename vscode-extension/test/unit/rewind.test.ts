@@ -184,10 +184,10 @@ test("a message's rewind control: restore code and conversation previews the fil
   assert.equal(modal.options?.modal, true);
   assert.deepEqual(modal.items, ["Restore Anyway", "Rewind"]);
   const detail = String(modal.options?.detail);
-  assert.match(detail, /Restored: app\.py/);
-  assert.match(detail, /Deleted \(the model created them\): test_app\.py/);
+  assert.match(detail, /Restores: app\.py/);
+  assert.match(detail, /Deletes \(the model created them\): test_app\.py/);
   assert.match(detail, /Changed since by someone else: notes\.md/);
-  assert.match(detail, /Not undone, shell commands may have changed files: pip install pytest/);
+  assert.match(detail, /Does not undo what these shell commands may have changed: pip install pytest/);
   assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).length, 0, "the preview's diffs closed");
   assert.match(t.posted("notice").at(-1)!.text, /Rewound to before “Write tests”: the conversation, 3 files restored\. Not undone: pip install pytest\. The prompt is back in the box\./);
 });
