@@ -215,6 +215,8 @@ def _context() -> ContextView:
         "workspaceTrust": {"trusted": False, "source": "none",
                            "withheld": ["settings permissions.defaultMode from "
                                         ".context-sidecar/settings.json"]},
+        "memory": {"folder": "/home/dev/.local/share/context-sidecar/projects/-home-dev-project/memory",
+                   "files": [{"path": "/memories/plan.md", "bytes": 412}]},
     }
 
 

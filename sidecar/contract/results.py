@@ -333,6 +333,18 @@ class WorkspaceTrust(TypedDict):
     withheld: list[str]
 
 
+class MemoryToolFile(TypedDict):
+    path: str  # as the model names it: /memories/...
+    bytes: int
+
+
+class MemoryFolder(TypedDict):
+    """The memory tool's folder: what the model keeps across conversations."""
+
+    folder: str  # where it is on disk
+    files: list[MemoryToolFile]
+
+
 class ContextView(TypedDict):
     """``sidecar/context``: the ``/context`` view."""
 
@@ -350,6 +362,7 @@ class ContextView(TypedDict):
     mcpServers: list[McpServer]
     skippedHookFiles: list[str]  # the workspace's hook files not run: the folder is not trusted
     workspaceTrust: WorkspaceTrust
+    memory: MemoryFolder | None  # the memory tool's folder (None: the tool is off)
 
 
 class HistoryEntry(TypedDict):

@@ -36,6 +36,8 @@ class ToolSpec:
     name: str
     description: str
     input_schema: dict[str, Any]
+    # The tool type Anthropic defines for it (``memory_20250818``): sent as that type there.
+    anthropic_type: str | None = None
 
 
 @dataclass
@@ -334,7 +336,8 @@ class Tool(Protocol):
 
 
 def tool_specs(tools: Sequence[Tool]) -> list[ToolSpec]:
-    return [ToolSpec(t.name, t.description, t.input_schema) for t in tools]
+    return [ToolSpec(t.name, t.description, t.input_schema, getattr(t, "anthropic_type", None))
+            for t in tools]
 
 
 # ----- the editor --------------------------------------------------------------------------

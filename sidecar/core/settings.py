@@ -111,6 +111,8 @@ class History:
 @dataclass(frozen=True)
 class Tools:
     shell: bool = True
+    # The memory tool: a folder per workspace the model keeps notes in across conversations.
+    memory: bool = True
     allow: tuple[str, ...] = ()
     shellOutputChars: int = 30_000
     readMaxLines: int = 2_000

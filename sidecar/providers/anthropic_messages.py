@@ -126,7 +126,9 @@ def build_messages_body(
         body["system"] = system
 
     if request.tools:
+        # A tool Anthropic defines goes as its type: the API supplies its schema and words.
         tools: list[dict[str, Any]] = [
+            {"type": t.anthropic_type, "name": t.name} if t.anthropic_type else
             {"name": t.name, "description": t.description, "input_schema": t.input_schema}
             for t in request.tools
         ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sidecar.core.ports import Tool
 from sidecar.core.settings import Settings
 from sidecar.tools.background_shells import BashOutputTool, KillBashTool
+from sidecar.tools.memory import MemoryTool
 from sidecar.tools.plan import ExitPlanModeTool
 from sidecar.tools.read import ReadTool
 from sidecar.tools.search import GlobTool, GrepTool, LSTool
@@ -25,4 +26,6 @@ def default_tools(settings: Settings) -> list[Tool]:
     tools.append(SkillTool())
     tools.append(TodoWriteTool())
     tools.append(TaskTool())
+    if settings.tools.memory:
+        tools.append(MemoryTool())
     return tools

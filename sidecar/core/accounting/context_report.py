@@ -70,6 +70,7 @@ class ContextReport:
             "skippedHookFiles": skipped,
             "workspaceTrust": {"trusted": trust.trusted, "source": trust.source,
                                "withheld": withheld},
+            "memory": await _memory(session),
         })
 
     async def skills(self, session: Session) -> list[SkillInfo]:
@@ -102,3 +103,13 @@ class ContextReport:
         text = json.dumps([b for b in request.system]) + json.dumps(
             [s.__dict__ for s in request.tools]) + json.dumps([m.to_json() for m in request.messages])
         return {"tokens": len(enc.encode_ordinary(text)), "source": f"tiktoken:{enc.name}"}
+
+
+async def _memory(session: Session) -> dict[str, Any] | None:
+    """The memory tool's folder and files, when the session has the tool."""
+    for tool in session.tools:
+        listed = getattr(tool, "folder_listing", None)
+        if callable(listed):
+            return cast(dict[str, Any], await asyncio.to_thread(
+                listed, session.settings, session.info.cwd))
+    return None

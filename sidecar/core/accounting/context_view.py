@@ -105,6 +105,7 @@ def render_context(view: dict[str, Any]) -> str:
     if reads:
         lines += ["", "### Files read", ""] + [f"- {_code(r.get('path'))}{_read_note(r)}" for r in reads]
     lines += _skill_lines(view.get("skills"))
+    lines += _memory_tool_lines(view.get("memory"))
     lines += _mcp_lines(view.get("mcpServers"))
     lines += _storage_lines(view.get("storage"))
     trust = view.get("workspaceTrust") or {}
@@ -122,6 +123,17 @@ def _read_note(read: dict[str, Any]) -> str:
     if read.get("stale"):
         notes.append("stale")
     return f" ({', '.join(notes)})" if notes else ""
+
+
+def _memory_tool_lines(memory: dict[str, Any] | None) -> list[str]:
+    """The memory tool's folder: outside the conversation, so no compaction loses it."""
+    if not memory:
+        return []
+    files = memory.get("files") or []
+    lines = ["", "### Memory tool", "", f"{_code(str(memory.get('folder')))}, /memories to the model: "
+             + (f"{_count(len(files), 'file')}" if files else "empty")]
+    return lines + [f"- {_code(str(f.get('path')))} ({_count(f.get('bytes', 0), 'byte')})"
+                    for f in files]
 
 
 def _skill_lines(skills: list[dict[str, Any]] | None) -> list[str]:

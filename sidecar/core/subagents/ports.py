@@ -10,6 +10,9 @@ from sidecar.core.ports import TranscriptStore
 from sidecar.core.subagents.definitions import AgentDefinition
 
 TASK_TOOL = "Task"
+# The memory tool's name: the main session's notes, which a subagent writes only when its
+# definition names the tool.
+MEMORY_TOOL = "memory"
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,13 @@ from sidecar.core.conversation.messages import new_uuid
 from sidecar.core.permissions.modes import only_looks
 from sidecar.core.subagents.definitions import AgentDefinition, agent_model, discover_agents
 from sidecar.core.subagents.nested_editor import NestedEditor
-from sidecar.core.subagents.ports import TASK_TOOL, SidechainStores, SubagentReport, UnknownAgent
+from sidecar.core.subagents.ports import (
+    MEMORY_TOOL,
+    TASK_TOOL,
+    SidechainStores,
+    SubagentReport,
+    UnknownAgent,
+)
 from sidecar.core.todos import TODO_TOOL
 from sidecar.core.workspace.prefix import PrefixView
 
@@ -56,7 +62,7 @@ def subagent_tools(tools: list[Tool], agent: AgentDefinition) -> list[Tool]:
     tools = [t for t in tools if t.name != TASK_TOOL]
     if agent.tools is not None:
         return tools if "*" in agent.tools else [t for t in tools if t.name in agent.tools]
-    return [t for t in tools if only_looks(t.kind) and t.name != TODO_TOOL]
+    return [t for t in tools if only_looks(t.kind) and t.name not in (TODO_TOOL, MEMORY_TOOL)]
 
 
 def final_text(session: Session) -> str:

@@ -18,10 +18,10 @@ ACP_KINDS = {"read", "edit", "delete", "move", "search", "execute", "think", "fe
 
 def test_default_tools_follow_claude_code_names() -> None:
     tools = default_tools(Settings())
-    assert [t.name for t in tools] == [*CLAUDE_CODE_NAMES, "Skill", "TodoWrite", "Task"]
+    assert [t.name for t in tools] == [*CLAUDE_CODE_NAMES, "Skill", "TodoWrite", "Task", "memory"]
     no_shell = default_tools(dataclasses.replace(Settings(), tools=Tools(shell=False)))
     # Without the shell there are no background shells to read or end either.
-    assert [t.name for t in no_shell] == [n for n in CLAUDE_CODE_NAMES if n not in SHELL_TOOLS] + ["Skill", "TodoWrite", "Task"]
+    assert [t.name for t in no_shell] == [n for n in CLAUDE_CODE_NAMES if n not in SHELL_TOOLS] + ["Skill", "TodoWrite", "Task", "memory"]
     assert all(t.kind in ACP_KINDS for t in tools)
     # Old results of every tool but ExitPlanMode, Skill and TodoWrite may be cleared by
     # microcompact, as in Claude Code: an approval and a task list are no bulky output, and a

@@ -39,6 +39,7 @@ export const SIDECAR_KEYS = [
   "history.maxPastedContentLength",
   "storageDir",
   "tools.shell",
+  "tools.memory",
   "tools.allow",
   "maxTurnRequests",
   "summaryReserveTokens",

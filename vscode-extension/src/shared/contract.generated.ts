@@ -394,6 +394,17 @@ export interface WorkspaceTrust {
   withheld: string[];
 }
 
+export interface MemoryToolFile {
+  path: string;
+  bytes: number;
+}
+
+/** The memory tool's folder: what the model keeps across conversations. */
+export interface MemoryFolder {
+  folder: string;
+  files: MemoryToolFile[];
+}
+
 /** `sidecar/context`: the `/context` view. */
 export interface ContextView {
   gauge: Gauge;
@@ -410,6 +421,7 @@ export interface ContextView {
   mcpServers: McpServer[];
   skippedHookFiles: string[];
   workspaceTrust: WorkspaceTrust;
+  memory: MemoryFolder | null;
 }
 
 export interface HistoryEntry {

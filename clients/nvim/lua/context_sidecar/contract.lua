@@ -296,6 +296,15 @@
 ---@field source "editor"|"sidecar"|"claude-code"|"none"
 ---@field withheld string[]
 
+---@class context_sidecar.MemoryToolFile
+---@field path string
+---@field bytes integer
+
+---The memory tool's folder: what the model keeps across conversations.
+---@class context_sidecar.MemoryFolder
+---@field folder string
+---@field files context_sidecar.MemoryToolFile[]
+
 ---`sidecar/context`: the `/context` view.
 ---@class context_sidecar.ContextView
 ---@field gauge context_sidecar.Gauge
@@ -312,6 +321,7 @@
 ---@field mcpServers context_sidecar.McpServer[]
 ---@field skippedHookFiles string[]
 ---@field workspaceTrust context_sidecar.WorkspaceTrust
+---@field memory context_sidecar.MemoryFolder|nil
 
 ---@class context_sidecar.HistoryEntry
 ---@field display string
