@@ -351,7 +351,12 @@ class Session:
             counter = prefix_counter(self.ledger.counter, self.info.model)
             if self.prefix_view is not None:
                 parts.update(self.prefix_view.parts(counter))
-            specs = [spec.__dict__ for spec in tool_specs(self.offering.offered())]
+            # A tool Anthropic defines goes there as its type and name only.
+            typed = self.info.provider == "anthropic"
+            specs = [{"type": s.anthropic_type, "name": s.name} if typed and s.anthropic_type
+                     else {"name": s.name, "description": s.description,
+                           "input_schema": s.input_schema}
+                     for s in tool_specs(self.offering.offered())]
             if isinstance(counter, Tiktoken):
                 # Each definition as the API reads it: compact JSON, one tool at a time.
                 parts["tools"] = round(sum(counter.text(json.dumps(

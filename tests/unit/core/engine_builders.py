@@ -94,7 +94,9 @@ def request_tokens(request: ModelRequest) -> int:
     """A request's tokens as the ledger counts them: system, tools and every message block
     (the user context is a message block here, as it is on the wire)."""
     system = sum(COUNTER.text(str(b.get("text", ""))) for b in request.system)
-    tools = COUNTER.text(json.dumps([s.__dict__ for s in request.tools])) if request.tools else 0.0
+    specs = [{"name": s.name, "description": s.description, "input_schema": s.input_schema}
+             for s in request.tools]
+    tools = COUNTER.text(json.dumps(specs)) if request.tools else 0.0
     messages = sum(block_tokens(b, COUNTER) for m in request.messages for b in m.content)
     return round(system + tools + messages)
 
