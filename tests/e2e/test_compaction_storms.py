@@ -170,3 +170,35 @@ async def test_a_compaction_without_real_headroom_counts_as_a_failure(
         assert all(u["tokensAfter"] < u["tokensBefore"] for u in done)
     finally:
         await stop_client(client)
+
+
+async def test_a_long_turn_of_new_reads_compacts_as_often_as_it_needs_and_finishes(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    """Thirty files of ~3K tokens read one after another in one turn (no clearing, so only
+    compactions make room): the 60K window needs a compaction every few reads, more than
+    ``autoCompact.maxPerTurn``, yet each asks for something new, so the turn gets somewhere
+    and is not stopped as refilling."""
+    names = [f"chapter{i:02d}" for i in range(30)]
+    for name in names:
+        write_module(workspace, name, 200)
+    calls = itertools.count()
+
+    def respond(req: Any) -> Reply:
+        if req.call in ("summary", "memory"):
+            return default_reply(req)
+        n = next(calls)
+        if n < len(names):
+            return Reply.tool_use("Read", {"file_path": f"{names[n]}.py"}, id=f"toolu_c{n}",
+                                  text=f"Reading {names[n]}.py.")
+        return Reply.text("All thirty chapters read.")
+
+    llm.responder = respond
+    client = await start(llm, tmp_path, workspace, **SMALL,
+                         microcompact={"stepClearing": {"enabled": False}})
+    try:
+        res = await prompt(client, client.sid, "read chapter00.py to chapter29.py in order")
+        assert res["stopReason"] == "end_turn"
+        assert len(completed_auto(client)) > 3  # more than maxPerTurn, each after new work
+        assert len(main_requests(llm)) == len(names) + 1
+    finally:
+        await stop_client(client)

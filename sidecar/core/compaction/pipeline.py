@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
@@ -80,7 +81,12 @@ class ContextTiers:
         self.breaker = CircuitBreaker(host.settings.autoCompact.maxConsecutiveFailures)
         self.memory = SessionMemory(storage_dir(host.settings), host.id)
         self.compacted_since_anchor = False
-        self.turn_auto_compactions = 0  # auto-compactions since the turn began
+        # Auto-compactions since the turn last made progress: since it began, or since a
+        # compaction after which the model asked for something it had not asked for before.
+        self.turn_auto_compactions = 0
+        self._turn_calls: set[str] = set()  # the turn's tool calls, as name and input
+        self._new_work = False  # a call not seen before in the turn, since the last compaction
+        self._seen_answer: str | None = None
         self._task: asyncio.Task[Any] | None = None
         # What the client-side edit has cleared since the context began (the first
         # record after the last boundary): it stays cleared (see prepare_request).
@@ -106,14 +112,34 @@ class ContextTiers:
 
     def start_turn(self) -> None:
         self.turn_auto_compactions = 0
+        self._turn_calls = set()
+        self._new_work = False
+
+    def _note_progress(self) -> None:
+        """Whether the latest answer asked for something new in this turn: a long turn of
+        new reads may need a compaction every few requests and still be getting somewhere;
+        one that asks again for what a compaction took away is refilling."""
+        last = next((m for m in reversed(self.host.transcript.records)
+                     if m.kind == "assistant"), None)
+        if last is None or last.uuid == self._seen_answer:
+            return
+        self._seen_answer = last.uuid
+        for block in last.content:
+            if block.get("type") == "tool_use":
+                call = f"{block.get('name')}:{json.dumps(block.get('input'), sort_keys=True)}"
+                if call not in self._turn_calls:
+                    self._turn_calls.add(call)
+                    self._new_work = True
 
     def refilling(self) -> bool:
         """Whether the context needs another auto-compaction in a turn that already had
-        ``autoCompact.maxPerTurn`` of them: it refills faster than compaction empties it."""
+        ``autoCompact.maxPerTurn`` of them with no new work between: it refills faster than
+        compaction empties it."""
         host = self.host
         auto = host.settings.autoCompact
+        self._note_progress()
         return (auto.enabled and not self.breaker.open and not self.compacted_since_anchor
-                and self.turn_auto_compactions >= auto.maxPerTurn
+                and self.turn_auto_compactions >= auto.maxPerTurn and not self._new_work
                 and host.thresholds.should_auto_compact(host.ledger.used()))
 
     async def before_call(self) -> None:
@@ -153,6 +179,10 @@ class ContextTiers:
             if auto.confirm and not await self._confirmed(host, used):
                 pass
             else:
+                self._note_progress()
+                if self._new_work:
+                    self.turn_auto_compactions = 0
+                self._new_work = False
                 self.turn_auto_compactions += 1
                 try:
                     await self.compact_now(trigger="auto")

@@ -36,6 +36,12 @@ def test_a_long_turn_clears_what_it_moved_past_and_keeps_its_newest_steps() -> N
                                     SeedBytes()) == []
 
 
+def test_a_large_result_is_moved_past_sooner() -> None:
+    records = long_turn(40, 20_000)  # 40 results of 5,000 tokens
+    ids = turn_clearing_candidates(records, Settings(), 205_000, None, set(), TOOLS, SeedBytes())
+    assert ids == [f"t{n}" for n in range(37)]  # all but the newest three answers'
+
+
 def test_a_file_read_again_is_moved_past_however_recent() -> None:
     records = long_turn(40, 8_000, reread=36)
     ids = turn_clearing_candidates(records, Settings(), 82_000, None, set(), TOOLS, SeedBytes())
