@@ -198,7 +198,9 @@ def halve_largest_block(records: list[Message], counter: TextCounter) -> tuple[l
 def fit_to_window(records: list[Message], session: CompactionHost) -> tuple[list[Message], int]:
     """Make the summary request fit the window with room to answer: oversized blocks cut,
     then the oldest groups dropped, then, while one round still holds too much, its blocks
-    cut further. Returns the records and how many groups were dropped."""
+    cut further. Returns the records and how many groups were dropped. A request that fits
+    is sent as it is: it repeats the conversation the main requests cached, and a cut
+    block would make the provider write all that follows it again."""
     limit = session.thresholds.size - summary_answer_tokens(session.thresholds)
     prefix = sum(session.prefix_parts().values())
     counter = session.ledger.counter
@@ -206,6 +208,8 @@ def fit_to_window(records: list[Message], session: CompactionHost) -> tuple[list
     def estimate(recs: list[Message]) -> float:
         return prefix + sum(message_tokens(m, counter) for m in recs) + 2_000
 
+    if estimate(records) <= limit:
+        return records, 0
     room = max(limit - prefix - 2_000, MIN_BLOCK_TOKENS * BLOCK_SHARE)
     records, _ = cut_oversized(records, room / BLOCK_SHARE, counter)
     dropped = 0

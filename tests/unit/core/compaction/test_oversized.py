@@ -66,3 +66,20 @@ def test_blocks_under_the_bound_are_left_alone() -> None:
     result = {"type": "tool_result", "tool_use_id": "t", "content": "y" * 40_000}
     cut = cut_block(result, 1_000, counter)
     assert len(cut["content"]) < 4_400 and "truncated here" in cut["content"]
+
+
+async def test_a_summary_request_that_fits_is_sent_as_the_conversation_stands(tmp_path: Path) -> None:
+    """A block over a quarter of the room is cut only when the request would not fit
+    otherwise: a cut block changes what the main requests cached, and the provider writes
+    everything after it again (a 60K window's reading workload paid a fifth more for it)."""
+    engine = build_engine(tmp_path)  # a 40,000-token window
+    await engine.prompt("read the big file")
+    big = "".join(f"row {i}: a fairly ordinary line of a data file\n" for i in range(1_300))
+    engine.session.append(Message(kind="assistant", content=[{"type": "text", "text": big}],
+                                  message_id="msg_big", model="claude-sonnet-5-5"))
+    assert request_tokens(engine.provider.requests[-1]) < engine.session.thresholds.size // 2
+
+    await engine.compact()
+
+    [summary] = engine.provider.requests_of("summary")
+    assert "truncated here" not in texts(summary) and big in texts(summary)
