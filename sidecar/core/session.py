@@ -25,7 +25,7 @@ from sidecar.contract.updates import SessionUpdate, usage_update
 from sidecar.core.accounting.gauge import build_gauge
 from sidecar.core.accounting.tokens import Tiktoken, TokenLedger, make_counter, prefix_counter
 from sidecar.core.accounting.window import Thresholds, Window, compute_thresholds, resolve_window
-from sidecar.core.conversation.messages import Block, Message, Usage, iso_at
+from sidecar.core.conversation.messages import Block, Message, Usage, answered_calls, iso_at
 from sidecar.core.conversation.normalize import clear_results, model_slice
 from sidecar.core.conversation.tool_record import ToolNotes
 from sidecar.core.conversation.transcript import Transcript
@@ -232,8 +232,7 @@ class Session:
         self.rewrite("load")
         self.rebuild_ledger()
         # The last turn's usage and the cost so far, as the session showed them live.
-        calls = [m for m in messages if m.kind == "assistant" and m.usage is not None
-                 and not m.is_api_error and not m.is_synthetic]
+        calls = answered_calls(messages)
         seen: set[str] = set()
         for m in calls:
             if m.usage is None or (m.message_id and m.message_id in seen):

@@ -51,7 +51,6 @@ class Companions:
 
     subagents: dict[str, RecordedSubagent] = field(default_factory=dict)
     compaction_calls: list[ApiCall] = field(default_factory=list)
-    files: list[Path] = field(default_factory=list)  # the companion files read
     unmatched: int = 0  # sidechains no Task call of the main conversation asked for
 
 
@@ -151,7 +150,6 @@ def recorded_companions(loaded: LoadedTranscript) -> Companions:
     chains = inline_chains(loaded.sidechain_messages)
     for file, agent_id in companion_files(loaded.path, loaded.session_id):
         companion = load_transcript(file)
-        found.files.append(file)
         if agent_id.startswith(COMPACTION_AGENT_PREFIX):
             found.compaction_calls += api_calls(companion.messages)
         else:

@@ -21,6 +21,7 @@ from sidecar.contract.results import RewindAction, RewoundFile
 from sidecar.core.checkpoints.ports import FileHistory, content_id
 from sidecar.core.checkpoints.records import CheckpointState, rewind_record
 from sidecar.core.checkpoints.tracker import read_bytes
+from sidecar.core.conversation.messages import answered_calls
 from sidecar.core.json_files import replace_whole
 
 if TYPE_CHECKING:
@@ -133,7 +134,6 @@ def rewind_conversation(session: Session, state: CheckpointState, restore: str) 
     session.rewrite("rewind")
     session.file_state.forget_results()
     session.rebuild_ledger()
-    calls = [m for m in kept if m.kind == "assistant" and m.usage is not None
-             and not m.is_api_error and not m.is_synthetic]
+    calls = answered_calls(kept)
     session.last_usage = calls[-1].usage if calls else None
     session.persist_state()

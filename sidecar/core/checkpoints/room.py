@@ -23,7 +23,7 @@ from sidecar.core.checkpoints.ports import FileHistory, MemoryFileHistory
 from sidecar.core.checkpoints.records import CheckpointState, checkpoints_of
 from sidecar.core.checkpoints.rewind import apply, plan_files, preview, rewind_conversation
 from sidecar.core.checkpoints.tracker import TurnChanges
-from sidecar.core.conversation.messages import new_uuid
+from sidecar.core.conversation.messages import answered_calls, new_uuid
 
 if TYPE_CHECKING:
     from sidecar.core.session import Session, SessionInfo
@@ -138,8 +138,7 @@ class Checkpoints:
         fork.prefix_view, fork.prefix_cursor = parent.prefix_view, parent.prefix_cursor
         fork.rewrite("load")
         fork.rebuild_ledger()
-        calls = [m for m in copies if m.kind == "assistant" and m.usage is not None
-                 and not m.is_api_error and not m.is_synthetic]
+        calls = answered_calls(copies)
         fork.last_usage = calls[-1].usage if calls else None
         fork.persist_state()
         return self._opened(fork)

@@ -77,7 +77,7 @@ CACHE_LOOKBACK_BLOCKS = 20
 STEP_MARGIN = 1.5
 
 
-def _is_prompt(m: Message) -> bool:
+def is_prompt(m: Message) -> bool:
     """A prompt the user typed: it starts a turn."""
     return (m.kind == "user" and not m.is_meta and not m.is_compact_summary
             and not m.tool_results() and any(b.get("type") == "text" for b in m.content))
@@ -116,14 +116,14 @@ def step_clearing_candidates(records: list[Message], settings: Settings, used: i
         trigger = min(trigger, auto_compact_at * cfg.triggerPercent // 100)
     if used < trigger:
         return []
-    turn_start = max((i for i, m in enumerate(records) if _is_prompt(m)), default=-1)
+    turn_start = max((i for i, m in enumerate(records) if is_prompt(m)), default=-1)
     if turn_start < 0 or any(m.kind == "assistant" for m in records[turn_start + 1:]):
         return []
     names: dict[str, str] = {}
     sizes: list[float] = []  # tokens of each record
     results: list[tuple[int, str, float]] = []  # (record index, tool_use id, tokens)
     responses: set[str] = set()
-    finished_turns = sum(1 for m in records[:turn_start] if _is_prompt(m))
+    finished_turns = sum(1 for m in records[:turn_start] if is_prompt(m))
     for i, m in enumerate(records):
         size = 0.0
         for b in m.content:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sidecar.core.accounting.tokens import TextCounter, block_tokens
+from sidecar.core.compaction.microcompact import CACHE_LOOKBACK_BLOCKS, is_prompt
 from sidecar.core.conversation.messages import CLEARED_TOOL_RESULT, Message
 from sidecar.core.models.catalog import CACHE_READ, CACHE_WRITE_5M
 from sidecar.core.settings import Settings
@@ -43,15 +44,8 @@ MARGIN = 3.0
 # and the arithmetic below still decides (the recorded corpus billed 0.751 of its recordings
 # at the whole 60K trigger, 0.747 at 2/3, 0.744 at 1/2, 0.743 at 1/3).
 TRIGGER_SHARE = (1, 3)
-# How far back from a breakpoint Anthropic looks for a cached prefix, in blocks.
-LOOKBACK_BLOCKS = 20
 FILE_TOOLS = {"Read": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
               "Write": "file_path", "NotebookEdit": "notebook_path"}
-
-
-def _is_prompt(m: Message) -> bool:
-    return (m.kind == "user" and not m.is_meta and not m.is_compact_summary
-            and not m.tool_results() and any(b.get("type") == "text" for b in m.content))
 
 
 @dataclass
@@ -75,7 +69,7 @@ def turn_clearing_candidates(records: list[Message], settings: Settings, used: i
         trigger = min(trigger, auto_compact_at * cfg.triggerPercent // 100)
     if used < trigger * TRIGGER_SHARE[0] // TRIGGER_SHARE[1]:
         return []
-    turn_start = max((i for i, m in enumerate(records) if _is_prompt(m)), default=-1)
+    turn_start = max((i for i, m in enumerate(records) if is_prompt(m)), default=-1)
     steps: dict[str, int] = {}  # response id -> its step number
     step_of_use: dict[str, int] = {}
     uses: dict[str, tuple[str, str | None]] = {}  # tool_use id -> (name, path)
@@ -122,7 +116,7 @@ def turn_clearing_candidates(records: list[Message], settings: Settings, used: i
     removed = sum(r.tokens for r in chosen)
     first = chosen[0].index
     blocks_after = sum(len(m.content) for m in records[first:])
-    start = first if blocks_after <= LOOKBACK_BLOCKS else 0
+    start = first if blocks_after <= CACHE_LOOKBACK_BLOCKS else 0
     rewritten = sum(sizes[start:]) - removed
     # The turn so far is the best guess of what it has left: one that has run many
     # requests is a long one.

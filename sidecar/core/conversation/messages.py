@@ -189,6 +189,12 @@ def is_compact_boundary(message: Message) -> bool:
     return message.kind == "system" and message.subtype == "compact_boundary"
 
 
+def answered_calls(records: list[Message]) -> list[Message]:
+    """The records of real model answers, with the usage the provider reported."""
+    return [m for m in records if m.kind == "assistant" and m.usage is not None
+            and not m.is_api_error and not m.is_synthetic]
+
+
 def json_object(value: Any) -> dict[str, Any]:
     """``value`` when it is a JSON object, else an empty one (tool inputs, notification
     params: anything the other side may have sent malformed)."""
