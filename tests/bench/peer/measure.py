@@ -4,7 +4,8 @@ Every Messages request the fake recorded for the client counts: the conversation
 turns, compaction summaries, session-notes updates and side calls alike, since all of them
 are billed. The weights are Anthropic's relative prices (``sidecar.replay.billing``): an
 uncached input token 1, a cache write 1.25 (2 with the one-hour TTL), a cache read 0.1,
-an output token 5.
+an output token 5. A call on another model than the conversation's (a cheaper one for
+summaries, say) is billed at its price, in the conversation model's input-token equivalents.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from sidecar.replay.billing import (
     CACHE_WRITE_WEIGHT,
     CLAUDE_OUTPUT_WEIGHT,
     Billed,
+    price_scale,
 )
 from tests.bench.peer.agent import is_side_call, is_summary_request
 
@@ -40,20 +42,19 @@ class Tokens:
     cache_read: int = 0
     output: int = 0
     cache_write_1h: int = 0  # of cache_write, with the one-hour TTL
+    billed: float = 0.0  # each call's tokens at its model's price
 
-    def add(self, usage: dict[str, Any]) -> None:
+    def add(self, usage: dict[str, Any], scale: float = 1.0) -> None:
         parsed = Usage.from_json(usage) or Usage()
         self.input += parsed.input_tokens
         self.cache_write += parsed.cache_creation_input_tokens
         self.cache_read += parsed.cache_read_input_tokens
         self.output += parsed.output_tokens
         self.cache_write_1h += parsed.cache_creation_1h_tokens
-
-    @property
-    def billed(self) -> float:
-        return Billed(input_tokens=self.input, cache_write_tokens=self.cache_write,
-                      cache_read_tokens=self.cache_read, output_tokens=self.output,
-                      cache_write_1h_tokens=self.cache_write_1h).total(CLAUDE_OUTPUT_WEIGHT)
+        self.billed += scale * Billed(
+            input_tokens=parsed.input_tokens, cache_write_tokens=parsed.cache_creation_input_tokens,
+            cache_read_tokens=parsed.cache_read_input_tokens, output_tokens=parsed.output_tokens,
+            cache_write_1h_tokens=parsed.cache_creation_1h_tokens).total(CLAUDE_OUTPUT_WEIGHT)
 
     def to_json(self) -> dict[str, Any]:
         return {**self.__dict__, "billed": round(self.billed)}
@@ -180,10 +181,18 @@ def rereads_on_wire(bodies: list[dict[str, Any]]) -> int:
     return count
 
 
+def _base_model(model: object) -> str | None:
+    """A model id without the client's long-context suffix (``[1m]``)."""
+    return str(model).split("[", 1)[0] if model else None
+
+
 def figures_of(srv: FakeLLMServer) -> Figures:
     out = Figures()
     main_bodies: list[dict[str, Any]] = []
-    for request in list(srv.requests):
+    requests = list(srv.requests)
+    conversation_model = next((str(r.body.get("model")) for r in requests
+                               if r.path == MESSAGES_PATH and kind_of(r) == "main"), None)
+    for request in requests:
         if request.path == COUNT_PATH:
             out.count_calls += 1
             continue
@@ -209,9 +218,10 @@ def figures_of(srv: FakeLLMServer) -> Figures:
         if usage is None:
             continue
         out.answered += 1
-        out.total.add(usage)
-        out.by_kind[kind].add(usage)
-        out.prompt_overhead += prompt_overhead(request.body, usage)
+        scale = price_scale(_base_model(request.body.get("model")), _base_model(conversation_model))
+        out.total.add(usage, scale)
+        out.by_kind[kind].add(usage, scale)
+        out.prompt_overhead += scale * prompt_overhead(request.body, usage)
         context = sum(int(usage.get(k) or 0) for k in (
             "input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
         out.peak_context = max(out.peak_context, context)

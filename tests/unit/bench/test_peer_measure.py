@@ -59,3 +59,36 @@ def test_a_prefix_written_with_the_hour_is_billed_at_twice_an_input_token() -> N
 def test_a_request_without_a_prompt_of_its_own_costs_nothing_here() -> None:
     body = {"messages": [{"role": "user", "content": "hello"}]}
     assert prompt_overhead(body, {"input_tokens": 5, "output_tokens": 1}) == 0
+
+
+class _Recorded:
+    """Just what the measure reads of a recorded request."""
+
+    def __init__(self, model: str, usage: dict[str, Any], summary: bool = False) -> None:
+        self.path = "/v1/messages"
+        self.headers = {"x-sidecar-call": "summary"} if summary else {}
+        self.body = {"model": model, "tools": [TOOL],
+                     "messages": [{"role": "user", "content": "hello"}]}
+        self.usage = usage
+        self.input_tokens = usage["input_tokens"]
+        self.fault = None
+        self.status = 200
+
+
+def test_a_call_on_a_cheaper_model_is_billed_at_its_price() -> None:
+    from types import SimpleNamespace
+
+    from sidecar.core.turns.request_labels import CALL_HEADER
+    from tests.bench.peer.measure import figures_of
+
+    main = _Recorded("claude-sonnet-4-6[1m]", {"input_tokens": 1000, "output_tokens": 100})
+    summary = _Recorded("claude-haiku-4-5", {"input_tokens": 30000, "output_tokens": 2000})
+    summary.headers = {CALL_HEADER: "summary"}
+    server = SimpleNamespace(requests=[main, summary], violations=[],
+                             checker=SimpleNamespace(checked=2, refused=0))
+    figures = figures_of(server)  # type: ignore[arg-type]
+    # Haiku 4.5 costs a third of Sonnet 4.6: its 40,000 input-token equivalents bill 13,333.
+    assert figures.by_kind["main"].billed == pytest.approx(1000 + 5 * 100)
+    assert figures.by_kind["compaction"].billed == pytest.approx((30000 + 5 * 2000) / 3)
+    assert figures.billed == pytest.approx(1500 + 40000 / 3)
+    assert figures.total.input == 31000  # the tokens themselves are not scaled
