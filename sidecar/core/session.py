@@ -244,10 +244,10 @@ class Session:
         if calls:
             self.last_usage = calls[-1].usage
 
-    def rebuild_ledger(self, anchor_ok: bool = True) -> None:
+    def rebuild_ledger(self) -> None:
         self._prefix_parts = None
         self.ledger.prefix_tokens = self.prefix_parts()
-        self.ledger.rebuild(self.transcript.model_view(), anchor_ok=anchor_ok)
+        self.ledger.rebuild(self.transcript.model_view())
 
     def estimate(self, records: list[Message]) -> int:
         """Estimated tokens of a would-be context (prefix plus these records)."""
@@ -257,13 +257,15 @@ class Session:
     def record_clearing(self, ids: list[str], kind: str) -> None:
         """Freeze a microcompact decision and write it down so a reload keeps it."""
         before = self.ledger.used()
+        view = self.transcript.model_view()
         self.append(Message(kind="system", subtype="microcompact_boundary",
                             content=[{"type": "text", "text": "Old tool results cleared"}],
                             extra={"microcompactMetadata": {"trigger": kind, "preTokens": before,
                                                             "compactedToolIds": ids}}))
         self.rewrite("microcompact")
-        # The last usage still counts the cleared text: estimate until the next call.
-        self.rebuild_ledger(anchor_ok=False)
+        # The last usage still counts the cleared text: until the next call, that count
+        # less our estimate of what was cleared.
+        self.ledger.rebuild_after_removal(view, self.transcript.model_view())
         # A re-read must return the content again, not a stub pointing at a cleared result.
         self.file_state.forget_results()
 

@@ -267,6 +267,35 @@ def test_ledger_calibrates_from_consecutive_anchors() -> None:
     assert c.bytes_per_token == pytest.approx((CALIBRATED_PRIOR + 3.0) / 2)
 
 
+def test_clearing_takes_what_it_removed_off_the_providers_count() -> None:
+    """After old results are cleared the last response's count no longer holds; the ledger
+    takes the cleared text off it, not a fresh estimate of everything, since the estimate of
+    each message is as calibrated when it came and calibration drifts with the content."""
+    c = Calibrated()
+    ledger = TokenLedger(c)
+    before = [user(text("go")),
+              assistant(tool_use("t1"), mid="m1", usage=usage(1, 0, 10_000, 100)),
+              user(result("t1", "r" * 30_000)),
+              assistant(tool_use("t2"), mid="m2", usage=usage(1, 10_000, 10_100, 50)),
+              user(result("t2", "s" * 6_000))]
+    for m in before:
+        ledger.append(m)
+    provider_count = ledger.used()
+    c.bytes_per_token = 2.0  # later content was denser: every old message now counts more
+    after = [*before[:2], user(result("t1", "[Old tool result content cleared]")), *before[3:]]
+    removed = ledger.estimate_messages(before) - ledger.estimate_messages(after)
+    ledger.rebuild_after_removal(before, after)
+    assert removed > 10_000
+    assert ledger.used() == provider_count - removed
+    assert ledger.source == "estimate"
+    # More content before the next response is estimated on top, as after any anchor.
+    ledger.append(user(text("and then " * 100)))
+    assert ledger.used() > provider_count - removed
+    # The next response anchors the count again.
+    ledger.append(assistant(text("done"), mid="m3", usage=usage(1, 500, 12_000, 20)))
+    assert ledger.used() == 1 + 500 + 12_000 + 20
+
+
 # --------------------------------------------------------------------------- tiktoken
 
 
