@@ -15,8 +15,10 @@ from sidecar.core.checkpoints.ports import FileHistory
 from sidecar.core.ports import (
     Adapters,
     McpServers,
+    ModelDescription,
     PromptHistoryStore,
     Provider,
+    ServerToolOffer,
     SessionArchive,
     Tool,
     TranscriptStore,
@@ -78,7 +80,14 @@ def file_history(storage_dir: Path, cwd: str) -> FileHistory:
     return FileHistoryStore(storage_dir, cwd)
 
 
+def server_tools(settings: Settings, provider: str,
+                 described: ModelDescription | None) -> list[ServerToolOffer]:
+    from sidecar.tools.web import web_offers
+
+    return web_offers(settings, provider, described)
+
+
 def default_adapters() -> Adapters:
     return Adapters(provider=provider, tools=tools, transcripts=transcripts, history=history,
                     archive=archive, prefix=prefix_for, watcher=watcher, mcp=mcp,
-                    file_history=file_history)
+                    file_history=file_history, server_tools=server_tools)

@@ -67,6 +67,32 @@ class ModelRequest:
     timeout_seconds: float = 600.0
     # Sent as HTTP headers (see sidecar.core.turns.request_labels); the APIs ignore them.
     headers: dict[str, str] = field(default_factory=dict)
+    # The provider's own tools it runs itself (``web_search``, ``web_fetch``): each adapter
+    # sends its API's definition of them (see ServerToolOffer).
+    server_tools: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ServerToolOffer:
+    """Whether a server tool (run by the provider: web search, web fetch) goes to the
+    model, and why or why not, in words for ``/context``."""
+
+    tool: str
+    offered: bool
+    reason: str
+
+    def line(self) -> str:
+        label = self.tool.replace("_", " ")
+        return f"{label}: {'offered' if self.offered else 'not offered'} — {self.reason}"
+
+
+# Given the settings, the provider's name and what its models endpoint said of the model.
+ServerToolPolicy = Callable[[Settings, str, "ModelDescription | None"], list[ServerToolOffer]]
+
+
+def no_server_tools(settings: Settings, provider: str,
+                    described: ModelDescription | None) -> list[ServerToolOffer]:
+    return []
 
 
 @dataclass(frozen=True)
@@ -586,3 +612,5 @@ class Adapters:
     # Where checkpoints keep file contents: given the storage directory and the workspace
     # (None: in memory).
     file_history: Callable[[Path, str], FileHistory] | None = None
+    # Which of the provider's own tools (web search, web fetch) a session's model gets.
+    server_tools: ServerToolPolicy = no_server_tools

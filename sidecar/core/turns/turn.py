@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sidecar.contract.errors import ContextWindowExceeded
 from sidecar.contract.updates import agent_message_chunk, agent_thought_chunk, session_info_update
+from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import INTERRUPTED_MARK, Block, Message, Usage, new_uuid
 from sidecar.core.models.catalog import cost_usd
 from sidecar.core.ports import (
@@ -237,6 +238,8 @@ class TurnRunner:
             message_id=completed.message_id or message_id, model=completed.model or request.model,
             usage=completed.usage, stop_reason=completed.stop_reason,
         ))
+        for update in server_tools.call_updates(completed.content):
+            s.update(update)
         if s.tiers is not None:
             s.tiers.after_response(completed)
         s.send_usage_update()
