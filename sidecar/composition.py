@@ -15,15 +15,14 @@ from sidecar.core.checkpoints.ports import FileHistory
 from sidecar.core.ports import (
     Adapters,
     McpServers,
-    ModelDescription,
     PromptHistoryStore,
     Provider,
-    ServerToolOffer,
     SessionArchive,
     Tool,
     TranscriptStore,
     WorkspaceWatcher,
 )
+from sidecar.core.server_tool_offers import Described, ServerToolOffer
 from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
 from sidecar.core.workspace.prefix import PrefixStore, prefix_for
@@ -81,7 +80,7 @@ def file_history(storage_dir: Path, cwd: str) -> FileHistory:
 
 
 def server_tools(settings: Settings, provider: str,
-                 described: ModelDescription | None) -> list[ServerToolOffer]:
+                 described: Described | None) -> list[ServerToolOffer]:
     from sidecar.tools.web import web_offers
 
     return web_offers(settings, provider, described)

@@ -18,6 +18,7 @@ from sidecar.core.conversation.file_state import FileReadState
 from sidecar.core.conversation.messages import ApiMessage, Block, Message, Usage
 from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.core.prompt_too_long import classify_prompt_too_long
+from sidecar.core.server_tool_offers import ServerToolPolicy, no_server_tools
 from sidecar.core.session_resources import Kept
 from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
@@ -70,29 +71,6 @@ class ModelRequest:
     # The provider's own tools it runs itself (``web_search``, ``web_fetch``): each adapter
     # sends its API's definition of them (see ServerToolOffer).
     server_tools: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class ServerToolOffer:
-    """Whether a server tool (run by the provider: web search, web fetch) goes to the
-    model, and why or why not, in words for ``/context``."""
-
-    tool: str
-    offered: bool
-    reason: str
-
-    def line(self) -> str:
-        label = self.tool.replace("_", " ")
-        return f"{label}: {'offered' if self.offered else 'not offered'} — {self.reason}"
-
-
-# Given the settings, the provider's name and what its models endpoint said of the model.
-ServerToolPolicy = Callable[[Settings, str, "ModelDescription | None"], list[ServerToolOffer]]
-
-
-def no_server_tools(settings: Settings, provider: str,
-                    described: ModelDescription | None) -> list[ServerToolOffer]:
-    return []
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,8 @@ from sidecar.core.conversation.tool_record import ToolNotes
 from sidecar.core.conversation.transcript import Transcript
 from sidecar.core.models.catalog import cost_usd
 from sidecar.core.permissions.state import SessionPermissions
-from sidecar.core.ports import ServerToolPolicy, Tool, no_server_tools, tool_specs
+from sidecar.core.ports import Tool, tool_specs
+from sidecar.core.server_tool_offers import ServerToolPolicy, no_server_tools
 from sidecar.core.session_resources import SessionResources
 from sidecar.core.settings import Settings
 from sidecar.core.turns.request_labels import Cause

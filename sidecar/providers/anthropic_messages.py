@@ -95,7 +95,10 @@ def _wire_block(block: Block) -> Block | None:
     # And another provider's server tool calls (their results are for it alone).
     if server_tools.is_openai_server_block(block):
         return None
-    return _strip_cache_control(copy.deepcopy(block))
+    out = _strip_cache_control(copy.deepcopy(block))
+    # Another provider's citations on text (the Responses API's url_citation annotations).
+    out.pop("annotations", None)
+    return out
 
 
 def build_messages_body(

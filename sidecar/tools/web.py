@@ -18,7 +18,7 @@ answer carries the reason either way, for ``/context``.
 
 from __future__ import annotations
 
-from sidecar.core.ports import ModelDescription, ServerToolOffer
+from sidecar.core.server_tool_offers import Described, ServerToolOffer
 from sidecar.core.settings import Settings
 
 WEB_SEARCH = "web_search"
@@ -44,7 +44,7 @@ def _setting(tool: str) -> str:
 
 
 def web_offers(settings: Settings, provider: str,
-               described: ModelDescription | None) -> list[ServerToolOffer]:
+               described: Described | None) -> list[ServerToolOffer]:
     """Whether each web tool goes to the model, and why."""
     offers: list[ServerToolOffer] = []
     for tool in (WEB_SEARCH, WEB_FETCH):

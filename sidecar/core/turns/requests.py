@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from sidecar.core.accounting.window import Thresholds, Window
     from sidecar.core.conversation.messages import Block, Message, Usage
     from sidecar.core.conversation.transcript import Transcript
-    from sidecar.core.ports import ModelDescription, Provider, ServerToolOffer, ServerToolPolicy
+    from sidecar.core.ports import ModelDescription, Provider
+    from sidecar.core.server_tool_offers import ServerToolOffer, ServerToolPolicy
     from sidecar.core.settings import Settings
     from sidecar.core.turns.tool_offering import ToolOffering
     from sidecar.core.workspace.prefix import PrefixView
