@@ -104,6 +104,28 @@ async def test_anthropic_search_and_fetch_go_back_as_the_api_requires(
         await stop_client(client)
 
 
+async def test_a_paused_turn_of_searches_is_continued(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    """``pause_turn``: the provider stopped a long run of its own tools; the answer so far
+    goes back as the last message and the model carries on in the same turn."""
+    client, sid = await session("anthropic", llm, tmp_path / "store", workspace)
+    try:
+        llm.queue(Reply(content=web_search("first", PAGES[:1]), stop_reason="pause_turn"))
+        llm.queue(Reply(content=[*web_search("second", PAGES[1:], id="srvtoolu_02"),
+                                 {"type": "text", "text": "Both found."}]))
+        result = await prompt(client, sid, "search twice")
+        assert result["stopReason"] == "end_turn"
+        resumed = llm.requests[-1]
+        assert resumed.status == 200 and resumed.refusal is None
+        last = resumed.body["messages"][-1]
+        assert last["role"] == "assistant"
+        assert [b["type"] for b in last["content"]] == ["server_tool_use", "web_search_tool_result"]
+        assert [u["title"] for u in client.rec.of("tool_call")] == [
+            "Web search: first", "Web search: second"]
+    finally:
+        await stop_client(client)
+
+
 async def test_responses_search_goes_back_as_its_item(
         llm: Any, tmp_path: Path, workspace: Path) -> None:
     client, sid = await session("openai", llm, tmp_path / "store", workspace)

@@ -2,7 +2,9 @@
 
 Around every call the context tiers run (before the call, on the request, after the
 response); the answer streams to the editor in coalesced chunks; tool calls run and their
-results are appended; the loop ends when the model stops asking for tools, when the user
+results are appended; the loop ends when the model stops asking for tools (a ``pause_turn``, the provider
+pausing a long run of its own server tools, is continued by sending the answer so far
+back), when the user
 cancels, at ``maxTurnRequests``, or when the context needs more auto-compactions than
 ``autoCompact.maxPerTurn`` (it refills as fast as it is compacted: the turn stops and says
 what to do rather than compacting once per request). A provider failure after retries leaves the transcript
@@ -136,6 +138,10 @@ class TurnRunner:
                 raise provider_failed(err, s.settings) from err
             if completed is None:  # cancelled midway
                 return "cancelled"
+            # The provider paused a long run of its own tools (web searches): the answer so
+            # far goes back as the last message, and the model carries on from it.
+            if completed.stop_reason == "pause_turn":
+                continue
             tool_uses = [b for b in completed.content if b.get("type") == "tool_use"]
             if not tool_uses or completed.stop_reason != "tool_use":
                 s.persist_state()
