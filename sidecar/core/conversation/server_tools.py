@@ -49,16 +49,6 @@ def is_server_result(block: Block) -> bool:
     return kind.endswith("_tool_result") and kind != CLIENT_RESULT
 
 
-def is_server_block(block: Block) -> bool:
-    """A block of a server tool (Anthropic's use or result, OpenAI's web search call)."""
-    kind = block.get("type")
-    return kind in (SERVER_TOOL_USE, OPENAI_WEB_SEARCH_CALL) or is_server_result(block)
-
-
-def is_anthropic_server_block(block: Block) -> bool:
-    return block.get("type") == SERVER_TOOL_USE or is_server_result(block)
-
-
 def is_openai_server_block(block: Block) -> bool:
     return block.get("type") == OPENAI_WEB_SEARCH_CALL
 
