@@ -81,6 +81,8 @@ async def test_anthropic_search_and_fetch_go_back_as_the_api_requires(
         assert answer["role"] == "assistant"
         kinds = [b["type"] for b in answer["content"]]
         assert kinds == ["server_tool_use", "web_search_tool_result", "text"]
+        # The search's input, streamed in pieces, assembled; no client call was made of it.
+        assert answer["content"][0]["input"] == {"query": "python 3.14 release"}
         # Verbatim: the encrypted results and the citation as the API sent them.
         served = [final_block(b) for b in web_search("python 3.14 release", PAGES)]
         sent_results = answer["content"][1]["content"]
