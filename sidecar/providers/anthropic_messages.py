@@ -31,7 +31,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from sidecar.core.conversation import server_tools
-from sidecar.core.conversation.messages import Block, Usage
+from sidecar.core.conversation.messages import NO_CONTENT, Block, Usage
 from sidecar.core.models.catalog import ModelInfo
 from sidecar.core.ports import (
     Completed,
@@ -109,7 +109,7 @@ def build_messages_body(
     for message in request.messages:
         content = [b for b in (_wire_block(block) for block in message.content) if b is not None]
         if message.role == "assistant":
-            content = server_tools.paired(content)
+            content = server_tools.paired(content) or [{"type": "text", "text": NO_CONTENT}]
         messages.append({"role": message.role, "content": content})
 
     # With an anchor (sidecar.core.accounting.cache_anchor) its message carries a one-hour breakpoint,
