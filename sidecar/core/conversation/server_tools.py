@@ -16,11 +16,11 @@ They are never client tool calls: nothing here is a ``tool_use``, so no turn run
 no ``tool_result`` answers them. A provider's blocks are meaningless to another provider
 (the results are encrypted for the one that made them): an adapter sends only its own.
 
-Clearing (microcompact, tier 1 and 2): a cleared server result must still be a block the
-API accepts, and its type has no text field for the usual marker. A web search result
-becomes an empty result list (a search that found nothing: the encrypted results cannot
-be cut, only left out); a web fetch result keeps its URL, and its document becomes a plain
-text document holding the marker. Other server results (tool search) are never cleared:
+Clearing (microcompact: time-based, step and in-turn): a cleared server result must still
+be a block the API accepts, and its type has no text field for the usual marker. A web
+search result becomes an empty result list (a search that found nothing: the encrypted
+results cannot be cut, only left out); a web fetch result keeps its URL, and its document
+becomes a plain text document holding the marker. Other server results (tool search) are never cleared:
 they are what loads the tools they name.
 """
 
