@@ -22,6 +22,7 @@ from sidecar.core.ports import (
     TranscriptStore,
     WorkspaceWatcher,
 )
+from sidecar.core.server_tool_offers import Described, ServerToolOffer
 from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
 from sidecar.core.workspace.prefix import PrefixStore, prefix_for
@@ -78,7 +79,14 @@ def file_history(storage_dir: Path, cwd: str) -> FileHistory:
     return FileHistoryStore(storage_dir, cwd)
 
 
+def server_tools(settings: Settings, provider: str,
+                 described: Described | None) -> list[ServerToolOffer]:
+    from sidecar.tools.web import web_offers
+
+    return web_offers(settings, provider, described)
+
+
 def default_adapters() -> Adapters:
     return Adapters(provider=provider, tools=tools, transcripts=transcripts, history=history,
                     archive=archive, prefix=prefix_for, watcher=watcher, mcp=mcp,
-                    file_history=file_history)
+                    file_history=file_history, server_tools=server_tools)

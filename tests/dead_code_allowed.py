@@ -91,3 +91,8 @@ from sidecar.contract import results
 
 results.SessionOpened.modes
 results.Gauge.stage
+
+# The fake's scripting helpers for server tools, used by the tests that script replies.
+from sidecar.fake_llm import script
+
+script.web_fetch

@@ -217,6 +217,10 @@ def _context() -> ContextView:
                                         ".context-sidecar/settings.json"]},
         "memory": {"folder": "/home/dev/.local/share/context-sidecar/projects/-home-dev-project/memory",
                    "files": [{"path": "/memories/plan.md", "bytes": 412}]},
+        "serverTools": [
+            {"tool": "web_search", "offered": True,
+             "reason": "Anthropic's web_search_20260318 server tool"},
+            {"tool": "web_fetch", "offered": False, "reason": "turned off by tools.webFetch"}],
     }
 
 

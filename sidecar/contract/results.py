@@ -345,6 +345,15 @@ class MemoryFolder(TypedDict):
     files: list[MemoryToolFile]
 
 
+class ServerToolState(TypedDict):
+    """One of the provider's own tools (web search, web fetch): whether the model gets it,
+    and why or why not."""
+
+    tool: Literal["web_search", "web_fetch"]
+    offered: bool
+    reason: str
+
+
 class ContextView(TypedDict):
     """``sidecar/context``: the ``/context`` view."""
 
@@ -363,6 +372,7 @@ class ContextView(TypedDict):
     skippedHookFiles: list[str]  # the workspace's hook files not run: the folder is not trusted
     workspaceTrust: WorkspaceTrust
     memory: MemoryFolder | None  # the memory tool's folder (None: the tool is off)
+    serverTools: list[ServerToolState]  # the provider's own tools, offered or why not
 
 
 class HistoryEntry(TypedDict):

@@ -18,6 +18,7 @@ from sidecar.core.conversation.file_state import FileReadState
 from sidecar.core.conversation.messages import ApiMessage, Block, Message, Usage
 from sidecar.core.permissions.choice import PermissionChoice
 from sidecar.core.prompt_too_long import classify_prompt_too_long
+from sidecar.core.server_tool_offers import ServerToolPolicy, no_server_tools
 from sidecar.core.session_resources import Kept
 from sidecar.core.settings import Settings
 from sidecar.core.storage_health import StorageHealth
@@ -67,6 +68,9 @@ class ModelRequest:
     timeout_seconds: float = 600.0
     # Sent as HTTP headers (see sidecar.core.turns.request_labels); the APIs ignore them.
     headers: dict[str, str] = field(default_factory=dict)
+    # The provider's own tools it runs itself (``web_search``, ``web_fetch``): each adapter
+    # sends its API's definition of them (see ServerToolOffer).
+    server_tools: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -586,3 +590,5 @@ class Adapters:
     # Where checkpoints keep file contents: given the storage directory and the workspace
     # (None: in memory).
     file_history: Callable[[Path, str], FileHistory] | None = None
+    # Which of the provider's own tools (web search, web fetch) a session's model gets.
+    server_tools: ServerToolPolicy = no_server_tools

@@ -150,6 +150,7 @@ class SessionService:
             tools=self.adapters.tools(settings), provider_factory=self.models.provider,
             describe=self.models.described, workspace_trust=lambda: self.trust.of(info.cwd),
             mcp=self.mcp, tier_observers=self.tier_observers,
+            server_tools=self.adapters.server_tools,
         )
         # Its Task tool runs subagents: sessions built from the same pieces.
         SessionSubagents(session, SubagentParts(

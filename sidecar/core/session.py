@@ -32,6 +32,7 @@ from sidecar.core.conversation.transcript import Transcript
 from sidecar.core.models.catalog import cost_usd
 from sidecar.core.permissions.state import SessionPermissions
 from sidecar.core.ports import Tool, tool_specs
+from sidecar.core.server_tool_offers import ServerToolPolicy, no_server_tools
 from sidecar.core.session_resources import SessionResources
 from sidecar.core.settings import Settings
 from sidecar.core.turns.request_labels import Cause
@@ -82,6 +83,7 @@ class Session:
         workspace_trust: Callable[[], Trust] = lambda: UNTRUSTED,
         mcp: McpServers | None = None,
         tier_observers: list[Callable[[dict[str, Any]], None]] | None = None,
+        server_tools: ServerToolPolicy = no_server_tools,
     ) -> None:
         from sidecar.core.compaction.pipeline import ContextTiers
 
@@ -100,6 +102,8 @@ class Session:
         self._provider: Provider | None = None
         # What the provider's models endpoint said of a model (None: nothing yet).
         self._describe = describe
+        # Which of the provider's own tools (web search, web fetch) the model gets, and why.
+        self.server_tool_policy = server_tools
         self.ledger = TokenLedger(make_counter(settings.tokens.estimator, info.model))
         self.window: Window = self.resolve_window()
         self.thresholds: Thresholds = compute_thresholds(self.window, settings)

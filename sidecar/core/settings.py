@@ -113,6 +113,10 @@ class Tools:
     shell: bool = True
     # The memory tool: a folder per workspace the model keeps notes in across conversations.
     memory: bool = True
+    # The provider's own web search and web fetch (server tools, run by the provider), where
+    # the provider and model offer them (sidecar.tools.web).
+    webSearch: bool = True
+    webFetch: bool = True
     allow: tuple[str, ...] = ()
     shellOutputChars: int = 30_000
     readMaxLines: int = 2_000

@@ -10,6 +10,7 @@ import json
 import uuid
 from typing import Any
 
+from .encrypted_content import seal
 from .request_rules import compaction_signature, thinking_signature
 from .script import Reply
 
@@ -45,11 +46,61 @@ def prompt_too_long_message(tokens: int, maximum: int) -> str:
     return f"prompt is too long: {tokens} tokens > {maximum} maximum"
 
 
+def web_search_result(result: dict[str, Any]) -> dict[str, Any]:
+    """One scripted search result as the API returns it: the page's content is encrypted
+    (sealed here, so the fake can tell a value sent back altered)."""
+    return {"type": "web_search_result", "url": result["url"], "title": result["title"],
+            "page_age": result.get("page_age"),
+            "encrypted_content": seal({"kind": "web_search_result", "url": result["url"],
+                                       "title": result["title"]})}
+
+
+def citation(cite: dict[str, Any]) -> dict[str, Any]:
+    """A scripted citation of a searched page (``web_search_result_location``)."""
+    return {"type": "web_search_result_location", "url": cite["url"], "title": cite.get("title"),
+            "cited_text": cite.get("cited_text", ""),
+            "encrypted_index": seal({"kind": "citation", "url": cite["url"]})}
+
+
+def _server_result(block: dict[str, Any]) -> dict[str, Any]:
+    kind = block["type"]
+    content = block.get("content")
+    if kind == "web_search_tool_result":
+        wire: Any = ([web_search_result(r) for r in content] if isinstance(content, list)
+                     else {"type": "web_search_tool_result_error", **dict(content or {})})
+    elif isinstance(content, dict) and "error_code" in content:
+        wire = {"type": "web_fetch_tool_result_error", "error_code": content["error_code"]}
+    else:
+        page = dict(content or {})
+        wire = {"type": "web_fetch_result", "url": page["url"],
+                "retrieved_at": "2026-12-01T12:00:00Z",
+                "content": {"type": "document", "title": page.get("title"), "citations": None,
+                            "source": {"type": "text", "media_type": "text/plain",
+                                       "data": page.get("text", "")}}}
+    return {"type": kind, "tool_use_id": block["tool_use_id"], "content": wire}
+
+
+def server_tool_usage(reply: Reply) -> dict[str, int] | None:
+    """``usage.server_tool_use``: the server tool requests the reply made, if any."""
+    names = [b.get("name") for b in reply.content if b.get("type") == "server_tool_use"]
+    if not names:
+        return None
+    return {"web_search_requests": names.count("web_search"),
+            "web_fetch_requests": names.count("web_fetch")}
+
+
 def final_block(block: dict[str, Any]) -> dict[str, Any]:
     """A reply block as it appears in a complete Message."""
     kind = block["type"]
     if kind == "text":
-        return {"type": "text", "text": block.get("text", ""), "citations": None}
+        cites = block.get("citations")
+        return {"type": "text", "text": block.get("text", ""),
+                "citations": [citation(c) for c in cites] if cites else None}
+    if kind == "server_tool_use":
+        return {"type": "server_tool_use", "id": block["id"], "name": block["name"],
+                "input": block.get("input", {})}
+    if kind in ("web_search_tool_result", "web_fetch_tool_result"):
+        return _server_result(block)
     if kind == "thinking":
         thinking = block.get("thinking", "")
         return {
@@ -91,11 +142,16 @@ def message_json(
         "content": [final_block(b) for b in reply.content],
         "stop_reason": reply.effective_stop_reason,
         "stop_sequence": None,
-        "usage": usage,
+        "usage": _with_server_usage(usage, reply),
     }
     if context_management is not None:
         message["context_management"] = context_management
     return message
+
+
+def _with_server_usage(usage: dict[str, Any], reply: Reply) -> dict[str, Any]:
+    server = server_tool_usage(reply)
+    return {**usage, "server_tool_use": server} if server is not None else usage
 
 
 def _chunks(text: str, size: int) -> list[str]:
@@ -139,6 +195,12 @@ def stream_events(
             deltas = [
                 {"type": "text_delta", "text": c} for c in _chunks(full["text"], reply.chunk_size)
             ]
+            if full["citations"]:
+                start["citations"] = []
+                deltas += [{"type": "citations_delta", "citation": c} for c in full["citations"]]
+        elif kind in ("web_search_tool_result", "web_fetch_tool_result"):
+            # A server tool's result arrives whole.
+            start, deltas = full, []
         elif kind == "thinking":
             start = {"type": "thinking", "thinking": "", "signature": ""}
             deltas = [
@@ -155,7 +217,7 @@ def stream_events(
             deltas = [{"type": "compaction_delta", "content": full["content"],
                        "encrypted_content": full["encrypted_content"]}]
         else:
-            start = {"type": "tool_use", "id": full["id"], "name": full["name"], "input": {}}
+            start = {"type": kind, "id": full["id"], "name": full["name"], "input": {}}
             encoded = json.dumps(full["input"], ensure_ascii=False)
             # The real API opens with an empty partial_json piece before the arguments.
             deltas = [{"type": "input_json_delta", "partial_json": ""}] + [
@@ -190,6 +252,9 @@ def stream_events(
             "output_tokens": usage["output_tokens"],
         },
     }
+    server = server_tool_usage(reply)
+    if server is not None:
+        delta_event["usage"]["server_tool_use"] = server
     if context_management is not None:
         delta_event["context_management"] = context_management
     events.append(("message_delta", delta_event))

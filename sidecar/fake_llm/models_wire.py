@@ -39,6 +39,9 @@ class FakeModel:
     budget_thinking: bool = False
     arch: str = "llama"  # Ollama's general.architecture
     num_ctx: int | None = None  # Ollama: a num_ctx the model's parameters set
+    # Anthropic's server tools (``capabilities.server_tools``), and web search among them.
+    server_tools: bool = True
+    web_search: bool = True
 
     @property
     def compacts(self) -> bool:
@@ -152,8 +155,9 @@ def model_info(m: FakeModel, betas: frozenset[str] = frozenset()) -> dict[str, A
                        "xhigh": _supported(m.adaptive_thinking)},
             "image_input": _supported(True),
             "pdf_input": _supported(True),
-            "server_tools": {"supported": True, "code_execution": _supported(True),
-                             "web_search": _supported(True)},
+            "server_tools": {"supported": m.server_tools,
+                             "code_execution": _supported(m.server_tools),
+                             "web_search": _supported(m.server_tools and m.web_search)},
             "structured_outputs": _supported(True),
             "thinking": {"supported": thinking, "types": {
                 "adaptive": _supported(m.adaptive_thinking),
@@ -254,6 +258,18 @@ def ollama_show(m: FakeModel) -> dict[str, Any]:
                            f"{m.arch}.context_length": m.context_window,
                            f"{m.arch}.embedding_length": 4096},
             "capabilities": ["completion", "tools"]}
+
+
+# The server tool types a model takes only with each capability.
+_TOOL_CAPABILITIES = (("web_search_", "web_search"), ("web_fetch_", "server_tools"))
+
+
+def unsupported_tool(m: FakeModel, tool_type: str) -> bool:
+    """Whether the model's capabilities leave out the server tool of this type."""
+    for prefix, capability in _TOOL_CAPABILITIES:
+        if tool_type.startswith(prefix):
+            return not (m.server_tools and (capability == "server_tools" or m.web_search))
+    return False
 
 
 def find(listed: Iterable[FakeModel], model: str) -> FakeModel | None:

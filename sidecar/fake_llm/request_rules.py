@@ -4,7 +4,9 @@ Each rule returns the first problem as ``(param, message)``, worded as the real 
 its 400 (``param`` is the dotted location; the OpenAI wire also returns it as ``param``).
 Sources: the Messages API docs (prompt caching: at most four breakpoints, one-hour
 breakpoints before five-minute ones in the order tools, system, messages; tool use:
-results directly after their calls, results first in the user message; extended thinking:
+results directly after their calls, results first in the user message; server tools:
+each ``server_tool_use`` with its result in the same assistant message, search results
+with their encrypted content unchanged; extended thinking:
 signatures passed back unchanged, ``budget_tokens`` of at least 1,024 and below
 ``max_tokens``; context editing: behind its beta header), the Chat Completions docs
 (tool messages answer a preceding ``tool_calls``; ``stream_options`` only when streaming;
@@ -263,6 +265,65 @@ def _anthropic_messages(messages: Any, thinking_on: bool) -> Iterator[Problem]:
                 yield f"messages.{i}", "messages: final assistant content cannot end with " \
                                        "trailing whitespace"
         yield from _tool_pairing(messages, i, blocks, thinking_on)
+        yield from _server_tool_pairing(i, role, blocks)
+
+
+# The result block type each server tool answers with.
+SERVER_RESULTS = {"web_search": "web_search_tool_result", "web_fetch": "web_fetch_tool_result",
+                  "code_execution": "code_execution_tool_result",
+                  "bash_code_execution": "bash_code_execution_tool_result",
+                  "text_editor_code_execution": "text_editor_code_execution_tool_result",
+                  "tool_search_tool_regex": "tool_search_tool_result",
+                  "tool_search_tool_bm25": "tool_search_tool_result"}
+
+
+def _is_server_result(block: dict[str, Any]) -> bool:
+    kind = str(block.get("type", ""))
+    return kind.endswith("_tool_result") and kind != "tool_result"
+
+
+def _server_tool_pairing(i: int, role: Any, blocks: list[dict[str, Any]]) -> Iterator[Problem]:
+    """Server tool blocks (the tool use docs, server tools): the model's, so only in an
+    assistant message; each ``server_tool_use`` with its result, of the type its tool
+    answers with, in the same message; each result after the use it answers. A web search
+    result goes back with the encrypted content it came with."""
+    uses: dict[str, str] = {}  # id -> tool name, of the uses seen so far in the message
+    answered: set[str] = set()
+    for j, block in enumerate(blocks):
+        kind = block.get("type")
+        where = f"messages.{i}.content.{j}"
+        if role != "assistant" and (kind == "server_tool_use" or _is_server_result(block)):
+            yield where, f"{where}: `{kind}` blocks may only appear in `assistant` messages"
+            continue
+        if kind == "server_tool_use":
+            uses[str(block.get("id"))] = str(block.get("name"))
+        elif _is_server_result(block):
+            tid = str(block.get("tool_use_id"))
+            name = uses.get(tid)
+            if name is None:
+                yield where, (f"{where}: `{kind}` block with tool_use_id `{tid}` does not match "
+                              "any preceding `server_tool_use` block in the same message")
+            elif SERVER_RESULTS.get(name) != kind:
+                yield where, (f"{where}: `{kind}` block cannot answer the `{name}` tool "
+                              f"(`server_tool_use` `{tid}`); expected `{SERVER_RESULTS.get(name)}`")
+            answered.add(tid)
+            yield from _search_results_sealed(block, where)
+    for tid, name in uses.items():
+        if tid not in answered:
+            yield f"messages.{i}", (
+                f"messages.{i}: `server_tool_use` block with id `{tid}` was found without a "
+                f"corresponding `{SERVER_RESULTS.get(name, name + '_tool_result')}` block in "
+                "the same message")
+
+
+def _search_results_sealed(block: dict[str, Any], where: str) -> Iterator[Problem]:
+    if block.get("type") != "web_search_tool_result" or not isinstance(block.get("content"), list):
+        return
+    for k, result in enumerate(_blocks(block.get("content"))):
+        payload = unseal(result.get("encrypted_content"))
+        if payload is None or payload.get("url") != result.get("url"):
+            yield f"{where}.content.{k}", (f"{where}.content.{k}.encrypted_content: invalid "
+                                           "encrypted content for this web search result")
 
 
 def _image_size(block: dict[str, Any], where: str) -> Iterator[Problem]:

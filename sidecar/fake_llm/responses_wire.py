@@ -5,7 +5,9 @@ Field names follow what the official SDK parses (``openai.types.responses``: ``R
 summary only when the request asked for one in ``reasoning.summary``, with
 ``encrypted_content`` only when ``include`` asked for it), each text block a ``message``
 item with one ``output_text`` part, each tool_use a ``function_call`` whose ``call_id`` is
-the block's id. A reply that stops at ``max_tokens`` (or for a refusal) ends as the API
+the block's id, each web search (``server_tool_use`` and its results) a ``web_search_call``
+(its sources listed only when ``include`` asked for them), a text's citations
+``url_citation`` annotations; the API has no fetch, so a scripted fetch is not served. A reply that stops at ``max_tokens`` (or for a refusal) ends as the API
 ends a cut-short answer: ``response.incomplete`` with ``incomplete_details.reason``.
 """
 
@@ -29,6 +31,7 @@ CONTEXT_OVERFLOW = ("Your input exceeds the context window of this model. Please
 # Our stop reasons the API reports as an incomplete response, and the reason it gives.
 INCOMPLETE_REASONS = {"max_tokens": "max_output_tokens", "refusal": "content_filter"}
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
+SEARCH_SOURCES = "web_search_call.action.sources"
 
 
 def new_id(prefix: str) -> str:
@@ -62,14 +65,16 @@ class Shape:
 
     summaries: bool  # ``reasoning.summary`` was set
     encrypted: bool  # ``include`` named reasoning.encrypted_content
+    sources: bool = False  # ``include`` named web_search_call.action.sources
 
     @classmethod
     def of(cls, body: dict[str, Any]) -> Shape:
         reasoning = _dict(body.get("reasoning"))
         summary = reasoning.get("summary") or reasoning.get("generate_summary")
         include = body.get("include")
-        return cls(summaries=bool(summary),
-                   encrypted=isinstance(include, list) and ENCRYPTED_REASONING in include)
+        listed = include if isinstance(include, list) else []
+        return cls(summaries=bool(summary), encrypted=ENCRYPTED_REASONING in listed,
+                   sources=SEARCH_SOURCES in listed)
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -84,11 +89,33 @@ def _reasoning_text(block: Block) -> str:
     return str(block.get("thinking", "") if block["type"] == "thinking" else "")
 
 
+def _annotations(block: Block) -> list[dict[str, Any]]:
+    text = str(block.get("text", ""))
+    return [{"type": "url_citation", "url": c["url"], "title": c.get("title") or c["url"],
+             "start_index": 0, "end_index": len(text)} for c in block.get("citations") or []]
+
+
+def _search_call(block: Block, results: dict[str, Block], shape: Shape) -> dict[str, Any]:
+    action: dict[str, Any] = {"type": "search", "query": str(block.get("input", {}).get("query", ""))}
+    found = results.get(str(block.get("id")), {}).get("content")
+    if shape.sources and isinstance(found, list):
+        action["sources"] = [{"type": "url", "url": r["url"]} for r in found]
+    return {"type": "web_search_call", "id": new_id("ws"), "status": "completed", "action": action}
+
+
 def output_items(reply: Reply, shape: Shape) -> list[dict[str, Any]]:
     """The reply's output items as the completed response lists them."""
     items: list[dict[str, Any]] = []
+    results = {str(b.get("tool_use_id")): b for b in reply.content
+               if b["type"] == "web_search_tool_result"}
     for block in reply.content:
         kind = block["type"]
+        if kind == "server_tool_use":
+            if block.get("name") == "web_search":
+                items.append(_search_call(block, results, shape))
+            continue
+        if kind in ("web_search_tool_result", "web_fetch_tool_result"):
+            continue
         if kind in ("thinking", "redacted_thinking"):
             text = _reasoning_text(block)
             item: dict[str, Any] = {"type": "reasoning", "id": new_id("rs"), "summary": []}
@@ -102,7 +129,7 @@ def output_items(reply: Reply, shape: Shape) -> list[dict[str, Any]]:
                 "type": "message", "id": new_id("msg"), "status": "completed",
                 "role": "assistant",
                 "content": [{"type": "output_text", "text": str(block.get("text", "")),
-                             "annotations": [], "logprobs": []}],
+                             "annotations": _annotations(block), "logprobs": []}],
             })
         else:
             items.append({
@@ -203,6 +230,11 @@ def _item_events(out: _Events, index: int, item: dict[str, Any], size: int) -> N
                     text=part["text"])
             out.add("response.reasoning_summary_part.done", **where, summary_index=number,
                     part=part)
+    elif kind == "web_search_call":
+        out.add("response.output_item.added", output_index=index,
+                item={**item, "status": "in_progress"})
+        for stage in ("in_progress", "searching", "completed"):
+            out.add(f"response.web_search_call.{stage}", **where)
     elif kind == "message":
         out.add("response.output_item.added", output_index=index,
                 item={**item, "status": "in_progress", "content": []})
@@ -212,6 +244,9 @@ def _item_events(out: _Events, index: int, item: dict[str, Any], size: int) -> N
                 part={"type": "output_text", "text": "", "annotations": [], "logprobs": []})
         for piece in _chunks(part["text"], size):
             out.add("response.output_text.delta", **at, delta=piece, logprobs=[])
+        for number, note in enumerate(part["annotations"]):
+            out.add("response.output_text.annotation.added", **at, annotation_index=number,
+                    annotation=note)
         out.add("response.output_text.done", **at, text=part["text"], logprobs=[])
         out.add("response.content_part.done", **at, part=part)
     else:

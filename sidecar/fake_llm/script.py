@@ -47,7 +47,17 @@ STOP_REASONS = frozenset(
         "compaction",
     }
 )
-BLOCK_TYPES = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "compaction"})
+# Server tool blocks are written as the Messages API returns them, less what the wire mints:
+# ``server_tool_use {id, name, input}``; ``web_search_tool_result {tool_use_id, content:
+# [{title, url, page_age?}]}``; ``web_fetch_tool_result {tool_use_id, content: {url, text,
+# title?}}``; and a text block's ``citations: [{url, title, cited_text}]`` (see
+# ``web_search`` and ``web_fetch`` below). The Anthropic wire adds the encrypted fields; the
+# Responses wire serves a search as a ``web_search_call`` item and citations as
+# ``url_citation`` annotations (it has no fetch).
+SERVER_BLOCK_TYPES = frozenset({"server_tool_use", "web_search_tool_result",
+                                "web_fetch_tool_result"})
+BLOCK_TYPES = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "compaction"}) \
+    | SERVER_BLOCK_TYPES
 
 DEFAULT_CHUNK_SIZE = 12
 
@@ -191,6 +201,29 @@ class RecordedRequest:
     @property
     def last_user_text(self) -> str:
         return last_user_text(self.body, self.provider)
+
+
+def web_search(query: str, results: list[tuple[str, str]], *, id: str = "srvtoolu_01",
+               page_age: str | None = "2 days ago") -> list[Block]:
+    """A server web search and its results (title, url), as reply blocks."""
+    found: list[Block] = [{"title": title, "url": url, **({"page_age": page_age} if page_age
+                                                          else {})} for title, url in results]
+    return [{"type": "server_tool_use", "id": id, "name": "web_search", "input": {"query": query}},
+            {"type": "web_search_tool_result", "tool_use_id": id, "content": found}]
+
+
+def web_fetch(url: str, text: str, *, title: str | None = None,
+              id: str = "srvtoolu_02") -> list[Block]:
+    """A server web fetch of ``url`` and the page's text, as reply blocks."""
+    page: Block = {"url": url, "text": text, **({"title": title} if title else {})}
+    return [{"type": "server_tool_use", "id": id, "name": "web_fetch", "input": {"url": url}},
+            {"type": "web_fetch_tool_result", "tool_use_id": id, "content": page}]
+
+
+def cited(text: str, *sources: tuple[str, str, str]) -> Block:
+    """A text block citing web pages: each source is (url, title, cited_text)."""
+    return {"type": "text", "text": text,
+            "citations": [{"url": u, "title": t, "cited_text": c} for u, t, c in sources]}
 
 
 Responder = Callable[[RecordedRequest], Reply | dict[str, Any] | str]

@@ -505,11 +505,26 @@ class FakeLLMServer:
             return None
         return f"compaction: not supported for model `{body.get('model')}`"
 
+    def _unsupported_server_tool(self, body: dict[str, Any]) -> str | None:
+        """The API's refusal of a server tool (web search, web fetch) offered to a model
+        whose capabilities leave it out."""
+        listed = self.models if self.models is not None else models_wire.DEFAULT_ANTHROPIC_MODELS
+        found = models_wire.find(listed, str(body.get("model")))
+        for i, tool in enumerate(body.get("tools") or []):
+            kind = str(tool.get("type", "")) if isinstance(tool, dict) else ""
+            if found is not None and models_wire.unsupported_tool(found, kind):
+                return f"tools.{i}: `{kind}` is not supported for model `{body.get('model')}`"
+        return None
+
     def _anthropic_messages(self, ex: Exchange) -> None:
         request, body = self._begin(ex, "anthropic")
         if body is None:
             return
-        refusal = self._unsupported_compaction(body)
+        refusal = self._unsupported_server_tool(body)
+        if refusal is not None:
+            request.refusal = refusal
+            self._observe(request)
+        refusal = self._unsupported_compaction(body) or refusal
         if refusal is not None:
             request.status = 400
             ex.send_json(400, anthropic_wire.error_body(400, refusal))

@@ -14,6 +14,11 @@ Request shaping:
   SDK's own request types describe what is sent, and each beta feature names its beta:
   context editing (``context-management-2025-06-27``), the 1M window of models that need a
   beta for it (``context-1m-2025-08-07``), and effort (``effort-2025-11-24``).
+- Server tools (web search, web fetch: ``sidecar.tools.web``) go as the API's own tool
+  types, generally available (no beta). Their blocks come back whole (a ``server_tool_use``
+  whose input streams as JSON pieces, like a tool call's, but which no client runs, and
+  its result) and go back verbatim, in pairs (``sidecar.core.conversation.server_tools``);
+  another provider's (OpenAI's ``web_search_call``) are left out.
 - Thinking: ``{"type": "adaptive"}`` or ``{"type": "enabled", "budget_tokens": N}`` with N
   of at least 1,024 and below ``max_tokens``, as the API requires.
 """
@@ -25,7 +30,8 @@ import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sidecar.core.conversation.messages import Block, Usage
+from sidecar.core.conversation import server_tools
+from sidecar.core.conversation.messages import NO_CONTENT, Block, Usage
 from sidecar.core.models.catalog import ModelInfo
 from sidecar.core.ports import (
     Completed,
@@ -51,6 +57,7 @@ from sidecar.providers.model_listing import list_anthropic_models
 from sidecar.providers.sdk_client import SdkClientHolder
 from sidecar.providers.sdk_values import sdk_dict, sdk_field, tool_input
 from sidecar.providers.text_parts import TextParts
+from sidecar.tools.web import ANTHROPIC_DEFINITIONS
 
 CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27"
 COMPACTION_BETA = "compact-2026-09-04"
@@ -85,7 +92,13 @@ def _wire_block(block: Block) -> Block | None:
     # So would another provider's compaction (OpenAI's, encrypted for OpenAI alone).
     if kind == "compaction" and not (block.get("signature") or block.get("content")):
         return None
-    return _strip_cache_control(copy.deepcopy(block))
+    # And another provider's server tool calls (their results are for it alone).
+    if server_tools.is_openai_server_block(block):
+        return None
+    out = _strip_cache_control(copy.deepcopy(block))
+    # Another provider's citations on text (the Responses API's url_citation annotations).
+    out.pop("annotations", None)
+    return out
 
 
 def build_messages_body(
@@ -95,6 +108,8 @@ def build_messages_body(
     messages: list[dict[str, Any]] = []
     for message in request.messages:
         content = [b for b in (_wire_block(block) for block in message.content) if b is not None]
+        if message.role == "assistant":
+            content = server_tools.paired(content) or [{"type": "text", "text": NO_CONTENT}]
         messages.append({"role": message.role, "content": content})
 
     # With an anchor (sidecar.core.accounting.cache_anchor) its message carries a one-hour breakpoint,
@@ -125,13 +140,15 @@ def build_messages_body(
             breakpoints += 1
         body["system"] = system
 
-    if request.tools:
-        # A tool Anthropic defines goes as its type: the API supplies its schema and words.
-        tools: list[dict[str, Any]] = [
-            {"type": t.anthropic_type, "name": t.name} if t.anthropic_type else
-            {"name": t.name, "description": t.description, "input_schema": t.input_schema}
-            for t in request.tools
-        ]
+    # A tool Anthropic defines goes as its type: the API supplies its schema and words.
+    tools: list[dict[str, Any]] = [
+        {"type": t.anthropic_type, "name": t.name} if t.anthropic_type else
+        {"name": t.name, "description": t.description, "input_schema": t.input_schema}
+        for t in request.tools
+    ]
+    tools += [dict(ANTHROPIC_DEFINITIONS[name]) for name in request.server_tools
+              if name in ANTHROPIC_DEFINITIONS]
+    if tools:
         if breakpoints < MAX_CACHE_BREAKPOINTS:
             tools[-1]["cache_control"] = dict(prefix_control)
         body["tools"] = tools
@@ -410,7 +427,13 @@ class AnthropicProvider(SdkClientHolder):
             state.blocks[index] = {"type": "tool_use", "id": tool_id, "name": name, "input": {}}
             state.json_parts[index] = []
             return [ToolUseStart(index, tool_id, name)]
-        # redacted_thinking and server-side tool blocks arrive whole; keep them verbatim.
+        # A server tool's call: its input streams as a tool call's does, but the provider
+        # runs it, so no client tool call starts.
+        if kind == server_tools.SERVER_TOOL_USE:
+            state.blocks[index] = {**sdk_dict(block), "input": {}}
+            state.json_parts[index] = []
+            return []
+        # redacted_thinking and server tool results arrive whole; keep them verbatim.
         state.blocks[index] = sdk_dict(block)
         return []
 
@@ -437,7 +460,8 @@ class AnthropicProvider(SdkClientHolder):
         if kind == "input_json_delta":
             piece = str(sdk_field(delta, "partial_json") or "")
             state.json_parts.setdefault(index, []).append(piece)
-            return [ToolInputDelta(index, piece)] if piece else []
+            return [ToolInputDelta(index, piece)] if piece and block.get("type") == "tool_use" \
+                else []
         if kind == "citations_delta":
             citation = sdk_field(delta, "citation")
             if citation is not None:
@@ -446,7 +470,7 @@ class AnthropicProvider(SdkClientHolder):
 
     def _on_block_stop(self, index: int, state: _Assembly) -> None:
         block = state.blocks.get(index)
-        if block is None or block.get("type") != "tool_use":
+        if block is None or not server_tools.is_use(block):
             return
         block["input"] = tool_input("".join(state.json_parts.pop(index, [])),
                                     f"tool_use input for {block.get('name')!r}")

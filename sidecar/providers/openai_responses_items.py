@@ -15,6 +15,10 @@ Conversion of the conversation:
   which the API can read earlier reasoning; thinking from other providers is left out),
   its text as assistant ``message`` items, and ``function_call`` items whose ``call_id`` is
   the tool_use block's id;
+- its web searches (``web_search_call`` blocks, the output items kept whole) as the same
+  input items; another provider's server tool blocks are left out (their results are
+  encrypted for it), as are the ``url_citation`` annotations kept on our text blocks (they
+  are for the user: the API reads the answer's text alone);
 - tool results keep their images: ``function_call_output`` accepts input_text and
   input_image parts.
 
@@ -31,6 +35,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import ApiMessage, Block
 from sidecar.core.models.catalog import ModelInfo
 from sidecar.core.ports import ModelRequest, ToolSpec
@@ -41,6 +46,7 @@ from sidecar.providers.openai_chat import (
     tool_result_text,
 )
 from sidecar.providers.sdk_values import sdk_field
+from sidecar.tools.web import RESPONSES_DEFINITIONS, RESPONSES_SOURCES
 
 # The API refuses max_output_tokens below 16.
 MIN_OUTPUT_TOKENS = 16
@@ -190,6 +196,8 @@ def _assistant_items(content: list[Block]) -> list[dict[str, Any]]:
             )
         elif kind == "compaction" and _is_own_compaction(block):
             items.append(_compaction_item(block))
+        elif server_tools.is_openai_server_block(block):
+            items.append(dict(block))
         elif kind == "compaction" and (summary := compaction_text(block)):
             texts.append(summary)
     flush()
@@ -246,14 +254,22 @@ def build_responses_body(request: ModelRequest, model_info: ModelInfo | None = N
     instructions = system_text(request.system)
     if instructions:
         body["instructions"] = instructions
-    if request.tools:
-        body["tools"] = convert_tools(request.tools)
+    tools = convert_tools(request.tools) + [
+        dict(RESPONSES_DEFINITIONS[name]) for name in request.server_tools
+        if name in RESPONSES_DEFINITIONS]
+    if tools:
+        body["tools"] = tools
     if request.prompt_cache_key:
         body["prompt_cache_key"] = request.prompt_cache_key
     reasoning = reasoning_for(request)
+    include: list[str] = []
     if reasoning is not None:
         body["reasoning"] = reasoning
-        body["include"] = [ENCRYPTED_REASONING]
+        include.append(ENCRYPTED_REASONING)
+    if any(t.get("type") == "web_search" for t in tools):
+        include.append(RESPONSES_SOURCES)
+    if include:
+        body["include"] = include
     return body
 
 

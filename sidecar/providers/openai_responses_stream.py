@@ -34,7 +34,8 @@ from sidecar.core.ports import (
 from sidecar.core.turns.retry import RETRYABLE_TYPES
 from sidecar.providers.openai_chat import stream_error_type, token_count
 from sidecar.providers.openai_responses_items import ENCRYPTED_CONTENT, REASONING_ID
-from sidecar.providers.sdk_values import sdk_field, tool_input
+from sidecar.core.conversation import server_tools
+from sidecar.providers.sdk_values import sdk_dict, sdk_field, tool_input
 from sidecar.providers.text_parts import TextParts
 
 # Why a response stopped early (``incomplete_details.reason``) in our stop reasons.
@@ -217,7 +218,18 @@ class ResponsesAssembly:
                 if final is None:
                     final = sdk_field(part, "refusal")
                 out.extend(self._catch_up_text(output, part_index, str(final or "")))
+                # Its citations of the web search's pages, kept for the user.
+                notes = [sdk_dict(a) for a in sdk_field(part, "annotations") or []
+                         if sdk_field(a, "type") == "url_citation"]
+                if notes:
+                    position, _ = self._block(("text", output, part_index),
+                                              {"type": "text", "text": ""})
+                    self.blocks[position]["annotations"] = notes
             return out
+        if kind == server_tools.OPENAI_WEB_SEARCH_CALL:
+            # The provider's own search, kept whole: it goes back as the same input item.
+            self._block(("search", output, 0), sdk_dict(item))
+            return []
         if kind == "function_call":
             out = self._open_call(output, item)
             position = self._where[("call", output, 0)]

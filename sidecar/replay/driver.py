@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from sidecar.composition import default_adapters
+from sidecar.core.server_tool_offers import no_server_tools
 from sidecar.contract.decoding import decode
 from sidecar.contract.errors import SidecarError
 from sidecar.contract.params import NewSessionParams, PromptParams
@@ -168,9 +169,11 @@ async def replay_script(
         def where() -> dict[str, int]:
             return {"turn": player.turn, "request": player.main_served}
 
+        # The recording's tools are its whole tool set (Claude Code's web tools among them,
+        # as its own): no provider tool is added beside them.
         adapters = dataclasses.replace(default_adapters(), tools=lambda s: tools,
                                        prefix=lambda cwd, s: prefix, watcher=None,
-                                       home=lambda: home)
+                                       home=lambda: home, server_tools=no_server_tools)
         # No prompt history: a replay is not something the user typed.
         service = SessionService(editor, settings, adapters=adapters, environ={
             KEY_ENV: "replay", "CLAUDE_CODE_SKIP_PROMPT_HISTORY": "1"})

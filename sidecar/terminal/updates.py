@@ -190,6 +190,10 @@ class UpdatePrinter:
         if self.show_tool_output and text and not line.nested:
             for out in text.splitlines()[:6]:
                 self.screen.line(style.paint("    " + out[:120], "grey"))
+        # The pages a web search or fetch read: the result itself, so always listed.
+        for name, uri in _tool_links(update) if update else []:
+            shown = uri if name == uri else f"{name} — {uri}"
+            self.screen.line(style.paint(f"    {shown}"[:160], "grey"))
 
     # ----- context ------------------------------------------------------------------
 
@@ -339,6 +343,16 @@ def _tool_text(update: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def _tool_links(update: dict[str, Any]) -> list[tuple[str, str]]:
+    """The ``resource_link`` items of a tool call's content: (name, uri)."""
+    out: list[tuple[str, str]] = []
+    for item in update.get("content") or []:
+        inner = item.get("content") if isinstance(item, dict) else None
+        if isinstance(inner, dict) and inner.get("type") == "resource_link" and inner.get("uri"):
+            out.append((str(inner.get("name") or inner["uri"]), str(inner["uri"])))
+    return out
+
+
 def _first_line(text: str, limit: int) -> str:
     line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
     return line if len(line) <= limit else line[: limit - 3] + "..."
@@ -351,4 +365,7 @@ def _tool_summary(update: dict[str, Any], text: str) -> str:
     if text:
         lines = text.count("\n") + 1
         return f" ({lines:,} lines)"
+    links = _tool_links(update)
+    if links:
+        return f" ({len(links)} source{'' if len(links) == 1 else 's'})"
     return ""

@@ -18,6 +18,7 @@ from acp import RequestError, text_block
 from acp.schema import AgentMessageChunk, AgentPlanUpdate, ToolCallProgress, ToolCallStart, UsageUpdate
 
 from sidecar.fake_llm import Reply
+from sidecar.fake_llm.script import web_fetch, web_search
 from tests.e2e.acp_client import acp_agent
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -106,6 +107,27 @@ async def test_prompt_with_tool_call_and_permission(session: dict[str, Any], llm
     results = [b for m in llm.requests[-1].body["messages"] for b in (m["content"] if isinstance(m["content"], list) else [])
                if b.get("type") == "tool_result"]
     assert "hi" in str(results[-1]["content"])
+    no_schema_rejects(client, sid)
+
+
+async def test_a_web_search_and_fetch_are_acp_tool_calls_with_resource_links(
+        session: dict[str, Any], llm: Any) -> None:
+    """The provider's own search and fetch: ACP ``search`` and ``fetch`` tool calls whose
+    content lists the pages read as ``resource_link`` blocks (title as name, the URL)."""
+    client, sid = session["client"], session["sid"]
+    pages = [("Python 3.14", "https://docs.python.org/3.14/"), ("PEP 779", "https://peps.python.org/pep-0779/")]
+    llm.queue(Reply(content=[*web_search("python news", pages),
+                             *web_fetch(pages[1][1], "PEP text", title=pages[1][0]),
+                             {"type": "text", "text": "Free threading is supported."}]))
+    assert (await ask(session, "python news?")).stop_reason == "end_turn"
+    typed = client.typed_for(sid)
+    starts = [u for u in typed if isinstance(u, ToolCallStart)]
+    assert [(u.kind, u.title) for u in starts] == [
+        ("search", "Web search: python news"), ("fetch", f"Web fetch: {pages[1][1]}")]
+    done = [u for u in typed if isinstance(u, ToolCallProgress) and u.status == "completed"]
+    shown = [[(c.content.name, c.content.uri) for c in u.content or []] for u in done]
+    assert shown == [pages, [pages[1]]]
+    assert all(c.content.type == "resource_link" for u in done for c in u.content or [])
     no_schema_rejects(client, sid)
 
 

@@ -67,7 +67,9 @@ async def test_a_reasoning_tool_round(client: LanguageClient, llm: Any) -> None:
     for request in (first, second):
         assert request.path == "/v1/responses" and request.status == 200
         assert request.body["reasoning"] == {"effort": "high", "summary": "auto"}
-        assert request.body["include"] == ["reasoning.encrypted_content"]
+        # The web search's sources are asked for too: the model has the search tool.
+        assert request.body["include"] == ["reasoning.encrypted_content",
+                                           "web_search_call.action.sources"]
         assert request.body["store"] is False
     # The second request hands the first answer's reasoning back before its call, then
     # the call's output under the same call_id; the fake checked the encrypted content.

@@ -15,6 +15,7 @@ from typing import Any
 
 from sidecar import PROTOCOL_VERSION
 from sidecar.fake_llm import Reply
+from sidecar.fake_llm.script import web_search
 from sidecar.terminal.client import protocol_major
 from sidecar.terminal.style import Style, gauge_bar, gauge_label, tokens_short
 
@@ -114,6 +115,13 @@ def test_chat_through_a_pipe(fake_llm: Any, tmp_path: Path) -> None:
         chat.wait_for("The value is forty-two, streamed in small pieces.")
         assert "The user wants the value." in chat.out
         assert "Read notes.py" in chat.out
+        # The provider's web search: the call and the pages it read, title and address.
+        llm.queue(Reply(content=[*web_search("python news", [("PEP 779", "https://peps.python.org/pep-0779/")]),
+                                 {"type": "text", "text": "Free threading is supported."}]))
+        chat.send("any python news?")
+        chat.wait_for("Free threading is supported.")
+        chat.wait_for("PEP 779 — https://peps.python.org/pep-0779/")
+        assert "Web search: python news (1 source)" in chat.out
         # A shell command asks first; "n" rejects it, and an empty "why" adds nothing.
         llm.queue(Reply.tool_use("Bash", {"command": "echo should-not-run"}, id="toolu_b"))
         llm.queue(Reply.text("Understood, I did not run it."))
@@ -137,6 +145,7 @@ def test_chat_through_a_pipe(fake_llm: Any, tmp_path: Path) -> None:
         chat.send("/context")
         chat.wait_for("messages in the model's view.")
         assert "**Context**" in chat.out
+        chat.wait_for("web search: offered — Anthropic's web_search_20260318 server tool")
         code = chat.finish()
     finally:
         if chat.proc.poll() is None:

@@ -463,6 +463,26 @@ def test_a_rejection_asks_why_and_the_model_reads_it(tmp_path: Path, llm: Any) -
     report("reject_reason", result)
 
 
+def test_web_search_sources_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
+    from sidecar.fake_llm import Reply
+    from sidecar.fake_llm.script import web_fetch, web_search
+
+    pages = [("Python 3.14", "https://docs.python.org/3.14/"),
+             ("PEP 779", "https://peps.python.org/pep-0779/")]
+    llm.queue(Reply(content=[*web_search("python news", pages),
+                             *web_fetch(pages[1][1], "PEP text", title=pages[1][0]),
+                             {"type": "text", "text": "Free threading is supported."}]))
+    result = run_scenario("web_sources", tmp_path, fake_url=llm.url, timeout=180)
+    lines = result["lines"]
+    assert "⚙ Web search: python news · completed" in lines, lines
+    assert "    [Python 3.14](https://docs.python.org/3.14/)" in lines, lines
+    assert "    [PEP 779](https://peps.python.org/pep-0779/)" in lines, lines
+    assert f"⚙ Web fetch: {pages[1][1]} · completed" in lines, lines
+    assert "- web search: offered — Anthropic's web_search_20260318 server tool" in \
+        result["context_view"], result["context_view"]
+    report("web_sources", result)
+
+
 def test_retries_and_errors_through_the_real_sidecar(tmp_path: Path, llm: Any) -> None:
     from sidecar.fake_llm import Reply
 

@@ -67,10 +67,24 @@ function diffOf(content: unknown[]): { path?: string; oldText: string | null; ne
   return undefined;
 }
 
+/** The pages a call read (the provider's web search or fetch): its `resource_link` items. */
+export function sourcesOf(content: unknown[]): { name: string; uri: string }[] {
+  const out: { name: string; uri: string }[] = [];
+  for (const item of content) {
+    const inner = isRecord(item) && item.type === "content" && isRecord(item.content) ? item.content : undefined;
+    if (inner?.type === "resource_link" && typeof inner.uri === "string") {
+      out.push({ name: typeof inner.name === "string" && inner.name ? inner.name : inner.uri, uri: inner.uri });
+    }
+  }
+  return out;
+}
+
 function outputText(content: unknown[]): string {
   return content
     .map((item) => {
       if (!isRecord(item)) return "";
+      // Links are listed apart, as links (sourcesView).
+      if (item.type === "content" && isRecord(item.content) && item.content.type === "resource_link") return "";
       if (item.type === "content") return contentText(item.content);
       if (item.type === "diff") return "";
       if (item.type === "terminal") return `[terminal ${String(item.terminalId)}]`;
@@ -118,6 +132,12 @@ export function summarize(t: {
     const lines = num(out.numLines);
     const detail = out.unchanged === true ? "unchanged" : lines !== undefined ? `${lines.toLocaleString("en-US")} line${lines === 1 ? "" : "s"}` : "";
     return { verb: "Read", target: shownPath(t.title, "Read", filePath), path: location?.path ?? filePath, line: location?.line, detail };
+  }
+  // The provider's own web search and fetch: "Web search python news · 3 sources".
+  const web = t.kind === "search" || t.kind === "fetch" ? /^Web (search|fetch)(?::\s*(.*))?$/.exec(t.title) : null;
+  if (web) {
+    const n = sourcesOf(content).length;
+    return { verb: `Web ${web[1]}`, target: web[2] ?? "", detail: n ? `${n} source${n === 1 ? "" : "s"}` : "" };
   }
   if (t.kind === "read" || t.kind === "search") {
     // Glob, Grep and List titles are already short: "Grep 'todo' in src", "List src".
@@ -211,7 +231,23 @@ function render(t: ToolState): void {
   const out = outputText(t.content) || (s.verb === "Bash" || t.status === "failed" ? str(input(t.rawOutput).output) ?? "" : "");
   // A Task row: its subagent's calls, then the report.
   if (nested) body.appendChild(nested);
+  const sources = sourcesOf(t.content);
+  if (sources.length) body.appendChild(sourcesView(sources));
   if (out) body.appendChild(el("pre", "tool-output", out));
+}
+
+/** The pages a web search or fetch read, each its title linking to its address. */
+function sourcesView(sources: { name: string; uri: string }[]): HTMLElement {
+  const list = el("ul", "tool-sources");
+  for (const source of sources) {
+    const link = el("a", "tool-source", source.name);
+    link.href = source.uri;
+    link.title = source.uri;
+    const item = el("li");
+    item.appendChild(link);
+    list.appendChild(item);
+  }
+  return list;
 }
 
 /** The Task call a subagent's tool call belongs to (`_meta.sidecar.parentToolCallId`). */

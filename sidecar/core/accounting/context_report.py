@@ -71,6 +71,8 @@ class ContextReport:
             "workspaceTrust": {"trusted": trust.trusted, "source": trust.source,
                                "withheld": withheld},
             "memory": await _memory(session),
+            "serverTools": [{"tool": o.tool, "offered": o.offered, "reason": o.reason}
+                            for o in session.requests.server_tools()],
         })
 
     async def skills(self, session: Session) -> list[SkillInfo]:

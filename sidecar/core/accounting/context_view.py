@@ -106,6 +106,7 @@ def render_context(view: dict[str, Any]) -> str:
         lines += ["", "### Files read", ""] + [f"- {_code(r.get('path'))}{_read_note(r)}" for r in reads]
     lines += _skill_lines(view.get("skills"))
     lines += _memory_tool_lines(view.get("memory"))
+    lines += _server_tool_lines(view.get("serverTools"))
     lines += _mcp_lines(view.get("mcpServers"))
     lines += _storage_lines(view.get("storage"))
     trust = view.get("workspaceTrust") or {}
@@ -134,6 +135,23 @@ def _memory_tool_lines(memory: dict[str, Any] | None) -> list[str]:
              + (f"{_count(len(files), 'file')}" if files else "empty")]
     return lines + [f"- {_code(str(f.get('path')))} ({_count(f.get('bytes', 0), 'byte')})"
                     for f in files]
+
+
+SERVER_TOOL_LABELS = {"web_search": "web search", "web_fetch": "web fetch"}
+
+
+def server_tool_line(state: dict[str, Any]) -> str:
+    """``web search: offered — Anthropic's web_search_20260318 server tool``."""
+    label = SERVER_TOOL_LABELS.get(str(state.get("tool")), str(state.get("tool")))
+    offered = "offered" if state.get("offered") else "not offered"
+    return f"{label}: {offered} — {state.get('reason')}"
+
+
+def _server_tool_lines(states: list[dict[str, Any]] | None) -> list[str]:
+    """The provider's own tools (run by the provider), offered or why not."""
+    if not states:
+        return []
+    return ["", "### Provider tools", ""] + [f"- {server_tool_line(s)}" for s in states]
 
 
 def _skill_lines(skills: list[dict[str, Any]] | None) -> list[str]:

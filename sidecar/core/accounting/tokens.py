@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Protocol
 
+from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import Block, Message, Usage
 from sidecar.core.conversation.normalize import render_attachment
 
@@ -229,7 +230,8 @@ def message_tokens(message: Message, counter: TextCounter) -> float:
 def message_category(message: Message) -> str:
     if message.is_compact_summary:
         return "summary"
-    if any(b.get("type") == "tool_result" for b in message.content):
+    # A client tool's result, or a server tool's (web search, web fetch) in an answer.
+    if any(server_tools.is_result(b) for b in message.content):
         return "toolResults"
     return "messages"
 

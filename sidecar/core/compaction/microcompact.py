@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Iterable
 
 from sidecar.core.accounting.tokens import TextCounter, block_tokens
+from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import CLEARED_TOOL_RESULT, ApiMessage, Block, Message
 from sidecar.core.models.catalog import CACHE_READ, CACHE_WRITE_5M
 from sidecar.core.settings import Settings
@@ -31,9 +32,9 @@ def compactable_results(records: Iterable[Message], compactable: frozenset[str])
     out: list[str] = []
     for m in records:
         for b in m.content:
-            if b.get("type") == "tool_use":
+            if server_tools.is_use(b):
                 names[str(b.get("id"))] = str(b.get("name"))
-            elif b.get("type") == "tool_result":
+            elif server_tools.is_result(b):
                 tid = str(b.get("tool_use_id"))
                 if names.get(tid) in compactable and tid not in out:
                     out.append(tid)
@@ -129,10 +130,9 @@ def step_clearing_candidates(records: list[Message], settings: Settings, used: i
         for b in m.content:
             tokens = block_tokens(b, counter)
             size += tokens
-            if b.get("type") == "tool_use":
+            if server_tools.is_use(b):
                 names[str(b.get("id"))] = str(b.get("name"))
-            elif (b.get("type") == "tool_result" and i < turn_start
-                  and b.get("content") != CLEARED_TOOL_RESULT):
+            elif server_tools.is_clearable(b) and i < turn_start:
                 tid = str(b.get("tool_use_id"))
                 if names.get(tid) in compactable and tid not in already:
                     results.append((i, tid, tokens))

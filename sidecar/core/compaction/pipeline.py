@@ -41,6 +41,7 @@ from sidecar.core.compaction.prompts import server_summary_note, summary_message
 from sidecar.core.compaction.reinjection import reinjected_context
 from sidecar.core.compaction.session_memory import SessionMemory, plan_memory_compaction
 from sidecar.core.compaction.turn_clearing import turn_clearing_candidates
+from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
 from sidecar.core.workspace.hooks import after_compaction, with_hook_output
@@ -146,7 +147,9 @@ class ContextTiers:
         host = self.host
         now = host.clock()
         view = host.transcript.since_boundary()
-        compactable = frozenset(t.name for t in host.tools if t.compactable)
+        # The web tools' results too (run by the provider: no Tool of the session's).
+        compactable = frozenset(t.name for t in host.tools if t.compactable) \
+            | server_tools.CLEARABLE_SERVER_TOOLS
         cleared = time_based_candidates(view, host.settings, now, host.transcript.cleared_ids(),
                                         compactable)
         if cleared:

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from sidecar.core.accounting.tokens import TextCounter, block_tokens
 from sidecar.core.compaction.microcompact import CACHE_LOOKBACK_BLOCKS, is_prompt
-from sidecar.core.conversation.messages import CLEARED_TOOL_RESULT, Message
+from sidecar.core.conversation import server_tools
+from sidecar.core.conversation.messages import Message
 from sidecar.core.models.catalog import CACHE_READ, CACHE_WRITE_5M
 from sidecar.core.settings import Settings
 
@@ -83,7 +84,7 @@ def turn_clearing_candidates(records: list[Message], settings: Settings, used: i
         for b in m.content:
             tokens = block_tokens(b, counter)
             size += tokens
-            if b.get("type") == "tool_use" and m.kind == "assistant":
+            if server_tools.is_use(b) and m.kind == "assistant":
                 tid, name = str(b.get("id")), str(b.get("name"))
                 given = b.get("input")
                 args = given if isinstance(given, dict) else {}
@@ -93,7 +94,7 @@ def turn_clearing_candidates(records: list[Message], settings: Settings, used: i
                 step_of_use[tid] = steps[m.message_id or m.uuid]
                 if path is not None:
                     last_touch[path] = step_of_use[tid]
-            elif b.get("type") == "tool_result" and b.get("content") != CLEARED_TOOL_RESULT:
+            elif server_tools.is_clearable(b):
                 tid = str(b.get("tool_use_id"))
                 name = uses.get(tid, ("", None))[0]
                 if name in compactable and tid not in already and tid in step_of_use:

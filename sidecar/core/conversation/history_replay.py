@@ -29,6 +29,7 @@ from sidecar.contract.updates import (
 )
 from sidecar.core.checkpoints.records import CHECKPOINT, meta_of
 from sidecar.core.compaction.prompts import summary_of_message
+from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import Block, Message, is_compact_boundary, json_object
 from sidecar.core.conversation.tool_record import recorded, result_content
 from sidecar.core.secrets.redaction import redact_value
@@ -81,6 +82,8 @@ def history_updates(session: Session) -> list[SessionUpdate]:
                 out.append(agent_thought_chunk(block["thinking"], m.message_id or m.uuid))
             elif kind == "tool_use" and m.kind == "assistant":
                 out.extend(_tool_rows(block, results, tools, roots))
+            elif server_tools.starts_call(block) and m.kind == "assistant":
+                out.extend(server_tools.call_updates(m.content, str(block.get("id"))))
     return out
 
 

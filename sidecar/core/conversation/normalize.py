@@ -19,8 +19,8 @@ import json
 import re
 from typing import Iterable
 
+from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import (
-    CLEARED_TOOL_RESULT,
     MISSING_TOOL_RESULT,
     NO_CONTENT,
     ApiMessage,
@@ -47,15 +47,16 @@ def model_slice(messages: list[Message]) -> list[Message]:
 
 
 def clear_results(records: list[Message], cleared: set[str]) -> list[Message]:
-    """Copies of the records with cleared results replaced by the marker."""
+    """Copies of the records with cleared results replaced by the marker (a server tool's
+    result, in the answer that holds it, by its cleared form: ``server_tools.cleared``)."""
     if not cleared:
         return records
     out: list[Message] = []
     for m in records:
-        if any(b.get("type") == "tool_result" and b.get("tool_use_id") in cleared for b in m.content):
+        if any(server_tools.is_result(b) and b.get("tool_use_id") in cleared for b in m.content):
             content = [
-                {**b, "content": CLEARED_TOOL_RESULT}
-                if b.get("type") == "tool_result" and b.get("tool_use_id") in cleared else b
+                server_tools.cleared(b)
+                if server_tools.is_result(b) and b.get("tool_use_id") in cleared else b
                 for b in m.content
             ]
             out.append(m.with_content(content))

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from sidecar.core.accounting.window import Thresholds, Window
     from sidecar.core.conversation.messages import Block, Message, Usage
     from sidecar.core.conversation.transcript import Transcript
-    from sidecar.core.ports import Provider
+    from sidecar.core.ports import ModelDescription, Provider
+    from sidecar.core.server_tool_offers import ServerToolOffer, ServerToolPolicy
     from sidecar.core.settings import Settings
     from sidecar.core.turns.tool_offering import ToolOffering
     from sidecar.core.workspace.prefix import PrefixView
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 class ModelOf(Protocol):
     model: str
+    provider: str
 
 
 class RequestSource(Protocol):
@@ -52,6 +54,10 @@ class RequestSource(Protocol):
 
     def provider(self) -> Provider: ...
 
+    def described(self, model: str | None = None) -> ModelDescription | None: ...
+
+    server_tool_policy: ServerToolPolicy
+
 
 class SessionRequests:
     def __init__(self, source: RequestSource) -> None:
@@ -64,6 +70,12 @@ class SessionRequests:
         view = self._source.prefix_view
         user_ctx = view.user_context() if view else None
         return list(user_ctx.content) if user_ctx is not None else []
+
+    def server_tools(self) -> list[ServerToolOffer]:
+        """Whether each of the provider's own tools (web search, web fetch) goes to the
+        model, and why."""
+        s = self._source
+        return s.server_tool_policy(s.settings, s.info.provider, s.described())
 
     def build(self, records: list[Message] | None = None, *,
               call: CallKind = "main") -> ModelRequest:
@@ -94,6 +106,7 @@ class SessionRequests:
             prompt_cache_key=s.id,
             timeout_seconds=float(s.settings.retry.timeoutSeconds),
             headers=self.labels(call),
+            server_tools=tuple(o.tool for o in self.server_tools() if o.offered),
         )
 
     def anchored(self, request: ModelRequest) -> ModelRequest:

@@ -2,7 +2,9 @@
 
 Around every call the context tiers run (before the call, on the request, after the
 response); the answer streams to the editor in coalesced chunks; tool calls run and their
-results are appended; the loop ends when the model stops asking for tools, when the user
+results are appended; the loop ends when the model stops asking for tools (a ``pause_turn``, the provider
+pausing a long run of its own server tools, is continued by sending the answer so far
+back), when the user
 cancels, at ``maxTurnRequests``, or when the context needs more auto-compactions than
 ``autoCompact.maxPerTurn`` (it refills as fast as it is compacted: the turn stops and says
 what to do rather than compacting once per request). A provider failure after retries leaves the transcript
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sidecar.contract.errors import ContextWindowExceeded
 from sidecar.contract.updates import agent_message_chunk, agent_thought_chunk, session_info_update
+from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import INTERRUPTED_MARK, Block, Message, Usage, new_uuid
 from sidecar.core.models.catalog import cost_usd
 from sidecar.core.ports import (
@@ -135,6 +138,10 @@ class TurnRunner:
                 raise provider_failed(err, s.settings) from err
             if completed is None:  # cancelled midway
                 return "cancelled"
+            # The provider paused a long run of its own tools (web searches): the answer so
+            # far goes back as the last message, and the model carries on from it.
+            if completed.stop_reason == "pause_turn":
+                continue
             tool_uses = [b for b in completed.content if b.get("type") == "tool_use"]
             if not tool_uses or completed.stop_reason != "tool_use":
                 s.persist_state()
@@ -237,6 +244,8 @@ class TurnRunner:
             message_id=completed.message_id or message_id, model=completed.model or request.model,
             usage=completed.usage, stop_reason=completed.stop_reason,
         ))
+        for update in server_tools.call_updates(completed.content):
+            s.update(update)
         if s.tiers is not None:
             s.tiers.after_response(completed)
         s.send_usage_update()

@@ -372,3 +372,48 @@ def test_another_providers_encrypted_compaction_is_left_out_and_its_own_kept() -
     body = build_messages_body(request(messages=[
         ApiMessage("assistant", [signed]), ApiMessage("user", [{"type": "text", "text": "go on"}])]))
     assert body["messages"][0]["content"] == [signed]
+
+
+def test_server_tools_go_as_their_types_and_their_blocks_in_pairs() -> None:
+    """Web search and fetch go as the API's own tool types; an answer's server tool use
+    whose result never came is left out (the API refuses it), and an answer left with
+    nothing keeps a placeholder; OpenAI's web_search_call never reaches Anthropic."""
+    use = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "q"}}
+    result = {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}
+    openai_call = {"type": "web_search_call", "id": "ws_1", "status": "completed",
+                   "action": {"type": "search", "query": "q"}}
+    request = ModelRequest(model="claude-sonnet-5-5", system=[], tools=TOOLS,
+                           server_tools=("web_search", "web_fetch"), messages=[
+        ApiMessage("user", [{"type": "text", "text": "a"}]),
+        ApiMessage("assistant", [use, result, {"type": "text", "text": "found", "annotations": []}]),
+        ApiMessage("user", [{"type": "text", "text": "b"}]),
+        ApiMessage("assistant", [dict(use, id="srvtoolu_2"), openai_call]),
+        ApiMessage("user", [{"type": "text", "text": "c"}]),
+    ])
+    body = build_messages_body(request)
+    assert [t.get("type") for t in body["tools"]][-2:] == ["web_search_20260318", "web_fetch_20260318"]
+    assert "cache_control" in body["tools"][-1]
+    assert [b["type"] for b in body["messages"][1]["content"]] == \
+        ["server_tool_use", "web_search_tool_result", "text"]
+    assert "annotations" not in body["messages"][1]["content"][2]
+    assert body["messages"][3]["content"] == [{"type": "text", "text": "(no content)"}]
+    assert betas_for(request, body) == []
+
+
+def test_a_server_tool_use_streams_no_client_call() -> None:
+    state = _Assembly()
+    out = events_for(state, [
+        {"type": "message_start", "message": {"id": "m", "model": "x", "usage": {}}},
+        {"type": "content_block_start", "index": 0, "content_block": {
+            "type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}},
+        {"type": "content_block_delta", "index": 0,
+         "delta": {"type": "input_json_delta", "partial_json": '{"query": "py'}},
+        {"type": "content_block_delta", "index": 0,
+         "delta": {"type": "input_json_delta", "partial_json": 'thon"}'}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {}},
+        {"type": "message_stop"},
+    ])
+    assert not [e for e in out if isinstance(e, (ToolUseStart, ToolInputDelta))]
+    assert state.completed().content == [
+        {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "python"}}]

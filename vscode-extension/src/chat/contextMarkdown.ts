@@ -36,6 +36,14 @@ export function contextMarkdown(view: ContextView): string {
     }
     out.push(fence(value));
   }
+  // The provider's own tools (web search, web fetch): offered, or why not.
+  const provided = view.serverTools ?? [];
+  if (provided.length > 0) {
+    out.push("", "## Provider tools", "");
+    for (const t of provided) {
+      out.push(`- ${t.tool.replace(/_/g, " ")}: ${t.offered ? "offered" : "not offered"} — ${t.reason}`);
+    }
+  }
   const trust = view.workspaceTrust;
   if (trust && !trust.trusted) {
     out.push("", "## Restricted: this folder is not trusted", "",

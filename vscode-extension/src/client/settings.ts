@@ -40,6 +40,8 @@ export const SIDECAR_KEYS = [
   "storageDir",
   "tools.shell",
   "tools.memory",
+  "tools.webSearch",
+  "tools.webFetch",
   "tools.allow",
   "maxTurnRequests",
   "summaryReserveTokens",

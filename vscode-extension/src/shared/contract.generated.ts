@@ -405,6 +405,16 @@ export interface MemoryFolder {
   files: MemoryToolFile[];
 }
 
+/**
+ * One of the provider's own tools (web search, web fetch): whether the model gets it,
+ * and why or why not.
+ */
+export interface ServerToolState {
+  tool: "web_search" | "web_fetch";
+  offered: boolean;
+  reason: string;
+}
+
 /** `sidecar/context`: the `/context` view. */
 export interface ContextView {
   gauge: Gauge;
@@ -422,6 +432,7 @@ export interface ContextView {
   skippedHookFiles: string[];
   workspaceTrust: WorkspaceTrust;
   memory: MemoryFolder | null;
+  serverTools: ServerToolState[];
 }
 
 export interface HistoryEntry {

@@ -24,6 +24,15 @@ test("the /context document lists the workspace hook files that did not run", ()
   assert.doesNotMatch(contextMarkdown({ gauge: gauge(), skippedHookFiles: [] }), /Hooks not run/);
 });
 
+test("the /context document says which of the provider's tools the model has, and why not", () => {
+  const view: ContextView = { gauge: gauge(), serverTools: [
+    { tool: "web_search", offered: true, reason: "Anthropic's web_search_20260318 server tool" },
+    { tool: "web_fetch", offered: false, reason: "turned off by tools.webFetch" }] };
+  const md = contextMarkdown(view);
+  assert.match(md, /## Provider tools\n\n- web search: offered — Anthropic's web_search_20260318 server tool\n- web fetch: not offered — turned off by tools.webFetch/);
+  assert.doesNotMatch(contextMarkdown({ gauge: gauge(), serverTools: [] }), /Provider tools/);
+});
+
 test("the webview HTML has a strict CSP with one nonce and no inline code", () => {
   const html = chatHtml({ cspSource: "vscode-resource:", nonce: "abc123", scriptUri: "x/webview.js", styleUri: "x/webview.css" });
   assert.equal(contentSecurityPolicy("vscode-resource:", "abc123"),

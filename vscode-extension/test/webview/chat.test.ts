@@ -178,6 +178,24 @@ test("thinking is collapsed; tool calls show status; compaction shows tokens sav
   await page.close();
 });
 
+test("a web search row names the query and lists its sources as links", { skip }, async () => {
+  const page = await openView();
+  await host(page, running);
+  await host(page, { type: "update", update: { sessionUpdate: "tool_call", toolCallId: "srvtoolu_1", title: "Web search: python news", kind: "search", status: "pending", rawInput: { query: "python news" } } });
+  await host(page, { type: "update", update: { sessionUpdate: "tool_call_update", toolCallId: "srvtoolu_1", status: "completed", rawOutput: { sources: [], server: true }, content: [
+    { type: "content", content: { type: "resource_link", uri: "https://docs.python.org/3.14/", name: "Python 3.14" } },
+    { type: "content", content: { type: "resource_link", uri: "https://peps.python.org/pep-0779/", name: "PEP 779" } }] } });
+  const tool = page.locator("details.tool");
+  await tool.waitFor({ state: "attached" });
+  assert.equal(await tool.locator("summary").innerText(), "✓\nWeb search\npython news\n· 2 sources");
+  const links = tool.locator("ul.tool-sources a");
+  assert.deepEqual(await links.allTextContents(), ["Python 3.14", "PEP 779"]);
+  assert.deepEqual(await links.evaluateAll((as) => as.map((a) => a.getAttribute("href"))),
+    ["https://docs.python.org/3.14/", "https://peps.python.org/pep-0779/"]);
+  assert.equal(await tool.locator(".tool-output").count(), 0, "the links are not repeated as text");
+  await page.close();
+});
+
 test("busy state shows Cancel; stale host messages are ignored; reset clears", { skip }, async () => {
   const page = await openView();
   await host(page, { ...running, busy: true }, 100);

@@ -101,6 +101,18 @@ function M.lines(view)
       ))
     end
   end
+  -- The provider's own tools (web search, web fetch): offered, or why not.
+  local provided = nn(view.serverTools)
+  if type(provided) == "table" and #provided > 0 then
+    vim.list_extend(lines, { "", "## Provider tools", "" })
+    for _, tool in ipairs(provided) do
+      table.insert(lines, ("- %s: %s — %s"):format(
+        (tostring(nn(tool.tool) or "?"):gsub("_", " ")),
+        nn(tool.offered) and "offered" or "not offered",
+        tostring(nn(tool.reason) or "")
+      ))
+    end
+  end
   local servers = nn(view.mcpServers)
   if type(servers) == "table" and #servers > 0 then
     vim.list_extend(lines, { "", "## MCP servers", "" })

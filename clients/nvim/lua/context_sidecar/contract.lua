@@ -305,6 +305,13 @@
 ---@field folder string
 ---@field files context_sidecar.MemoryToolFile[]
 
+---One of the provider's own tools (web search, web fetch): whether the model gets it,
+---and why or why not.
+---@class context_sidecar.ServerToolState
+---@field tool "web_search"|"web_fetch"
+---@field offered boolean
+---@field reason string
+
 ---`sidecar/context`: the `/context` view.
 ---@class context_sidecar.ContextView
 ---@field gauge context_sidecar.Gauge
@@ -322,6 +329,7 @@
 ---@field skippedHookFiles string[]
 ---@field workspaceTrust context_sidecar.WorkspaceTrust
 ---@field memory context_sidecar.MemoryFolder|nil
+---@field serverTools context_sidecar.ServerToolState[]
 
 ---@class context_sidecar.HistoryEntry
 ---@field display string
