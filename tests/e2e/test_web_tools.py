@@ -266,3 +266,34 @@ async def test_clearing_an_old_web_result_sends_what_the_api_accepts(
         assert results["srvtoolu_c"][0]["url"] == PAGES[1][1]  # the newest is kept
     finally:
         await stop_client(client)
+
+
+async def test_a_subagent_searches_as_its_session_does(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    """The built-in agent lists no tools (it only looks), so it gets the provider's tools as
+    the main conversation does; its search reaches the client nested under the Task call.
+    (An agent whose tools leave them out gets neither: test_subagent_definitions.)"""
+    client, sid = await session("anthropic", llm, tmp_path / "store", workspace)
+    try:
+        def is_sub(request: Any) -> bool:
+            return "SUBTASK" in json.dumps(request.body.get("messages", [])[:1])
+
+        main = iter([Reply(content=[{"type": "tool_use", "id": "task_web", "name": "Task", "input": {
+                         "description": "Look it up", "subagent_type": "general-purpose",
+                         "prompt": "SUBTASK: what is new in python 3.14?"}}]),
+                     Reply.text("It found the release notes.")])
+        sub = iter([Reply(content=[*web_search("python 3.14", PAGES[:1]),
+                                   {"type": "text", "text": "The release notes list it."}])])
+        llm.responder = lambda request: next(sub) if is_sub(request) else next(main)
+        result = await prompt(client, sid, "use a subagent to look up python 3.14")
+        assert result["stopReason"] == "end_turn"
+        subs = [r for r in llm.requests if is_sub(r)]
+        assert len(subs) == 1 and subs[0].status == 200 and subs[0].refusal is None
+        assert tool_types(subs[0])[-2:] == ["web_search_20260318", "web_fetch_20260318"]
+        search = next(u for u in client.rec.of("tool_call") if u["kind"] == "search")
+        assert search["_meta"]["sidecar"]["parentToolCallId"] == "task_web"
+        done = next(u for u in client.rec.of("tool_call_update")
+                    if u["toolCallId"] == search["toolCallId"] and u.get("status") == "completed")
+        assert links(done) == PAGES[:1]
+    finally:
+        await stop_client(client)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from sidecar.core.conversation.file_state import FileReadState
 from sidecar.core.conversation.messages import new_uuid
 from sidecar.core.permissions.modes import only_looks
+from sidecar.core.server_tool_offers import Described, ServerToolOffer, ServerToolPolicy
 from sidecar.core.subagents.definitions import AgentDefinition, agent_model, discover_agents
 from sidecar.core.subagents.nested_editor import NestedEditor
 from sidecar.core.subagents.ports import (
@@ -63,6 +64,27 @@ def subagent_tools(tools: list[Tool], agent: AgentDefinition) -> list[Tool]:
     if agent.tools is not None:
         return tools if "*" in agent.tools else [t for t in tools if t.name in agent.tools]
     return [t for t in tools if only_looks(t.kind) and t.name not in (TODO_TOOL, MEMORY_TOOL)]
+
+
+# The names an agent definition's tool list gives the provider's own tools: Claude Code's
+# and the API's.
+SERVER_TOOL_NAMES = {"web_search": ("WebSearch", "web_search"),
+                     "web_fetch": ("WebFetch", "web_fetch")}
+
+
+def subagent_server_tools(policy: ServerToolPolicy, agent: AgentDefinition) -> ServerToolPolicy:
+    """The provider's tools a subagent gets: its session's, where its definition lists them
+    (or lists no tools: these only look)."""
+    def allowed(offer: ServerToolOffer) -> bool:
+        if agent.tools is None or "*" in agent.tools:
+            return True
+        return any(name in agent.tools for name in SERVER_TOOL_NAMES.get(offer.tool, (offer.tool,)))
+
+    def offers(settings: Settings, provider: str, described: Described | None) -> list[ServerToolOffer]:
+        return [o if not o.offered or allowed(o) else dataclasses.replace(
+                    o, offered=False, reason=f"the {agent.name} agent's tools leave it out")
+                for o in policy(settings, provider, described)]
+    return offers
 
 
 def final_text(session: Session) -> str:
@@ -160,7 +182,8 @@ class SessionSubagents:
             tools=subagent_tools(self._parts.tools(settings), agent),
             provider_factory=self._parts.provider, describe=self._parts.describe,
             workspace_trust=parent.workspace_trust, mcp=None,
-            tier_observers=self._parts.tier_observers)
+            tier_observers=self._parts.tier_observers,
+            server_tools=subagent_server_tools(parent.server_tool_policy, agent))
         # The agent's prompt is its system prompt; the project's rules and the date lead
         # its first message as they lead the main conversation's.
         leading = parent.prefix_view
