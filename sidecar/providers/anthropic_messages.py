@@ -258,6 +258,9 @@ class _Assembly:
         hour = _count(sdk_field(sdk_field(usage, "cache_creation"), "ephemeral_1h_input_tokens"))
         if hour is not None:
             self.usage["cache_creation_1h"] = hour
+        searches = _count(sdk_field(sdk_field(usage, "server_tool_use"), "web_search_requests"))
+        if searches is not None:
+            self.usage["web_search_requests"] = searches
 
     def completed(self) -> Completed:
         self.text.settle(self.blocks)
@@ -267,6 +270,7 @@ class _Assembly:
             cache_creation_input_tokens=self.usage.get("cache_creation_input_tokens", 0),
             cache_read_input_tokens=self.usage.get("cache_read_input_tokens", 0),
             output_tokens=self.usage.get("output_tokens", 0),
+            web_search_requests=self.usage.get("web_search_requests", 0),
         )
         return Completed(
             content=[self.blocks[i] for i in sorted(self.blocks)],

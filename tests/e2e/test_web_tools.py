@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from sidecar.core.conversation.messages import Usage
+from sidecar.core.models.catalog import cost_usd
 from sidecar.fake_llm import Reply
 from sidecar.fake_llm.anthropic_wire import final_block
 from sidecar.fake_llm.script import cited, web_fetch, web_search
@@ -99,9 +101,15 @@ async def test_anthropic_search_and_fetch_go_back_as_the_api_requires(
         assert third.status == 200 and third.refusal is None
         kinds = [b["type"] for b in third.body["messages"][3]["content"]]
         assert kinds == ["server_tool_use", "web_fetch_tool_result", "text"]
-        # The searches count in the gauge as tool results.
+        # The searches count in the gauge as tool results, and the one search in the cost
+        # at the provider's $10 per 1,000 (the tokens of these short turns cost far less).
         gauge = await call(client, "sidecar/gauge", {"sessionId": sid})
         assert gauge["breakdown"]["toolResults"] > 0
+        # (The fake records each request's token usage; its answer's usage.server_tool_use
+        # said one search on the first.)
+        tokens_only = sum(cost_usd(Usage.from_json(r.usage) or Usage(), str(r.body["model"]),
+                                   "anthropic") or 0.0 for r in llm.requests if r.usage)
+        assert gauge["cost"]["amount"] == pytest.approx(tokens_only + 0.01, abs=2e-6)
     finally:
         await stop_client(client)
 

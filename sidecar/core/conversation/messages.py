@@ -47,6 +47,8 @@ class Usage:
     # Of the cache writes, those with the one-hour TTL (Anthropic's
     # cache_creation.ephemeral_1h_input_tokens): billed at twice an input token, not 1.25.
     cache_creation_1h_tokens: int = 0
+    # Searches the provider ran itself (Anthropic's usage.server_tool_use), priced apart.
+    web_search_requests: int = 0
 
     @property
     def context_tokens(self) -> int:
@@ -78,6 +80,8 @@ class Usage:
                     self.cache_creation_input_tokens - self.cache_creation_1h_tokens,
                 "ephemeral_1h_input_tokens": self.cache_creation_1h_tokens,
             }
+        if self.web_search_requests:
+            out["server_tool_use"] = {"web_search_requests": self.web_search_requests}
         return out
 
     @classmethod
@@ -97,6 +101,7 @@ class Usage:
             output_tokens=num("output_tokens"),
             cache_creation_1h_tokens=min(
                 written, num("ephemeral_1h_input_tokens", data.get("cache_creation"))),
+            web_search_requests=num("web_search_requests", data.get("server_tool_use")),
         )
 
 

@@ -155,6 +155,10 @@ def lookup(model: str, provider: str) -> ModelInfo | None:
     return None
 
 
+# Anthropic's price of a web search its server runs: $10 per 1,000, beside the tokens.
+WEB_SEARCH_USD = 10.0 / 1_000
+
+
 def cost_usd(usage: Usage, model: str, provider: str) -> float | None:
     """Dollars a response cost at catalog prices, or None when the model's prices are unknown."""
     info = lookup(model, provider)
@@ -170,4 +174,4 @@ def cost_usd(usage: Usage, model: str, provider: str) -> float | None:
         + usage.cache_read_input_tokens * read_price
         + usage.output_tokens * info.output_price
     )
-    return total / 1_000_000
+    return total / 1_000_000 + usage.web_search_requests * WEB_SEARCH_USD
