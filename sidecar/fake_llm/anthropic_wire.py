@@ -67,6 +67,12 @@ def final_block(block: dict[str, Any]) -> dict[str, Any]:
             "encrypted_content": None,
             "signature": compaction_signature(content) if content is not None else None,
         }
+    if kind == "server_tool_use":
+        return {"type": "server_tool_use", "id": block["id"], "name": block["name"],
+                "input": block.get("input", {})}
+    if kind == "tool_search_tool_result":
+        return {"type": "tool_search_tool_result", "tool_use_id": block["tool_use_id"],
+                "content": block["content"]}
     return {
         "type": "tool_use",
         "id": block.get("id") or "toolu_" + uuid.uuid4().hex[:24],
@@ -146,7 +152,7 @@ def stream_events(
                 for c in _chunks(full["thinking"], reply.chunk_size)
             ]
             deltas.append({"type": "signature_delta", "signature": full["signature"]})
-        elif kind == "redacted_thinking":
+        elif kind in ("redacted_thinking", "tool_search_tool_result"):
             start, deltas = full, []
         elif kind == "compaction":
             # The summary arrives whole in one delta; the signature rides on the block start.
@@ -154,8 +160,8 @@ def stream_events(
                      "signature": full["signature"]}
             deltas = [{"type": "compaction_delta", "content": full["content"],
                        "encrypted_content": full["encrypted_content"]}]
-        else:
-            start = {"type": "tool_use", "id": full["id"], "name": full["name"], "input": {}}
+        else:  # tool_use, server_tool_use: the input streams in pieces
+            start = {"type": kind, "id": full["id"], "name": full["name"], "input": {}}
             encoded = json.dumps(full["input"], ensure_ascii=False)
             # The real API opens with an empty partial_json piece before the arguments.
             deltas = [{"type": "input_json_delta", "partial_json": ""}] + [

@@ -47,7 +47,10 @@ STOP_REASONS = frozenset(
         "compaction",
     }
 )
-BLOCK_TYPES = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "compaction"})
+BLOCK_TYPES = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "compaction",
+                         # A search of the request's deferred tools (sidecar.fake_llm.tool_search),
+                         # and the two blocks the fake answers it with.
+                         "tool_search", "server_tool_use", "tool_search_tool_result"})
 
 DEFAULT_CHUNK_SIZE = 12
 

@@ -30,6 +30,7 @@ from .models_wire import FakeModel
 from .request_rules import beta_flags
 from .responses_compact import compacted_json
 from .script import Provider, RecordedRequest, Reply, Responder, default_reply
+from .tool_search import answer_searches
 from .transport import Exchange, Handler, HTTPServer
 from .validation import RESPONSES_ENDPOINTS, judge_anthropic, judge_openai, judge_responses
 
@@ -569,6 +570,7 @@ class FakeLLMServer:
             reply = self._content_for_fault(reply, request)
         if isinstance(body.get("compaction"), dict):
             reply = _as_compaction(reply)
+        reply = answer_searches(reply, body)
 
         cache = self.anthropic_cache.apply(model, units)
         usage = _anthropic_usage(cache, output_tokens(reply.content), reply.usage)
