@@ -139,6 +139,11 @@ class Mcp:
     # window in a request; the tools past it are left out (whole servers kept first) and
     # /mcp and the servers' status say which and why.
     maxToolDefinitionPercent: int = 10
+    # Past that share, "auto" defers the MCP tools' definitions instead of leaving tools out:
+    # the model finds them with a tool search (the API's own on Anthropic, the sidecar's
+    # ToolSearch tool elsewhere; sidecar.core.turns.deferred_tools). "always" defers them
+    # whatever their size, "off" never (the tools past the share are then left out).
+    toolSearch: str = "auto"
     # A message from a server (one line over stdio, one response over HTTP) larger than
     # this many bytes is refused: the call fails and a stdio server is restarted.
     maxMessageBytes: int = 16_000_000
@@ -250,6 +255,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "thinking.effort": ("low", "medium", "high", "xhigh", "max"),
     "compactionBackend": ("server", "local"),
     "permissions.defaultMode": MODE_IDS,
+    "mcp.toolSearch": ("auto", "always", "off"),
 }
 # Numbers that may be zero; every other int must be positive.
 _ZERO_OK = {"microcompact.timeBased.keepRecent", "microcompact.stepClearing.keepTokens",

@@ -56,11 +56,18 @@ CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27"
 COMPACTION_BETA = "compact-2026-09-04"
 LONG_CONTEXT_BETA = "context-1m-2025-08-07"
 EFFORT_BETA = "effort-2025-11-24"
+# The server-side search of the tools sent with ``defer_loading`` (generally available:
+# no beta header; the SDK's non-beta types hold it).
+TOOL_SEARCH_TOOL: dict[str, str] = {"type": "tool_search_tool_bm25_20251119",
+                                    "name": "tool_search_tool_bm25"}
 EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
 EPHEMERAL_HOUR: dict[str, str] = {"type": "ephemeral", "ttl": "1h"}
 MAX_CACHE_BREAKPOINTS = 4
 # The API refuses budgets under 1,024 tokens and budgets not below max_tokens.
 MIN_THINKING_BUDGET = 1_024
+# Blocks whose input streams as input_json_delta pieces: the model's tool calls, and the
+# calls of the API's own tools (a tool search's query), kept and sent back as they came.
+_STREAMED_INPUT = ("tool_use", "server_tool_use")
 # Block types that may not carry a cache breakpoint.
 _UNCACHEABLE = frozenset({"thinking", "redacted_thinking"})
 
@@ -130,11 +137,18 @@ def build_messages_body(
         tools: list[dict[str, Any]] = [
             {"type": t.anthropic_type, "name": t.name} if t.anthropic_type else
             {"name": t.name, "description": t.description, "input_schema": t.input_schema}
-            for t in request.tools
+            for t in request.tools if not t.deferred
         ]
+        deferred = [{"name": t.name, "description": t.description,
+                     "input_schema": t.input_schema, "defer_loading": True}
+                    for t in request.tools if t.deferred]
+        if deferred:
+            # The API's search finds the deferred tools; they stay out of the context (and
+            # the cached prefix) until it references them, so the breakpoint goes before them.
+            tools.append(dict(TOOL_SEARCH_TOOL))
         if breakpoints < MAX_CACHE_BREAKPOINTS:
             tools[-1]["cache_control"] = dict(prefix_control)
-        body["tools"] = tools
+        body["tools"] = tools + deferred
 
     max_tokens = request.max_tokens
     if model_info is not None:
@@ -446,7 +460,10 @@ class AnthropicProvider(SdkClientHolder):
 
     def _on_block_stop(self, index: int, state: _Assembly) -> None:
         block = state.blocks.get(index)
-        if block is None or block.get("type") != "tool_use":
+        if block is None or block.get("type") not in _STREAMED_INPUT:
             return
-        block["input"] = tool_input("".join(state.json_parts.pop(index, [])),
-                                    f"tool_use input for {block.get('name')!r}")
+        parts = state.json_parts.pop(index, None)
+        if parts is None and block.get("type") != "tool_use":
+            return  # a server tool's input that came whole with its start
+        block["input"] = tool_input("".join(parts or []),
+                                    f"{block.get('type')} input for {block.get('name')!r}")

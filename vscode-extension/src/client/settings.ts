@@ -86,6 +86,7 @@ export const SIDECAR_KEYS = [
   "mcp.resultMaxChars",
   "mcp.trustWorkspaceServers",
   "mcp.maxToolDefinitionPercent",
+  "mcp.toolSearch",
   "mcp.maxMessageBytes",
   "hooks.trustWorkspace",
 ] as const;
