@@ -4,12 +4,11 @@ their tool set, as attachments, and both again after every compaction.
 The rule for the tool set, and why. A request's tools lead the provider's cached prefix
 (Anthropic caches tools, then system, then messages; OpenAI's automatic cache matches the
 request from its first byte), so any change to the tools array makes the next request write
-its whole prefix to the cache again. Anthropic offers a way around it: tools marked
-``defer_loading`` are left out of the prefix and loaded only when the model finds them with
-the server-side tool search tool (``tool_search_tool_regex_20251119`` / ``..._bm25_...``,
-answered with ``tool_reference`` blocks). That needs the model to search before each use of
-a new tool, and OpenAI and OpenAI-compatible servers have nothing like it, so the sidecar
-sends every tool in the array and keeps the changes rare and named:
+its whole prefix to the cache again. Deferring the tools to a search avoids it (tools
+marked ``defer_loading`` stay out of Anthropic's prefix until its tool search references
+them), but costs the model a search before each use of a new tool, so below the share set
+for them (next list) the sidecar sends every tool in the array and keeps the changes rare
+and named:
 
 - servers connect in the background when a session opens; what is connected by the first
   request is in it from the start;
