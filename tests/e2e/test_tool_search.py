@@ -4,7 +4,8 @@ are deferred; on Anthropic the API's own search finds one (``defer_loading`` too
 ``tool_search_tool_bm25`` server tool, its result sent back as it came), on the Responses
 API the sidecar's ToolSearch tool does, and the found tool is called and run. Below the
 share nothing changes. The gauge and ``/context`` say how many are deferred and what that
-saved."""
+saved; a compaction keeps them deferred; a resumed session offers the tools found before; and
+Chat Completions get the sidecar's search too."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ def mcp(**extra: Any) -> dict[str, Any]:
 async def start(url: str, store: Path, provider: str, **extra: Any) -> Any:
     client = await start_client(env={**os.environ, "PROBE_ROOT": str(REPO)})
     client.rec = await initialize(client, settings_for(provider, url, store, mcp=mcp(), **extra))  # type: ignore[attr-defined]
+    client.store = store  # type: ignore[attr-defined]
     return client
 
 
@@ -139,6 +141,18 @@ async def test_anthropic_defers_the_300_tools_and_its_server_search_finds_one(
     assert f"Tool search: 300 MCP tools deferred, {gauge['savedTokens']:,} tokens" \
         in anthropic.rec.text()
 
+    # A compaction keeps them deferred; the re-announcement says so instead of naming 300.
+    llm.queue(Reply.text("A long account of the billing run. " * 300))
+    await prompt(anthropic, sid, "tell me everything about the billing run")
+    llm.queue(Reply.text("Summary: cus_42 was billed."))
+    await call(anthropic, "sidecar/compact", {"sessionId": sid})
+    llm.queue(Reply.text("Yes."))
+    await prompt(anthropic, sid, "still there?")
+    after = llm.requests[-1]
+    assert sum(1 for t in after.body["tools"] if t.get("defer_loading")) == 300
+    assert "MCP tools deferred: 300 tools of the MCP server 'saas'" in json.dumps(
+        after.body["messages"])
+
 
 async def test_below_the_share_nothing_is_deferred(anthropic: Any, llm: Any,
                                                    workspace: Path) -> None:
@@ -183,3 +197,37 @@ async def test_responses_api_gets_the_sidecars_tool_search(responses: Any, llm: 
     view = await call(responses, "sidecar/context", {"sessionId": sid})
     assert view["gauge"]["deferredTools"]["search"] == "client"
     assert view["gauge"]["deferredTools"]["count"] == 300
+
+    # Resumed in a new process, the session offers the same tools: they are read from the
+    # conversation, not from the process that found them.
+    resumed = await start(llm.url, responses.store, "openai")
+    try:
+        await call(resumed, "session/load", {"sessionId": sid, "cwd": str(saas_workspace)})
+        await resumed.rec.wait_for(lambda: any(
+            s["name"] == "saas" and s["status"] == "connected"
+            for u in resumed.rec.of("mcp_status_update") for s in u["servers"]), 60)
+        llm.queue(Reply.text("Still here."))
+        await prompt(resumed, sid, "anything else?")
+        assert llm.requests[-1].body["tools"] == third.body["tools"]
+    finally:
+        await stop_client(resumed)
+
+
+async def test_chat_completions_get_the_sidecars_tool_search(
+        fake_llm: Any, llm: Any, saas_workspace: Path, tmp_path: Path) -> None:
+    client = await start(fake_llm.url, tmp_path / "store", "openai-compatible")
+    try:
+        sid = await open_connected(client, saas_workspace, "saas")
+        llm.queue_many([Reply.tool_use("ToolSearch", {"query": "refund payment"}, id="call_r1"),
+                        Reply.tool_use("mcp__saas__create_refund",
+                                       {"payment_id": "pay_1", "amount": 5}, id="call_r2"),
+                        Reply.text("Refunded.")])
+        await prompt(client, sid, "refund pay_1")
+        first, _, third = llm.requests[-3:]
+        names = [t["function"]["name"] for t in first.body["tools"]]
+        assert "ToolSearch" in names and not any(n.startswith("mcp__") for n in names)
+        assert [t["function"]["name"] for t in third.body["tools"]][-1].startswith("mcp__saas__")
+        answer = [m for m in third.body["messages"] if m.get("role") == "tool"][-1]
+        assert answer["content"].startswith("create_refund done")
+    finally:
+        await stop_client(client)
