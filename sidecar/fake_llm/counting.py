@@ -333,11 +333,17 @@ def responses_units(body: dict[str, Any]) -> list[Unit]:
     """Units of a Responses request: tool definitions, the instructions, one unit per item."""
     units: list[Unit] = []
     for tool in body.get("tools") or []:
-        units.append(make_unit("tool " + canonical_json(tool)))
+        # A deferred function takes no room until a tool_search_output loads it.
+        if not (isinstance(tool, dict) and tool.get("defer_loading") is True):
+            units.append(make_unit("tool " + canonical_json(tool)))
     instructions = body.get("instructions")
     if isinstance(instructions, str) and instructions:
         units.append(make_unit("<|system|>\n" + instructions))
     for item in input_items(body):
+        if item.get("type") == "tool_search_output":
+            units.append(make_unit("\n".join("tool " + canonical_json(t)
+                                             for t in item.get("tools") or [])))
+            continue
         text, flat = _responses_item_text(item)
         units.append(make_unit(text, extra_tokens=flat))
     return units

@@ -416,6 +416,7 @@ def responses_problems(body: dict[str, Any], *, endpoint: str = "create") -> Ite
             yield f"tools[{i}].name", (
                 f"Invalid 'tools[{i}].name': string does not match pattern. Expected a string "
                 "that matches the pattern '^[a-zA-Z0-9_-]+$'.")
+    yield from tool_search.responses_problems(body, input_items(body))
     # Nothing the fake answers is stored, so reasoning can only come back encrypted.
     stored = endpoint == "create" and body.get("store") is not False
     yield from _responses_items(input_items(body), stored)

@@ -50,7 +50,8 @@ STOP_REASONS = frozenset(
 BLOCK_TYPES = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "compaction",
                          # A search of the request's deferred tools (sidecar.fake_llm.tool_search),
                          # and the two blocks the fake answers it with.
-                         "tool_search", "server_tool_use", "tool_search_tool_result"})
+                         "tool_search", "server_tool_use", "tool_search_tool_result",
+                         "tool_search_call", "tool_search_output"})
 
 DEFAULT_CHUNK_SIZE = 12
 

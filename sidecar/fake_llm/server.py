@@ -30,7 +30,7 @@ from .models_wire import FakeModel
 from .request_rules import beta_flags
 from .responses_compact import compacted_json
 from .script import Provider, RecordedRequest, Reply, Responder, default_reply
-from .tool_search import answer_searches
+from .tool_search import answer_responses_searches, answer_searches
 from .transport import Exchange, Handler, HTTPServer
 from .validation import RESPONSES_ENDPOINTS, judge_anthropic, judge_openai, judge_responses
 
@@ -631,6 +631,7 @@ class FakeLLMServer:
             return
         if kind in _STREAM_FAULTS:
             reply = self._content_for_fault(reply, request)
+        reply = answer_responses_searches(reply, body)
 
         key = body.get("prompt_cache_key")
         cached = self.openai_cache.apply(units, str(key) if key is not None else None)
@@ -719,6 +720,7 @@ class FakeLLMServer:
             return
         if kind in _STREAM_FAULTS:
             reply = self._content_for_fault(reply, request)
+        reply = answer_responses_searches(reply, body)
 
         key = body.get("prompt_cache_key")
         cached = self.openai_cache.apply(units, str(key) if key is not None else None)

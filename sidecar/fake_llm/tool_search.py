@@ -1,5 +1,6 @@
-"""Anthropic's tool search as the fake plays it: the rules of deferred tools, the search
-itself, and what the deferred definitions count.
+"""The APIs' tool search as the fake plays it: the rules of deferred tools, the search
+itself, and what the deferred definitions count. Anthropic's first; the Responses API's
+hosted ``tool_search`` at the end of the module.
 
 A request may send tools with ``defer_loading: true`` beside a tool search tool
 (``tool_search_tool_bm25_20251119`` or ``tool_search_tool_regex_20251119``). The API keeps
@@ -162,5 +163,63 @@ def answer_searches(reply: Reply, body: dict[str, Any]) -> Reply:
                         "content": {"type": "tool_search_tool_search_result",
                                     "tool_references": [{"type": "tool_reference", "tool_name": n}
                                                         for n in found]}})
+    return Reply(content=content, stop_reason=reply.stop_reason, chunk_size=reply.chunk_size,
+                 chunk_delay_ms=reply.chunk_delay_ms, usage=reply.usage, model=reply.model)
+
+
+# ------------------------------------------------------------------ OpenAI Responses
+#
+# Function tools with ``defer_loading: true`` beside a ``{"type": "tool_search"}`` tool: the
+# model's ``tool_search_call`` is answered in the same response by a ``tool_search_output``
+# whose ``tools`` are the loaded definitions; both items go back in the next request's input.
+# Refused: deferred functions without a tool_search tool, and a ``function_call`` of a
+# deferred function no earlier tool_search_output loaded.
+
+
+def _responses_deferred(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {str(t.get("name")): t for t in _tools(body)
+            if t.get("type") == "function" and t.get("defer_loading") is True}
+
+
+def responses_problems(body: dict[str, Any], items: list[dict[str, Any]]) -> Iterator[Problem]:
+    tools = _tools(body)
+    deferred = _responses_deferred(body)
+    if deferred and not any(t.get("type") == "tool_search" for t in tools):
+        yield "tools", ("Invalid 'tools': functions with 'defer_loading' set to true require a "
+                        "'tool_search' tool.")
+    loaded: set[str] = set()
+    for i, item in enumerate(items):
+        if item.get("type") == "tool_search_output":
+            loaded.update(str(t.get("name")) for t in _blocks(item.get("tools")))
+        elif item.get("type") == "function_call" and str(item.get("name")) in deferred \
+                and str(item.get("name")) not in loaded:
+            yield f"input[{i}]", (f"Invalid 'input[{i}]': function '{item.get('name')}' has "
+                                  "'defer_loading' set to true and no tool_search_output "
+                                  "before it loaded it.")
+
+
+def answer_responses_searches(reply: Reply, body: dict[str, Any]) -> Reply:
+    """``reply`` with each scripted ``tool_search`` block played as the Responses API plays
+    its hosted search: a ``tool_search_call`` item and its ``tool_search_output``."""
+    if not any(b.get("type") == "tool_search" for b in reply.content):
+        return reply
+    deferred = _responses_deferred(body)
+    as_anthropic = {"tools": [{"name": n, "description": t.get("description") or "",
+                               "input_schema": t.get("parameters") or {},
+                               "defer_loading": True} for n, t in deferred.items()]}
+    content: list[dict[str, Any]] = []
+    for block in reply.content:
+        if block.get("type") != "tool_search":
+            content.append(block)
+            continue
+        query = str(block.get("query", ""))
+        call_id = str(block.get("id") or "call_" + uuid.uuid4().hex[:24])
+        found = search(as_anthropic, query, int(block.get("max_results") or DEFAULT_RESULTS))
+        content.append({"type": "tool_search_call", "id": "tsc_" + uuid.uuid4().hex[:24],
+                        "call_id": call_id, "arguments": {"query": query},
+                        "execution": "server", "status": "completed"})
+        content.append({"type": "tool_search_output", "id": "tso_" + uuid.uuid4().hex[:24],
+                        "call_id": call_id, "execution": "server", "status": "completed",
+                        "tools": [deferred[n] for n in found]})
     return Reply(content=content, stop_reason=reply.stop_reason, chunk_size=reply.chunk_size,
                  chunk_delay_ms=reply.chunk_delay_ms, usage=reply.usage, model=reply.model)

@@ -8,9 +8,9 @@ import copy
 from typing import Any
 
 from sidecar.fake_llm import Reply
-from sidecar.fake_llm.counting import anthropic_units, total_tokens
-from sidecar.fake_llm.tool_search import answer_searches, search
-from sidecar.fake_llm.validation import judge_anthropic
+from sidecar.fake_llm.counting import anthropic_units, responses_units, total_tokens
+from sidecar.fake_llm.tool_search import answer_responses_searches, answer_searches, search
+from sidecar.fake_llm.validation import judge_anthropic, judge_responses
 
 HEADERS = {"anthropic-version": "2023-06-01"}
 SEARCH_TOOL = {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}
@@ -137,3 +137,64 @@ def test_deferred_definitions_count_only_once_a_search_loads_them() -> None:
     definition = total_tokens(anthropic_units({"tools": [tool(
         "create_invoice", "Create an invoice for a customer", deferred=False)]}))
     assert grown > definition > 0
+
+
+# ----------------------------------------------------------------- OpenAI Responses
+
+def function(name: str, deferred: bool = True) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "function", "name": name, "description": f"{name} it",
+                           "parameters": {"type": "object", "properties": {}}, "strict": False}
+    if deferred:
+        out["defer_loading"] = True
+    return out
+
+
+FUNCTIONS = [function("Read", deferred=False), {"type": "tool_search"},
+             function("create_invoice"), function("list_tickets")]
+
+
+def responses_body(loaded: list[str], tools: list[dict[str, Any]] = FUNCTIONS) -> dict[str, Any]:
+    search = [{"type": "tool_search_call", "id": "tsc_1", "call_id": "call_s", "execution": "server",
+               "status": "completed", "arguments": {"query": "invoice"}},
+              {"type": "tool_search_output", "id": "tso_1", "call_id": "call_s",
+               "execution": "server", "status": "completed",
+               "tools": [t for t in FUNCTIONS if t.get("name") in loaded]}]
+    return {"model": "gpt-5", "stream": True, "store": False, "tools": copy.deepcopy(tools),
+            "input": [{"role": "user", "content": "bill c1"}, *search,
+                      {"type": "function_call", "call_id": "call_1", "name": "create_invoice",
+                       "arguments": "{}"},
+                      {"type": "function_call_output", "call_id": "call_1", "output": "done"}]}
+
+
+def responses_refusal(body: dict[str, Any]) -> str:
+    judged = judge_responses("/v1/responses", body)
+    assert judged is not None, "the body was accepted"
+    return judged.message
+
+
+def test_responses_a_call_of_a_function_the_search_loaded_is_accepted() -> None:
+    assert judge_responses("/v1/responses", responses_body(["create_invoice"])) is None
+
+
+def test_responses_deferred_functions_without_a_tool_search_tool_are_refused() -> None:
+    tools = [t for t in FUNCTIONS if t.get("type") != "tool_search"]
+    assert "require a 'tool_search' tool" in responses_refusal(
+        responses_body(["create_invoice"], tools))
+
+
+def test_responses_calling_a_function_no_search_loaded_is_refused() -> None:
+    assert "no tool_search_output before it loaded it" in responses_refusal(
+        responses_body(["list_tickets"]))
+
+
+def test_responses_the_hosted_search_answers_with_the_loaded_definitions() -> None:
+    reply = answer_responses_searches(Reply(content=[{"type": "tool_search",
+                                                      "query": "invoice"}]), {"tools": FUNCTIONS})
+    call, output = reply.content
+    assert call["type"] == "tool_search_call" and call["arguments"] == {"query": "invoice"}
+    assert output["call_id"] == call["call_id"] and output["tools"] == [FUNCTIONS[2]]
+    # Deferred functions count once the output loads them.
+    assert total_tokens(responses_units({"tools": FUNCTIONS})) == total_tokens(
+        responses_units({"tools": FUNCTIONS[:2]}))
+    grown = total_tokens(responses_units(responses_body(["create_invoice"])))
+    assert grown > total_tokens(responses_units(responses_body([])))
