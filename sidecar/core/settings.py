@@ -140,8 +140,9 @@ class Mcp:
     # /mcp and the servers' status say which and why.
     maxToolDefinitionPercent: int = 10
     # Past that share, "auto" defers the MCP tools' definitions instead of leaving tools out:
-    # the model finds them with a tool search (the API's own on Anthropic, the sidecar's
-    # ToolSearch tool elsewhere; sidecar.core.turns.deferred_tools). "always" defers them
+    # the model finds them with a tool search (the API's own on Anthropic and the Responses
+    # API, the sidecar's ToolSearch tool on Chat Completions; sidecar.core.turns.deferred_tools).
+    # "always" defers them
     # whatever their size, "off" never (the tools past the share are then left out).
     toolSearch: str = "auto"
     # A message from a server (one line over stdio, one response over HTTP) larger than

@@ -92,6 +92,9 @@ def _wire_block(block: Block) -> Block | None:
     # So would another provider's compaction (OpenAI's, encrypted for OpenAI alone).
     if kind == "compaction" and not (block.get("signature") or block.get("content")):
         return None
+    # And the Responses API's tool search items (its own search of deferred tools).
+    if kind in ("tool_search_call", "tool_search_output"):
+        return None
     return _strip_cache_control(copy.deepcopy(block))
 
 

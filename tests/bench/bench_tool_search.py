@@ -3,8 +3,8 @@ definitions in the first request, and that request's input, with every definitio
 (``mcp.toolSearch`` off, the share at 100 %) and with the definitions deferred (``always``:
 the 300 definitions, about 20,000 tokens, sit at the 10 % share of a 200K window, so whether
 ``auto`` defers them there depends on the estimate's last per cent),
-on Anthropic (``defer_loading`` and the API's search) and on the Responses API (the
-sidecar's ToolSearch). Counted by the fake's own counter on the requests it recorded from
+on Anthropic (``defer_loading`` and the API's search), on the Responses API (``defer_loading``
+and its hosted ``tool_search``) and on Chat Completions (the sidecar's ToolSearch). Counted by the fake's own counter on the requests it recorded from
 the real sidecar process.
 
 Run: python tests/bench/bench_tool_search.py
@@ -22,7 +22,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from sidecar.fake_llm import FakeLLMServer, Reply  # noqa: E402
-from sidecar.fake_llm.counting import anthropic_units, responses_units, total_tokens  # noqa: E402
+from sidecar.fake_llm.counting import (  # noqa: E402
+    anthropic_units,
+    openai_units,
+    responses_units,
+    total_tokens,
+)
 from tests.bench.figures import REPO_ROOT, header  # noqa: E402
 from tests.e2e.session_client import (  # noqa: E402
     call,
@@ -38,7 +43,7 @@ WINDOW = 200_000  # for Anthropic; gpt-4o has 128,000
 
 
 def tool_tokens(provider: str, tools: list[dict[str, Any]]) -> int:
-    units = anthropic_units if provider == "anthropic" else responses_units
+    units = {"anthropic": anthropic_units, "openai": responses_units}.get(provider, openai_units)
     return total_tokens(units({"tools": tools}))
 
 
@@ -75,7 +80,7 @@ async def main() -> None:
     header("tool search: the 300-tool SaaS MCP server's definitions in the first request")
     with tempfile.TemporaryDirectory() as raw, FakeLLMServer() as llm:
         tmp = Path(raw)
-        for provider in ("anthropic", "openai"):
+        for provider in ("anthropic", "openai", "openai-compatible"):
             sent = await first_request(llm, tmp, provider, "off")
             deferred = await first_request(llm, tmp, provider, "always")
             print(f"{provider}: every definition sent: {sent['tools']} tools, "

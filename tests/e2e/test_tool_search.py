@@ -2,10 +2,11 @@
 MCP server: past ``mcp.maxToolDefinitionPercent`` of the window the MCP tools' definitions
 are deferred; on Anthropic the API's own search finds one (``defer_loading`` tools, the
 ``tool_search_tool_bm25`` server tool, its result sent back as it came), on the Responses
-API the sidecar's ToolSearch tool does, and the found tool is called and run. Below the
+API its hosted ``tool_search`` does, on Chat Completions the sidecar's ToolSearch tool, and
+the found tool is called and run. Below the
 share nothing changes. The gauge and ``/context`` say how many are deferred and what that
-saved; a compaction keeps them deferred; a resumed session offers the tools found before; and
-Chat Completions get the sidecar's search too."""
+saved; a compaction keeps them deferred; a resumed session offers the tools the sidecar's
+search found before."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 import pytest_asyncio
 
 from sidecar.fake_llm import Reply
-from sidecar.fake_llm.counting import anthropic_units, responses_units, total_tokens
+from sidecar.fake_llm.counting import anthropic_units, openai_units, responses_units, total_tokens
 from tests.e2e.session_client import call, initialize, prompt, settings_for, start_client, stop_client
 from tests.mcp_servers.helpers import REPO, probe_stdio, saas_stdio, write_mcp_json
 
@@ -170,37 +171,69 @@ async def test_below_the_share_nothing_is_deferred(anthropic: Any, llm: Any,
     assert view["gauge"]["deferredTools"] is None
 
 
-async def test_responses_api_gets_the_sidecars_tool_search(responses: Any, llm: Any,
-                                                           saas_workspace: Path) -> None:
+async def test_responses_api_defers_them_to_its_hosted_tool_search(
+        responses: Any, llm: Any, saas_workspace: Path) -> None:
     sid = await open_connected(responses, saas_workspace, "saas")
     invoice = {"customer_id": "cus_7", "line_items": LINE_ITEMS, "discount_percent": 10}
-    llm.queue_many([Reply.tool_use("ToolSearch", {"query": "create invoice"}, id="call_s1"),
-                    Reply.tool_use("mcp__saas__create_invoice", invoice, id="call_i1"),
+    llm.queue_many([Reply(content=[{"type": "tool_search", "query": "create invoice"},
+                                   {"type": "tool_use", "id": "call_i1",
+                                    "name": "mcp__saas__create_invoice", "input": invoice}]),
                     Reply.text("Invoiced.")])
     res = await prompt(responses, sid, "bill cus_7")
     assert res["stopReason"] == "end_turn"
-    first, second, third = llm.requests[-3:]
-    names = [t.get("name") for t in first.body["tools"]]
-    assert "ToolSearch" in names and not any(str(n).startswith("mcp__") for n in names)
-    loaded = total_tokens(responses_units({"tools": first.body["tools"]}))
-    print(f"\n[tool definitions] responses: {loaded:,} tokens sent before a search "
-          f"(share {128_000 * 10 // 100:,})")
+    first, second = llm.requests[-2:]
+    tools = first.body["tools"]
+    deferred = [t for t in tools if t.get("defer_loading")]
+    assert len(deferred) == 300 and {"type": "tool_search"} in tools
+    loaded = total_tokens(responses_units({"tools": tools}))
+    print(f"\n[tool definitions] responses: {loaded:,} tokens loaded (share "
+          f"{128_000 * 10 // 100:,})")
     assert loaded < 128_000 * 10 // 100
-    # The search's answer names the tool; from then on its definition is offered, last.
+    # The tools never change; the search's items go back as they came, the found tool ran.
+    assert second.body["tools"] == tools
+    items = {i.get("type"): i for i in second.body["input"]}
+    assert items["tool_search_call"]["arguments"] == {"query": "create invoice"}
+    assert "mcp__saas__create_invoice" in [t["name"] for t in items["tool_search_output"]["tools"]]
     outputs = [i for i in second.body["input"] if i.get("type") == "function_call_output"]
-    assert "mcp__saas__create_invoice" in str(outputs[-1]["output"])
-    for later in (second, third):
-        assert later.body["tools"][:len(first.body["tools"])] == first.body["tools"]
-        assert "mcp__saas__create_invoice" in [t.get("name") for t in later.body["tools"]]
-    outputs = [i for i in third.body["input"] if i.get("type") == "function_call_output"]
     assert TOTAL in str(outputs[-1]["output"])
     view = await call(responses, "sidecar/context", {"sessionId": sid})
-    assert view["gauge"]["deferredTools"]["search"] == "client"
+    assert view["gauge"]["deferredTools"]["search"] == "server"
     assert view["gauge"]["deferredTools"]["count"] == 300
 
+
+async def test_chat_completions_get_the_sidecars_tool_search_and_a_resume_keeps_what_it_found(
+        fake_llm: Any, llm: Any, saas_workspace: Path, tmp_path: Path) -> None:
+    client = await start(fake_llm.url, tmp_path / "store", "openai-compatible")
+    try:
+        sid = await open_connected(client, saas_workspace, "saas")
+        llm.queue_many([Reply.tool_use("ToolSearch", {"query": "refund payment"}, id="call_r1"),
+                        Reply.tool_use("mcp__saas__create_refund",
+                                       {"payment_id": "pay_1", "amount": 5}, id="call_r2"),
+                        Reply.text("Refunded.")])
+        await prompt(client, sid, "refund pay_1")
+        first, second, third = llm.requests[-3:]
+        names = [t["function"]["name"] for t in first.body["tools"]]
+        assert "ToolSearch" in names and not any(n.startswith("mcp__") for n in names)
+        loaded = total_tokens(openai_units({"tools": first.body["tools"]}))
+        print(f"\n[tool definitions] chat completions: {loaded:,} tokens before a search")
+        assert loaded < 128_000 * 10 // 100
+        # The search's answer names the tools; from then on their definitions are offered,
+        # after the others.
+        answers = [m for m in second.body["messages"] if m.get("role") == "tool"]
+        assert "mcp__saas__create_refund" in answers[-1]["content"]
+        for later in (second, third):
+            assert later.body["tools"][:len(first.body["tools"])] == first.body["tools"]
+            assert "mcp__saas__create_refund" in [t["function"]["name"]
+                                                  for t in later.body["tools"]]
+        answer = [m for m in third.body["messages"] if m.get("role") == "tool"][-1]
+        assert answer["content"].startswith("create_refund done")
+        view = await call(client, "sidecar/context", {"sessionId": sid})
+        assert view["gauge"]["deferredTools"]["search"] == "client"
+    finally:
+        await stop_client(client)
     # Resumed in a new process, the session offers the same tools: they are read from the
     # conversation, not from the process that found them.
-    resumed = await start(llm.url, responses.store, "openai")
+    resumed = await start(fake_llm.url, tmp_path / "store", "openai-compatible")
     try:
         await call(resumed, "session/load", {"sessionId": sid, "cwd": str(saas_workspace)})
         await resumed.rec.wait_for(lambda: any(
@@ -211,23 +244,3 @@ async def test_responses_api_gets_the_sidecars_tool_search(responses: Any, llm: 
         assert llm.requests[-1].body["tools"] == third.body["tools"]
     finally:
         await stop_client(resumed)
-
-
-async def test_chat_completions_get_the_sidecars_tool_search(
-        fake_llm: Any, llm: Any, saas_workspace: Path, tmp_path: Path) -> None:
-    client = await start(fake_llm.url, tmp_path / "store", "openai-compatible")
-    try:
-        sid = await open_connected(client, saas_workspace, "saas")
-        llm.queue_many([Reply.tool_use("ToolSearch", {"query": "refund payment"}, id="call_r1"),
-                        Reply.tool_use("mcp__saas__create_refund",
-                                       {"payment_id": "pay_1", "amount": 5}, id="call_r2"),
-                        Reply.text("Refunded.")])
-        await prompt(client, sid, "refund pay_1")
-        first, _, third = llm.requests[-3:]
-        names = [t["function"]["name"] for t in first.body["tools"]]
-        assert "ToolSearch" in names and not any(n.startswith("mcp__") for n in names)
-        assert [t["function"]["name"] for t in third.body["tools"]][-1].startswith("mcp__saas__")
-        answer = [m for m in third.body["messages"] if m.get("role") == "tool"][-1]
-        assert answer["content"].startswith("create_refund done")
-    finally:
-        await stop_client(client)

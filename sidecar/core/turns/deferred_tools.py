@@ -4,12 +4,14 @@ A large MCP tool set (``mcp.toolSearch``, past ``mcp.maxToolDefinitionPercent`` 
 window; sidecar.mcp.announce decides) is not sent whole in every request. Its definitions
 are deferred, and the model finds the tools it needs by searching them:
 
-- where the provider searches itself (Anthropic's ``tool_search_tool_bm25``), every
-  deferred tool goes in the request marked ``deferred`` (``defer_loading`` on the wire):
-  the API keeps those definitions out of the context until its search references them,
-  and the search's ``server_tool_use`` and ``tool_search_tool_result`` blocks stay in the
-  assistant's message, sent back as they came;
-- elsewhere the sidecar's ``ToolSearch`` tool (sidecar.tools.tool_search) searches the
+- where the provider searches itself (Anthropic's ``tool_search_tool_bm25``, the Responses
+  API's hosted ``tool_search``), every deferred tool goes in the request marked
+  ``deferred`` (``defer_loading`` on the wire): the API keeps those definitions out of the
+  context until its search loads them, and the search's blocks (Anthropic's
+  ``server_tool_use`` and ``tool_search_tool_result``, the Responses API's
+  ``tool_search_call`` and ``tool_search_output``) stay in the assistant's message, sent
+  back as they came; the tools array never changes;
+- elsewhere (Chat Completions and the servers that speak it) the sidecar's ``ToolSearch`` tool (sidecar.tools.tool_search) searches the
   deferred definitions and answers with the names it found, as text and as
   ``tool_reference`` blocks in its result. The found tools' definitions are offered from
   then on, after every other tool, in the order they were first found: the list only grows
@@ -33,7 +35,7 @@ from sidecar.core.ports import Tool, ToolSpec, tool_specs
 TOOL_SEARCH = "ToolSearch"
 # The providers whose API searches the deferred tools itself, by the name the session's
 # settings give; their adapter sends the deferred tools with the search tool.
-SERVER_SEARCH_PROVIDERS = frozenset({"anthropic"})
+SERVER_SEARCH_PROVIDERS = frozenset({"anthropic", "openai"})
 
 
 @dataclass(frozen=True)

@@ -65,4 +65,5 @@ def test_the_client_search_offers_what_was_found_at_the_end_in_the_order_found()
 def test_the_gauge_view_names_the_search() -> None:
     assert NO_DEFERRAL.view("anthropic") is None
     assert DEFERRAL.view("anthropic") == {"count": 3, "savedTokens": 900, "search": "server"}
-    assert DEFERRAL.view("openai")["search"] == "client"  # type: ignore[index]
+    assert DEFERRAL.view("openai")["search"] == "server"  # type: ignore[index]
+    assert DEFERRAL.view("openai-compatible")["search"] == "client"  # type: ignore[index]
