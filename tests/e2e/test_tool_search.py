@@ -199,6 +199,14 @@ async def test_responses_api_defers_them_to_its_hosted_tool_search(
     view = await call(responses, "sidecar/context", {"sessionId": sid})
     assert view["gauge"]["deferredTools"]["search"] == "server"
     assert view["gauge"]["deferredTools"]["count"] == 300
+    # The API's own compaction takes the search's items too, and the tools stay deferred.
+    llm.queue(Reply.text("A long account of the invoice. " * 300))
+    await prompt(responses, sid, "tell me all about it")
+    llm.queue(Reply.text("Summary: cus_7 was invoiced."))
+    await call(responses, "sidecar/compact", {"sessionId": sid})
+    llm.queue(Reply.text("Yes."))
+    await prompt(responses, sid, "still there?")
+    assert llm.requests[-1].body["tools"] == tools
 
 
 async def test_chat_completions_get_the_sidecars_tool_search_and_a_resume_keeps_what_it_found(
