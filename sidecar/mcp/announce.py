@@ -239,13 +239,17 @@ class McpLink:
             t for t in session.tools if t.name in session.offering.deferral.names])] \
             if deferral.names else []
         session.tools[:] = kept + list(current) + search
+        # Tools deferred now that were loaded before are news to the model like new ones.
+        newly = [t for t in current if t.name in deferral.names
+                 and (t in added or t.name not in session.offering.deferral.names)]
         session.offering.deferral = deferral
         session.tools_changed()
         lines = [DELTA_MARK]
-        if added and deferral.names:
-            lines.append("Now available: " + "; ".join(
-                f"{count} tools of the MCP server {server!r}"
-                for server, count in _per_server(added).items()) + ". " + DEFERRED_NOTE)
+        if deferral.names:
+            if newly:
+                lines.append("Now available: " + "; ".join(
+                    f"{count} tools of the MCP server {server!r}"
+                    for server, count in _per_server(newly).items()) + ". " + DEFERRED_NOTE)
         elif added:
             lines.append("Now available:")
             lines += [f"- {t.name}: {_first_line(t.description)}" for t in added]

@@ -134,6 +134,11 @@ def test_with_tool_search_the_tools_past_the_share_are_deferred_not_left_out() -
     link.sync(session)  # type: ignore[arg-type]
     assert session.offering.deferral.count == 0
     assert TOOL_SEARCH not in {t.name for t in session.tools}
+    # Back to the small window: the same tools, deferred again, and the model is told.
+    session.thresholds.size = 20_000
+    link.sync(session)  # type: ignore[arg-type]
+    assert session.offering.deferral.count == 402
+    assert "400 tools of the MCP server 'big'" in session.messages[-1].content[0]["text"]
 
 
 def test_tool_search_always_defers_a_small_set_and_off_never_does() -> None:
