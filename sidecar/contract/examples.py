@@ -112,6 +112,7 @@ GAUGE: Gauge = {
     "cost": {"amount": 0.4213, "currency": "USD"},
     "compactions": {"session_memory": 1, "full": 2},
     "autoCompact": {"enabled": True, "circuitBreaker": "closed", "consecutiveFailures": 0},
+    "deferredTools": {"count": 300, "savedTokens": 41200, "search": "server"},
 }
 
 # The gauge after a turn added 800 tokens: a usage_update's, newer (seq) than the answers'.

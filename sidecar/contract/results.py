@@ -39,6 +39,14 @@ class Cost(TypedDict):
     currency: str
 
 
+class DeferredTools(TypedDict):
+    """docs/protocol.md, Tool search: the tools whose definitions wait for a search."""
+
+    count: int
+    savedTokens: int  # their definitions' tokens, kept out of every request
+    search: Literal["server", "client"]  # the provider's own search, or the sidecar's ToolSearch
+
+
 class AutoCompact(TypedDict):
     enabled: bool
     circuitBreaker: Literal["closed", "open"]
@@ -73,6 +81,7 @@ class Gauge(TypedDict):
     cost: Cost | None
     compactions: dict[str, int]
     autoCompact: AutoCompact
+    deferredTools: DeferredTools | None  # None while no tool is deferred
 
 
 class SessionMode(TypedDict):

@@ -39,6 +39,9 @@ class ToolSpec:
     input_schema: dict[str, Any]
     # The tool type Anthropic defines for it (``memory_20250818``): sent as that type there.
     anthropic_type: str | None = None
+    # Its definition is loaded only when a tool search finds it (sent with
+    # ``defer_loading``; sidecar.core.turns.deferred_tools).
+    deferred: bool = False
 
 
 @dataclass

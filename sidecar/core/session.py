@@ -31,10 +31,11 @@ from sidecar.core.conversation.tool_record import ToolNotes
 from sidecar.core.conversation.transcript import Transcript
 from sidecar.core.models.catalog import cost_usd
 from sidecar.core.permissions.state import SessionPermissions
-from sidecar.core.ports import Tool, tool_specs
+from sidecar.core.ports import Tool
 from sidecar.core.server_tool_offers import ServerToolPolicy, no_server_tools
 from sidecar.core.session_resources import SessionResources
 from sidecar.core.settings import Settings
+from sidecar.core.turns.deferred_tools import SERVER_SEARCH_PROVIDERS, prefix_tools
 from sidecar.core.turns.request_labels import Cause
 from sidecar.core.turns.requests import SessionRequests
 from sidecar.core.turns.tool_offering import ToolOffering
@@ -361,7 +362,8 @@ class Session:
             specs = [{"type": s.anthropic_type, "name": s.name} if typed and s.anthropic_type
                      else {"name": s.name, "description": s.description,
                            "input_schema": s.input_schema}
-                     for s in tool_specs(self.offering.offered())]
+                     for s in prefix_tools(self.offering.offered(), self.offering.deferral,
+                                           self.info.provider in SERVER_SEARCH_PROVIDERS)]
             if isinstance(counter, Tiktoken):
                 # Each definition as the API reads it: compact JSON, one tool at a time.
                 parts["tools"] = round(sum(counter.text(json.dumps(
@@ -388,6 +390,7 @@ class Session:
             compactions=self.transcript.compactions(),
             last_turn=self.last_usage,
             cost_usd=self.cost_usd,
+            deferred_tools=self.offering.deferral.view(self.info.provider),
         )
 
     def send_usage_update(self) -> Gauge:

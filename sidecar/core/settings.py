@@ -143,6 +143,12 @@ class Mcp:
     # window in a request; the tools past it are left out (whole servers kept first) and
     # /mcp and the servers' status say which and why.
     maxToolDefinitionPercent: int = 10
+    # Past that share, "auto" defers the MCP tools' definitions instead of leaving tools out:
+    # the model finds them with a tool search (the API's own on Anthropic and the Responses
+    # API, the sidecar's ToolSearch tool on Chat Completions; sidecar.core.turns.deferred_tools).
+    # "always" defers them
+    # whatever their size, "off" never (the tools past the share are then left out).
+    toolSearch: str = "auto"
     # A message from a server (one line over stdio, one response over HTTP) larger than
     # this many bytes is refused: the call fails and a stdio server is restarted.
     maxMessageBytes: int = 16_000_000
@@ -254,6 +260,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "thinking.effort": ("low", "medium", "high", "xhigh", "max"),
     "compactionBackend": ("server", "local"),
     "permissions.defaultMode": MODE_IDS,
+    "mcp.toolSearch": ("auto", "always", "off"),
 }
 # Numbers that may be zero; every other int must be positive.
 _ZERO_OK = {"microcompact.timeBased.keepRecent", "microcompact.stepClearing.keepTokens",

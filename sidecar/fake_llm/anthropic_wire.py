@@ -118,6 +118,9 @@ def final_block(block: dict[str, Any]) -> dict[str, Any]:
             "encrypted_content": None,
             "signature": compaction_signature(content) if content is not None else None,
         }
+    if kind == "tool_search_tool_result":
+        return {"type": "tool_search_tool_result", "tool_use_id": block["tool_use_id"],
+                "content": block["content"]}
     return {
         "type": "tool_use",
         "id": block.get("id") or "toolu_" + uuid.uuid4().hex[:24],
@@ -208,7 +211,7 @@ def stream_events(
                 for c in _chunks(full["thinking"], reply.chunk_size)
             ]
             deltas.append({"type": "signature_delta", "signature": full["signature"]})
-        elif kind == "redacted_thinking":
+        elif kind in ("redacted_thinking", "tool_search_tool_result"):
             start, deltas = full, []
         elif kind == "compaction":
             # The summary arrives whole in one delta; the signature rides on the block start.
@@ -216,7 +219,7 @@ def stream_events(
                      "signature": full["signature"]}
             deltas = [{"type": "compaction_delta", "content": full["content"],
                        "encrypted_content": full["encrypted_content"]}]
-        else:
+        else:  # tool_use, server_tool_use: the input streams in pieces
             start = {"type": kind, "id": full["id"], "name": full["name"], "input": {}}
             encoded = json.dumps(full["input"], ensure_ascii=False)
             # The real API opens with an empty partial_json piece before the arguments.

@@ -172,11 +172,26 @@ def _anthropic_block_text(block: Any) -> tuple[str, int]:
     return canonical_json(_without_cache_control(block)), 0
 
 
+def _loaded_definitions(block: Any, deferred: dict[str, dict[str, Any]]) -> str | None:
+    """What a tool search result puts in the context: the definitions it references."""
+    if not isinstance(block, dict) or block.get("type") != "tool_search_tool_result":
+        return None
+    content = block.get("content")
+    found = content.get("tool_references") if isinstance(content, dict) else None
+    names = [str(r.get("tool_name")) for r in found or [] if isinstance(r, dict)]
+    return "\n".join("tool " + canonical_json(_without_cache_control(deferred[n]))
+                     for n in names if n in deferred)
+
+
 def anthropic_units(body: dict[str, Any]) -> list[Unit]:
-    """Units of a Messages request in cache order: tools, then system, then messages."""
+    """Units of a Messages request in cache order: tools, then system, then messages. A
+    deferred tool (``defer_loading``) takes no room until a tool search result loads it,
+    where that result stands."""
     units: list[Unit] = []
+    deferred = {str(t.get("name")): t for t in body.get("tools") or []
+                if isinstance(t, dict) and t.get("defer_loading") is True}
     for tool in body.get("tools") or []:
-        if isinstance(tool, dict):
+        if isinstance(tool, dict) and tool.get("defer_loading") is not True:
             units.append(
                 make_unit(
                     "tool " + canonical_json(_without_cache_control(tool)),
@@ -204,7 +219,8 @@ def anthropic_units(body: dict[str, Any]) -> list[Unit]:
             units.append(make_unit(head))
             continue
         for index, block in enumerate(blocks):
-            text, extra = _anthropic_block_text(block)
+            loaded = _loaded_definitions(block, deferred)
+            text, extra = (loaded, 0) if loaded is not None else _anthropic_block_text(block)
             units.append(
                 make_unit(
                     (head if index == 0 else "") + text,
@@ -317,11 +333,17 @@ def responses_units(body: dict[str, Any]) -> list[Unit]:
     """Units of a Responses request: tool definitions, the instructions, one unit per item."""
     units: list[Unit] = []
     for tool in body.get("tools") or []:
-        units.append(make_unit("tool " + canonical_json(tool)))
+        # A deferred function takes no room until a tool_search_output loads it.
+        if not (isinstance(tool, dict) and tool.get("defer_loading") is True):
+            units.append(make_unit("tool " + canonical_json(tool)))
     instructions = body.get("instructions")
     if isinstance(instructions, str) and instructions:
         units.append(make_unit("<|system|>\n" + instructions))
     for item in input_items(body):
+        if item.get("type") == "tool_search_output":
+            units.append(make_unit("\n".join("tool " + canonical_json(t)
+                                             for t in item.get("tools") or [])))
+            continue
         text, flat = _responses_item_text(item)
         units.append(make_unit(text, extra_tokens=flat))
     return units

@@ -552,7 +552,11 @@ class InvariantChecker:
 
     @staticmethod
     def _reannounced(index: int, body: dict[str, Any], blocks: list[str]) -> list[Violation]:
-        offered = [name for name in _tool_names(body.get("tools")) if name.startswith("mcp__")]
+        # A deferred tool's definition is not in the context: the model finds it by a
+        # search, so only the loaded ones must be named again.
+        loaded = [t for t in body.get("tools") or []
+                  if not (isinstance(t, dict) and t.get("defer_loading") is True)]
+        offered = [name for name in _tool_names(loaded) if name.startswith("mcp__")]
         if not offered:
             return []
         found = [b for b in blocks if REANNOUNCE_MARK in b]

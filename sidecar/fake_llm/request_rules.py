@@ -15,7 +15,7 @@ and their outputs paired by ``call_id``, each call answered before the next mess
 ``max_output_tokens`` of at least 16; reasoning passed back by its encrypted content when
 nothing is stored, followed by the output it led to; encrypted content unchanged;
 assistant messages hold output parts, the others input parts; no reasoning settings for
-models that do not reason).
+models that do not reason), and the tool search docs (sidecar.fake_llm.tool_search).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import hashlib
 import re
 from typing import Any, Iterator
 
+from . import tool_search
 from .cache import MAX_BREAKPOINTS
 from .encrypted_content import minted_here, unseal
 from .responses_input import input_items, message_role, parts
@@ -186,6 +187,7 @@ def anthropic_problems(body: dict[str, Any], headers: dict[str, str], *,
             if name in names:
                 yield "tools", "tools: Tool names must be unique."
             names.add(name)
+    yield from tool_search.problems(body)
     thinking = _dict(body.get("thinking"))
     # With a fixed budget the model always thinks first, and the API insists that the turn
     # a tool loop continues hands that thinking back; adaptive thinking may not think.
@@ -475,6 +477,7 @@ def responses_problems(body: dict[str, Any], *, endpoint: str = "create") -> Ite
             yield f"tools[{i}].name", (
                 f"Invalid 'tools[{i}].name': string does not match pattern. Expected a string "
                 "that matches the pattern '^[a-zA-Z0-9_-]+$'.")
+    yield from tool_search.responses_problems(body, input_items(body))
     # Nothing the fake answers is stored, so reasoning can only come back encrypted.
     stored = endpoint == "create" and body.get("store") is not False
     yield from _responses_items(input_items(body), stored)

@@ -131,6 +131,8 @@ def output_items(reply: Reply, shape: Shape) -> list[dict[str, Any]]:
                 "content": [{"type": "output_text", "text": str(block.get("text", "")),
                              "annotations": _annotations(block), "logprobs": []}],
             })
+        elif kind in ("tool_search_call", "tool_search_output"):
+            items.append(dict(block))  # the hosted search's items (sidecar.fake_llm.tool_search)
         else:
             items.append({
                 "type": "function_call", "id": new_id("fc"), "status": "completed",
@@ -249,6 +251,9 @@ def _item_events(out: _Events, index: int, item: dict[str, Any], size: int) -> N
                     annotation=note)
         out.add("response.output_text.done", **at, text=part["text"], logprobs=[])
         out.add("response.content_part.done", **at, part=part)
+    elif kind in ("tool_search_call", "tool_search_output"):
+        out.add("response.output_item.added", output_index=index,
+                item={**item, "status": "in_progress"})
     else:
         out.add("response.output_item.added", output_index=index,
                 item={**item, "status": "in_progress", "arguments": ""})

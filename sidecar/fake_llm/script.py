@@ -56,8 +56,11 @@ STOP_REASONS = frozenset(
 # ``url_citation`` annotations (it has no fetch).
 SERVER_BLOCK_TYPES = frozenset({"server_tool_use", "web_search_tool_result",
                                 "web_fetch_tool_result"})
-BLOCK_TYPES = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "compaction"}) \
-    | SERVER_BLOCK_TYPES
+BLOCK_TYPES = frozenset({"text", "thinking", "redacted_thinking", "tool_use", "compaction",
+                         # A search of the request's deferred tools (sidecar.fake_llm.tool_search),
+                         # and the blocks the fake answers it with.
+                         "tool_search", "tool_search_tool_result",
+                         "tool_search_call", "tool_search_output"}) | SERVER_BLOCK_TYPES
 
 DEFAULT_CHUNK_SIZE = 12
 

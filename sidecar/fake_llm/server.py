@@ -30,6 +30,7 @@ from .models_wire import FakeModel
 from .request_rules import beta_flags
 from .responses_compact import compacted_json
 from .script import Provider, RecordedRequest, Reply, Responder, default_reply
+from .tool_search import answer_responses_searches, answer_searches
 from .transport import Exchange, Handler, HTTPServer
 from .validation import RESPONSES_ENDPOINTS, judge_anthropic, judge_openai, judge_responses
 
@@ -584,6 +585,7 @@ class FakeLLMServer:
             reply = self._content_for_fault(reply, request)
         if isinstance(body.get("compaction"), dict):
             reply = _as_compaction(reply)
+        reply = answer_searches(reply, body)
 
         cache = self.anthropic_cache.apply(model, units)
         usage = _anthropic_usage(cache, output_tokens(reply.content), reply.usage)
@@ -644,6 +646,7 @@ class FakeLLMServer:
             return
         if kind in _STREAM_FAULTS:
             reply = self._content_for_fault(reply, request)
+        reply = answer_responses_searches(reply, body)
 
         key = body.get("prompt_cache_key")
         cached = self.openai_cache.apply(units, str(key) if key is not None else None)
@@ -732,6 +735,7 @@ class FakeLLMServer:
             return
         if kind in _STREAM_FAULTS:
             reply = self._content_for_fault(reply, request)
+        reply = answer_responses_searches(reply, body)
 
         key = body.get("prompt_cache_key")
         cached = self.openai_cache.apply(units, str(key) if key is not None else None)

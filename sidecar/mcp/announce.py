@@ -4,12 +4,11 @@ their tool set, as attachments, and both again after every compaction.
 The rule for the tool set, and why. A request's tools lead the provider's cached prefix
 (Anthropic caches tools, then system, then messages; OpenAI's automatic cache matches the
 request from its first byte), so any change to the tools array makes the next request write
-its whole prefix to the cache again. Anthropic offers a way around it: tools marked
-``defer_loading`` are left out of the prefix and loaded only when the model finds them with
-the server-side tool search tool (``tool_search_tool_regex_20251119`` / ``..._bm25_...``,
-answered with ``tool_reference`` blocks). That needs the model to search before each use of
-a new tool, and OpenAI and OpenAI-compatible servers have nothing like it, so the sidecar
-sends every tool in the array and keeps the changes rare and named:
+its whole prefix to the cache again. Deferring the tools to a search avoids it (tools
+marked ``defer_loading`` stay out of Anthropic's prefix until its tool search references
+them), but costs the model a search before each use of a new tool, so below the share set
+for them (next list) the sidecar sends every tool in the array and keeps the changes rare
+and named:
 
 - servers connect in the background when a session opens; what is connected by the first
   request is in it from the start;
@@ -25,9 +24,12 @@ sends every tool in the array and keeps the changes rare and named:
 - the MCP tools' definitions take at most ``mcp.maxToolDefinitionPercent`` of the context
   window (Claude Code's threshold for deferring them is 10%): a server declaring thousands of
   tools would otherwise fill every request, the compaction's too, and leave the session
-  unusable. Whole servers are kept first, in their configured order; the tools of a server
-  that does not fit whole are then taken in its order while they fit; the rest are left out,
-  said once to the user (a warning, and the server's status) and to the model.
+  unusable. With ``mcp.toolSearch`` ``auto`` (the default) they are then all deferred to a
+  tool search instead (``always``: whatever their size; sidecar.core.turns.deferred_tools
+  says what each provider gets); the model is told they are there and how to find them.
+  With ``off``, whole servers are kept first, in their configured order; the tools of a
+  server that does not fit whole are then taken in its order while they fit; the rest are
+  left out, said once to the user (a warning, and the server's status) and to the model.
 
 The cost of a change is one cache write of the prefix instead of a cache read
 (``tests/bench/bench_mcp.py`` measures it on the fake), paid once per batch of changes.
@@ -41,10 +43,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sidecar.core.conversation.messages import Message
 from sidecar.core.ports import Tool
+from sidecar.core.turns.deferred_tools import NO_DEFERRAL, TOOL_SEARCH, Deferral
 from sidecar.mcp.tool import McpTool
+from sidecar.tools.tool_search import ToolSearchTool
 
 if TYPE_CHECKING:
     from sidecar.core.accounting.tokens import TokenLedger
+    from sidecar.core.turns.tool_offering import ToolOffering
     from sidecar.mcp.manager import McpManager
 
 # What the re-announcement after a compaction may take: this many tokens, and at most this
@@ -56,10 +61,14 @@ DESCRIPTION_CHARS = 200
 REANNOUNCE_MARK = "MCP servers (re-announced after the summary):"
 # How an announcement of a change to the tool set begins.
 DELTA_MARK = "The MCP tools changed."
+DEFERRED_NOTE = ("Their definitions are not loaded: find the ones you need with the tool "
+                 "search tool (a few keywords of the task, or a tool's exact name) before "
+                 "calling them.")
 
 
 class LinkedSession(Protocol):
     tools: list[Tool]
+    offering: ToolOffering
     ledger: TokenLedger
     thresholds: Any  # .size: the context window
     editor: Any  # .show_message(level, text)
@@ -121,6 +130,13 @@ def left_out_notes(tools: Sequence[McpTool], left_out: Sequence[McpTool], total_
     return out
 
 
+def _per_server(tools: Sequence[McpTool]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for tool in tools:
+        counts[tool.server.config.name] = counts.get(tool.server.config.name, 0) + 1
+    return counts
+
+
 def _first_line(text: str) -> str:
     line = text.strip().splitlines()[0] if text.strip() else ""
     return line[:DESCRIPTION_CHARS]
@@ -141,6 +157,8 @@ class McpLink:
         self._fitted: tuple[dict[str, str], int] | None = None
         self._costs: dict[str, float] = {}  # signature -> tokens of the definition
         self.left_out: dict[str, str] = {}  # server -> why some of its tools are not sent
+        # The tools deferred to a tool search at the last fit (all of them, or none).
+        self.deferral: Deferral = NO_DEFERRAL
 
     def _budget(self, session: LinkedSession) -> tuple[int, int, int]:
         """(budget in tokens, window, percent)."""
@@ -163,11 +181,16 @@ class McpLink:
                 cost = counter.text(definition_text(tool))
             costs[signature] = cost
         self._costs = costs
-        offered, left_out = fit_tools(current, budget, lambda t: costs[wanted[t.name]])
-        notes = left_out_notes(current, left_out, sum(costs.values()), budget, window, percent)
-        counts: dict[str, int] = {}
-        for tool in left_out:
-            counts[tool.server.config.name] = counts.get(tool.server.config.name, 0) + 1
+        total = sum(costs.values())
+        mode = self.manager.limits.tool_search
+        if current and (mode == "always" or (mode == "auto" and total > budget)):
+            self.deferral = Deferral(frozenset(t.name for t in current), round(total))
+            offered, left_out = list(current), list[McpTool]()
+        else:
+            self.deferral = NO_DEFERRAL
+            offered, left_out = fit_tools(current, budget, lambda t: costs[wanted[t.name]])
+        notes = left_out_notes(current, left_out, total, budget, window, percent)
+        counts = _per_server(left_out)
         if notes != self.left_out or counts != self.manager.left_out_counts:
             self.left_out = notes
             self.manager.set_left_out(notes, getattr(session, "editor", None), counts)
@@ -204,16 +227,30 @@ class McpLink:
         self._fitted = (every, budget)
         current = self._fit(session, listed, every, budget, window, percent)
         wanted = {t.name: every[t.name] for t in current}
-        if wanted == self.sent:
+        deferral = self.deferral
+        if wanted == self.sent and deferral == session.offering.deferral:
             return
         added = [t for t in current if self.sent.get(t.name) != wanted[t.name]]
         removed = sorted(set(self.sent) - set(wanted))
         self.sent = wanted
-        kept: list[Tool] = [t for t in session.tools if not isinstance(t, McpTool)]
-        session.tools[:] = kept + list(current)
+        kept: list[Tool] = [t for t in session.tools
+                            if not isinstance(t, McpTool) and t.name != TOOL_SEARCH]
+        search: list[Tool] = [ToolSearchTool(lambda: [
+            t for t in session.tools if t.name in session.offering.deferral.names])] \
+            if deferral.names else []
+        session.tools[:] = kept + list(current) + search
+        # Tools deferred now that were loaded before are news to the model like new ones.
+        newly = [t for t in current if t.name in deferral.names
+                 and (t in added or t.name not in session.offering.deferral.names)]
+        session.offering.deferral = deferral
         session.tools_changed()
         lines = [DELTA_MARK]
-        if added:
+        if deferral.names:
+            if newly:
+                lines.append("Now available: " + "; ".join(
+                    f"{count} tools of the MCP server {server!r}"
+                    for server, count in _per_server(newly).items()) + ". " + DEFERRED_NOTE)
+        elif added:
             lines.append("Now available:")
             lines += [f"- {t.name}: {_first_line(t.description)}" for t in added]
         if removed:
@@ -230,9 +267,11 @@ class McpLink:
 def reannouncement(link: McpLink, ledger: TokenLedger, window: int) -> str | None:
     """The instructions and the tool set in one text within the budget: whole when it fits,
     else the tools by name only and each server's instructions cut to an equal share."""
-    tools = [t for t in link.manager.tools() if t.name in link.sent]
+    listed = [t for t in link.manager.tools() if t.name in link.sent]
+    tools = [t for t in listed if t.name not in link.deferral.names]
+    deferred = [t for t in listed if t.name in link.deferral.names]
     instructions = link.manager.instructions()
-    if not tools and not instructions:
+    if not listed and not instructions:
         return None
     budget = min(REANNOUNCE_TOKENS, window // REANNOUNCE_WINDOW_DIVISOR)
 
@@ -245,6 +284,10 @@ def reannouncement(link: McpLink, ledger: TokenLedger, window: int) -> str | Non
             parts.append("MCP tools available:")
             parts += [f"- {t.name}: {_first_line(t.description)}" if describe else f"- {t.name}"
                       for t in tools]
+        if deferred:
+            parts.append("MCP tools deferred: " + "; ".join(
+                f"{count} tools of the MCP server {server!r}"
+                for server, count in _per_server(deferred).items()) + ". " + DEFERRED_NOTE)
         return "\n".join(parts)
 
     text = build(True, None)

@@ -39,6 +39,8 @@ class McpLimits:
     max_message_bytes: int = 16_000_000
     # The MCP tools' definitions may take this share (percent) of the context window.
     max_tool_definition_percent: int = 10
+    # Whether the definitions past that share are deferred to a tool search: auto, always, off.
+    tool_search: str = "auto"
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,8 @@ def limits_of(settings: Settings) -> McpLimits:
     return McpLimits(startup_timeout_s=float(cfg.startupTimeoutSeconds),
                      tool_timeout_s=float(cfg.toolTimeoutSeconds), max_restarts=cfg.maxRestarts,
                      max_message_bytes=cfg.maxMessageBytes,
-                     max_tool_definition_percent=cfg.maxToolDefinitionPercent)
+                     max_tool_definition_percent=cfg.maxToolDefinitionPercent,
+                     tool_search=cfg.toolSearch)
 
 
 def _link(session: Session) -> McpLink | None:
@@ -107,6 +108,7 @@ class McpWorkspaces:
         if previous is not None:
             # What the session's tools array holds now: the next sync replaces or removes it.
             link.sent = dict(previous.sent)
+            link.deferral = previous.deferral
             link.instructions = dict(previous.instructions)
         sid = session.id
 

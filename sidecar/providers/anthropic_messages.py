@@ -63,6 +63,10 @@ CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27"
 COMPACTION_BETA = "compact-2026-09-04"
 LONG_CONTEXT_BETA = "context-1m-2025-08-07"
 EFFORT_BETA = "effort-2025-11-24"
+# The server-side search of the tools sent with ``defer_loading`` (generally available:
+# no beta header; the SDK's non-beta types hold it).
+TOOL_SEARCH_TOOL: dict[str, str] = {"type": "tool_search_tool_bm25_20251119",
+                                    "name": "tool_search_tool_bm25"}
 EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
 EPHEMERAL_HOUR: dict[str, str] = {"type": "ephemeral", "ttl": "1h"}
 MAX_CACHE_BREAKPOINTS = 4
@@ -92,8 +96,9 @@ def _wire_block(block: Block) -> Block | None:
     # So would another provider's compaction (OpenAI's, encrypted for OpenAI alone).
     if kind == "compaction" and not (block.get("signature") or block.get("content")):
         return None
-    # And another provider's server tool calls (their results are for it alone).
-    if server_tools.is_openai_server_block(block):
+    # And another provider's server tool calls (their results are for it alone), the
+    # Responses API's tool search items among them.
+    if server_tools.is_openai_server_block(block) or kind in ("tool_search_call", "tool_search_output"):
         return None
     out = _strip_cache_control(copy.deepcopy(block))
     # Another provider's citations on text (the Responses API's url_citation annotations).
@@ -144,14 +149,21 @@ def build_messages_body(
     tools: list[dict[str, Any]] = [
         {"type": t.anthropic_type, "name": t.name} if t.anthropic_type else
         {"name": t.name, "description": t.description, "input_schema": t.input_schema}
-        for t in request.tools
+        for t in request.tools if not t.deferred
     ]
     tools += [dict(ANTHROPIC_DEFINITIONS[name]) for name in request.server_tools
               if name in ANTHROPIC_DEFINITIONS]
+    deferred = [{"name": t.name, "description": t.description,
+                 "input_schema": t.input_schema, "defer_loading": True}
+                for t in request.tools if t.deferred]
+    if deferred:
+        # The API's search finds the deferred tools; they stay out of the context (and
+        # the cached prefix) until it references them, so the breakpoint goes before them.
+        tools.append(dict(TOOL_SEARCH_TOOL))
     if tools:
         if breakpoints < MAX_CACHE_BREAKPOINTS:
             tools[-1]["cache_control"] = dict(prefix_control)
-        body["tools"] = tools
+        body["tools"] = tools + deferred
 
     max_tokens = request.max_tokens
     if model_info is not None:
@@ -476,5 +488,8 @@ class AnthropicProvider(SdkClientHolder):
         block = state.blocks.get(index)
         if block is None or not server_tools.is_use(block):
             return
-        block["input"] = tool_input("".join(state.json_parts.pop(index, [])),
-                                    f"tool_use input for {block.get('name')!r}")
+        parts = state.json_parts.pop(index, None)
+        if parts is None and block.get("type") != "tool_use":
+            return  # a server tool's input that came whole with its start
+        block["input"] = tool_input("".join(parts or []),
+                                    f"{block.get('type')} input for {block.get('name')!r}")

@@ -200,6 +200,8 @@ def _assistant_items(content: list[Block]) -> list[dict[str, Any]]:
             items.append(dict(block))
         elif kind == "compaction" and (summary := compaction_text(block)):
             texts.append(summary)
+        elif kind in TOOL_SEARCH_ITEMS:
+            items.append(tool_search_block(block))
     flush()
     return items
 
@@ -217,17 +219,32 @@ def convert_input(messages: list[ApiMessage]) -> list[dict[str, Any]]:
 
 def convert_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
     # Strict mode would require every property to be listed as required and no extra keys;
-    # the tools' schemas are written for Anthropic, which has no such rule.
-    return [
-        {
-            "type": "function",
-            "name": t.name,
-            "description": t.description,
-            "parameters": t.input_schema,
-            "strict": False,
-        }
-        for t in tools
-    ]
+    # the tools' schemas are written for Anthropic, which has no such rule. Deferred tools
+    # carry ``defer_loading`` and come after the hosted ``tool_search`` that loads them.
+    def function(t: ToolSpec) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "function", "name": t.name, "description": t.description,
+                               "parameters": t.input_schema, "strict": False}
+        if t.deferred:
+            out["defer_loading"] = True
+        return out
+
+    loaded = [function(t) for t in tools if not t.deferred]
+    deferred = [function(t) for t in tools if t.deferred]
+    return loaded + ([{"type": "tool_search"}] + deferred if deferred else [])
+
+
+# The hosted tool search's output items, kept in the assistant's message as blocks of their
+# own type and sent back as input items; the fields each input item takes.
+TOOL_SEARCH_ITEMS: dict[str, tuple[str, ...]] = {
+    "tool_search_call": ("type", "id", "call_id", "arguments", "execution", "status"),
+    "tool_search_output": ("type", "id", "call_id", "execution", "status", "tools"),
+}
+
+
+def tool_search_block(item: dict[str, Any]) -> Block:
+    """A tool search output item as the block (and later the input item) it becomes."""
+    fields = TOOL_SEARCH_ITEMS[str(item.get("type"))]
+    return {k: v for k, v in item.items() if k in fields and v is not None}
 
 
 def reasoning_for(request: ModelRequest) -> dict[str, Any] | None:

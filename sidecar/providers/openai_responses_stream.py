@@ -9,7 +9,8 @@ Events, as ``openai.types.responses.ResponseStreamEvent`` names them:
 - ``response.reasoning_summary_text.delta``: thinking (summary parts joined by a blank line);
 - ``response.function_call_arguments.delta``: the tool input's JSON;
 - ``response.output_item.done``: the finished item, authoritative: arguments, the
-  reasoning item's ``encrypted_content``, and any text that arrived without deltas;
+  reasoning item's ``encrypted_content``, and any text that arrived without deltas; the
+  hosted tool search's ``tool_search_call`` and ``tool_search_output``, kept whole;
 - ``response.completed`` / ``response.incomplete``: usage and why it stopped;
 - ``response.failed`` and ``error``: a ``ProviderError``, classified by the error code.
 
@@ -33,8 +34,13 @@ from sidecar.core.ports import (
 )
 from sidecar.core.turns.retry import RETRYABLE_TYPES
 from sidecar.providers.openai_chat import stream_error_type, token_count
-from sidecar.providers.openai_responses_items import ENCRYPTED_CONTENT, REASONING_ID
 from sidecar.core.conversation import server_tools
+from sidecar.providers.openai_responses_items import (
+    ENCRYPTED_CONTENT,
+    REASONING_ID,
+    TOOL_SEARCH_ITEMS,
+    tool_search_block,
+)
 from sidecar.providers.sdk_values import sdk_dict, sdk_field, tool_input
 from sidecar.providers.text_parts import TextParts
 
@@ -211,6 +217,9 @@ class ResponsesAssembly:
 
     def _item_done(self, output: int, item: Any) -> list[StreamEvent]:
         kind = sdk_field(item, "type")
+        if kind in TOOL_SEARCH_ITEMS:  # the hosted search and the tools it loaded
+            self._block(("search", output, 0), tool_search_block(sdk_dict(item)))
+            return []
         if kind == "message":
             out: list[StreamEvent] = []
             for part_index, part in enumerate(sdk_field(item, "content") or []):

@@ -86,14 +86,19 @@ def tokens_short(n: int | float | None) -> str:
 
 
 def gauge_label(gauge: dict[str, Any] | None, style: Style) -> str:
-    """``[ctx 71% 142.3K/200K]`` in the stage's colour."""
+    """``[ctx 71% 142.3K/200K]`` in the stage's colour (``... · 300 tools deferred, -20K]``
+    while MCP tools wait for a tool search)."""
     if not gauge:
         return style.paint("[ctx ?]", "grey")
     used, size = gauge.get("used"), gauge.get("size")
     percent = gauge.get("percentUsed")
     if percent is None and used is not None and size:
         percent = used / size * 100
-    text = f"[ctx {round(percent or 0)}% {tokens_short(used)}/{tokens_short(size)}]"
+    deferred = gauge.get("deferredTools")
+    # MCP tools waiting for a tool search: how many, and the tokens that keeps out.
+    extra = (f" · {deferred.get('count')} tools deferred, "
+             f"-{tokens_short(deferred.get('savedTokens'))}") if isinstance(deferred, dict) else ""
+    text = f"[ctx {round(percent or 0)}% {tokens_short(used)}/{tokens_short(size)}{extra}]"
     return style.paint(text, gauge_colour(gauge))
 
 

@@ -20,7 +20,7 @@ from tests.bench.figures import REPO_ROOT, load_average  # noqa: E402
 
 BENCHMARKS = ["bench_startup", "bench_gauge", "bench_stream", "bench_prediction", "bench_rss",
               "bench_replay", "bench_fuzz", "bench_kill9", "bench_vscode_first_prompt", "bench_delegation",
-              "bench_rewind"]
+              "bench_rewind", "bench_tool_search"]
 # Generous: each benchmark aims for under two minutes on a busy 2-core machine.
 TIMEOUT_SECONDS = 600
 # Those that cannot: kill -9's 100 trials during turns take about ten minutes on their own,

@@ -49,7 +49,10 @@ def attack_settings(url: str, store: Path, **mcp: Any) -> dict[str, Any]:
     return settings_for("anthropic", url, store, compactionBackend="local", contextWindow=WINDOW,
                         mcp={"toolTimeoutSeconds": 20, "maxRestarts": 3,
                              "maxMessageBytes": MAX_MESSAGE, "trustWorkspaceServers": True,
-                             "maxToolDefinitionPercent": PERCENT, **mcp})
+                             "maxToolDefinitionPercent": PERCENT,
+                             # The bound on what is sent without a tool search (with one, the
+                             # tools are deferred: tests/e2e/test_tool_search.py).
+                             "toolSearch": "off", **mcp})
 
 
 def sidecar_env() -> dict[str, str]:
@@ -281,7 +284,7 @@ async def test_five_thousand_tools_over_acp_leave_the_session_usable(
     monkeypatch.setenv("PROBE_ROOT", str(REPO))
     write_mcp_json(workspace, {"big": hostile("--tools", str(count))})
     settings = {"contextWindow": window, "compactionBackend": "local",
-                "mcp": {"trustWorkspaceServers": True}}
+                "mcp": {"trustWorkspaceServers": True, "toolSearch": "off"}}
     async with acp_agent(tmp_path / "store", llm.url, tmp_path / "sidecar.log",
                          meta={"mcpStatusUpdates": True}, settings=settings) as (conn, client, _):
         sid = (await conn.new_session(cwd=str(workspace), mcp_servers=[])).session_id

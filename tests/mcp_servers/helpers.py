@@ -29,6 +29,12 @@ def probe_stdio(*args: str, env: dict[str, str] | None = None) -> dict[str, Any]
             "env": {"PYTHONPATH": "${PROBE_ROOT}", **(env or {})}}
 
 
+def saas_stdio() -> dict[str, Any]:
+    """A ``.mcp.json`` entry for the 300-tool SaaS server over stdio."""
+    return {"command": sys.executable, "args": ["-m", "tests.mcp_servers.saas_server"],
+            "env": {"PYTHONPATH": "${PROBE_ROOT}"}}
+
+
 def write_mcp_json(workspace: Path, servers: dict[str, Any]) -> None:
     (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": servers}, indent=2))
 

@@ -90,6 +90,9 @@ def render_context(view: dict[str, Any]) -> str:
     if last:
         who = "the provider" if last.get("backend") == "server" else "the sidecar"
         facts.append(f"Last compaction: {last.get('tier')} ({last.get('trigger')}), summarized by {who}")
+    deferred = deferred_tools_text(g.get("deferredTools"))
+    if deferred:
+        facts.append(deferred)
     lines += [f"- {fact}" for fact in facts]
     breakdown = g.get("breakdown") or {}
     if breakdown:
@@ -117,6 +120,17 @@ def render_context(view: dict[str, Any]) -> str:
         lines += ["", "### Not applied", "", f"This folder is {state}.", ""] + [
             f"- {item}" for item in trust["withheld"]]
     return "\n".join(lines)
+
+
+def deferred_tools_text(deferred: dict[str, Any] | None) -> str | None:
+    """The gauge's ``deferredTools`` in words, or None when no tool is deferred."""
+    if not deferred:
+        return None
+    how = ("the provider's tool search finds them" if deferred.get("search") == "server"
+           else "the model finds them with the ToolSearch tool")
+    return (f"Tool search: {_count(int(deferred.get('count', 0)), 'MCP tool')} deferred, "
+            f"{int(deferred.get('savedTokens', 0)):,} tokens of definitions kept out of every "
+            f"request; {how}")
 
 
 def _read_note(read: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from sidecar.contract.results import Breakdown, Gauge
+from sidecar.contract.results import Breakdown, DeferredTools, Gauge
 from sidecar.core.accounting.tokens import TokenLedger
 from sidecar.core.accounting.window import Thresholds
 from sidecar.core.conversation.messages import Usage
@@ -139,6 +139,7 @@ def build_gauge(
     window_source: str = "",
     last_turn: Usage | None = None,
     cost_usd: float | None = None,
+    deferred_tools: DeferredTools | None = None,
 ) -> Gauge:
     used = ledger.used()
     size = thresholds.size
@@ -187,4 +188,5 @@ def build_gauge(
             "circuitBreaker": "open" if breaker.open else "closed",
             "consecutiveFailures": breaker.consecutive_failures,
         },
+        "deferredTools": deferred_tools,
     }

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Callable, Protocol
 from sidecar.core.accounting.cache_anchor import CacheAnchors
 from sidecar.core.conversation.normalize import normalize_for_api, with_leading_context
 from sidecar.core.models.catalog import api_model_id
-from sidecar.core.ports import ModelRequest, tool_specs
+from sidecar.core.ports import ModelRequest
+from sidecar.core.turns.deferred_tools import SERVER_SEARCH_PROVIDERS, request_tools
 from sidecar.core.turns.request_labels import CallKind, Cause, request_headers
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ class RequestSource(Protocol):
     def described(self, model: str | None = None) -> ModelDescription | None: ...
 
     server_tool_policy: ServerToolPolicy
+    def rewrite(self, cause: Cause) -> None: ...
 
 
 class SessionRequests:
@@ -64,6 +66,8 @@ class SessionRequests:
         self._source = source
         # Which breakpoint of the main requests keeps its prefix cached for an hour.
         self.cache_anchors = CacheAnchors()
+        # The deferred tools the last main request offered because a search found them.
+        self._found: list[str] = []
 
     def leading_context(self) -> list[Block]:
         """The blocks (project rules, date) that lead the first user message of every request."""
@@ -93,11 +97,20 @@ class SessionRequests:
         window = s.resolve_window()
         model, long_context = api_model_id(s.info.model)
         thinking = s.settings.thinking
+        deferral = s.offering.deferral
+        tools = request_tools(s.offering.offered(), deferral, messages,
+                              s.info.provider in SERVER_SEARCH_PROVIDERS)
+        found = [t.name for t in tools if t.name in deferral.names and not t.deferred]
+        if call == "main" and found != self._found:
+            # A search found tools: their definitions join the array (at its end), a
+            # change of what the conversation sent before, with its cause.
+            self._found = found
+            s.rewrite("tools")
         return ModelRequest(
             model=model,
             system=system,
             messages=messages,
-            tools=tool_specs(s.offering.offered()),
+            tools=tools,
             max_tokens=min(window.max_output_tokens, 32_000),
             thinking_budget=thinking.budgetTokens if thinking.mode == "budget" else None,
             thinking_adaptive=thinking.mode == "adaptive",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from sidecar.core.conversation.messages import Message
 from sidecar.core.ports import Tool
+from sidecar.core.turns.deferred_tools import NO_DEFERRAL, Deferral
 from sidecar.core.workspace.skills import SKILL_TOOL
 
 
@@ -17,6 +18,8 @@ class ToolOffering:
         self.tools = tools
         # Whether the Skill tool is offered yet (there are skills to list).
         self.skills_offered = False
+        # The tools whose definitions wait for a tool search (set by the MCP link).
+        self.deferral: Deferral = NO_DEFERRAL
 
     def offered(self) -> list[Tool]:
         return [t for t in self.tools if self.skills_offered or t.name != SKILL_TOOL]

@@ -119,6 +119,14 @@ H.run(function()
   H.check(cs.statusline() == "ctx 95% 190K/200K" and cs.statusline_hl() == "ContextSidecarBlocking", "blocking gauge")
   H.check(#events == 2 and events[2].level == "blocking" and events[2].seq == 6, "User ContextSidecarGauge carries the gauge")
   H.check(vim.deep_equal(seen_by_callback, { 5, 6 }), "callback saw each applied gauge once")
+  -- The MCP tools waiting for a tool search, in the /context view.
+  local context_view = require("context_sidecar.context_view")
+  H.check(context_view.deferred_tools_text(vim.NIL) == nil, "no deferred tools, no line")
+  local deferred_view = context_view.lines({ gauge = { used = 1, size = 10, level = "ok",
+    deferredTools = { count = 300, savedTokens = 19954, search = "server" } } })
+  H.check(vim.tbl_contains(deferred_view, "Tool search: 300 MCP tools deferred, 19,954 tokens of "
+    .. "definitions kept out of every request; the provider's tool search finds them."),
+    "context view: deferred tools " .. vim.inspect(deferred_view))
   cs.on_gauge(function() end)
   status.unsubscribe(handle)
   -- Without _meta only used/size move; the level is kept.

@@ -18,6 +18,7 @@ PROTOCOL_FIELDS = {
     "sessionId", "seq", "model", "provider", "used", "size", "effectiveWindow", "autoCompactAt",
     "warningAt", "errorAt", "blockingAt", "percentUsed", "percentLeftUntilAutoCompact", "level",
     "stage", "next", "source", "anchor", "breakdown", "lastTurn", "cost", "compactions", "autoCompact",
+    "deferredTools",
 }
 BREAKDOWN_FIELDS = {"system", "tools", "memoryFiles", "messages", "toolResults", "summary",
                     "free", "reservedOutput"}

@@ -61,6 +61,7 @@ def test_valid_values_are_taken() -> None:
     assert s.tokens.estimator == "tiktoken"
     assert s.microcompact.timeBased.keepRecent == 0
     assert s.microcompact.timeBased.gapMinutes == 60
+    assert parse_settings({"mcp": {"toolSearch": "always"}})[0].mcp.toolSearch == "always"
 
 
 @pytest.mark.parametrize("data, field", [
@@ -78,6 +79,7 @@ def test_valid_values_are_taken() -> None:
     ({"tools": {"allow": "Read"}}, "tools.allow"),
     ({"tools": {"allow": ["Read", 3]}}, "tools.allow"),
     ({"microcompact": {"timeBased": {"gapMinutes": 0}}}, "microcompact.timeBased.gapMinutes"),
+    ({"mcp": {"toolSearch": "sometimes"}}, "mcp.toolSearch"),
 ])
 def test_invalid_values_fall_back_with_a_warning_naming_the_field(data: dict, field: str) -> None:
     settings, warnings = parse_settings(data)

@@ -17,6 +17,8 @@ import mcp.shared.message  # noqa: F401 - imported here, not in the timed part
 import pytest
 
 from sidecar.core.accounting.tokens import TokenLedger, make_counter
+from sidecar.core.turns.deferred_tools import TOOL_SEARCH
+from sidecar.core.turns.tool_offering import ToolOffering
 from sidecar.mcp.announce import McpLink, fit_tools
 from sidecar.mcp.config import ServerConfig, parse_server
 from sidecar.mcp.connection import ListedTool, McpLimits, ServerConnection
@@ -26,10 +28,10 @@ from sidecar.mcp.tool import McpTool
 from sidecar.mcp.trust import command_line
 
 
-def manager_with(**servers: int) -> McpManager:
+def manager_with(tool_search: str = "off", **servers: int) -> McpManager:
     """Servers (connected, as a connection leaves them) with this many tools each."""
-    manager = McpManager("/tmp", {}, McpLimits(1, 1, 0, max_tool_definition_percent=10), 1000,
-                         dict)
+    manager = McpManager("/tmp", {}, McpLimits(1, 1, 0, max_tool_definition_percent=10,
+                                               tool_search=tool_search), 1000, dict)
     for name, count in servers.items():
         conn = ServerConnection(ServerConfig(name, "stdio", command="x"), manager.limits,
                                 "/tmp", dict, lambda: None)
@@ -46,6 +48,7 @@ class FakeSession:
         self.ledger = TokenLedger(make_counter("bytes4", "claude-sonnet-5-5"))
         self.thresholds = SimpleNamespace(size=window)
         self.info = SimpleNamespace(model="claude-sonnet-5-5")
+        self.offering = ToolOffering(self.tools)
         self.shown: list[str] = []
         self.editor = SimpleNamespace(show_message=lambda level, text: self.shown.append(text))
         self.messages: list[Any] = []
@@ -101,6 +104,48 @@ def test_sync_sends_what_fits_and_says_what_is_left_out_once() -> None:
     link.sync(session)  # type: ignore[arg-type]
     assert len([t for t in session.tools if isinstance(t, McpTool)]) == 402
     assert all("error" not in s for s in manager.statuses())
+
+
+def test_with_tool_search_the_tools_past_the_share_are_deferred_not_left_out() -> None:
+    manager = manager_with("auto", big=400, small=2)
+    session = FakeSession(window=20_000)
+    link = McpLink(manager)
+    link.sync(session)  # type: ignore[arg-type]
+    mcp_tools = [t for t in session.tools if isinstance(t, McpTool)]
+    # Every tool is kept, deferred, and the search tool joins them; nobody is warned.
+    assert len(mcp_tools) == 402 and session.tools[-1].name == TOOL_SEARCH
+    deferral = session.offering.deferral
+    assert deferral.names == {t.name for t in mcp_tools} and deferral.count == 402
+    counter = session.ledger.counter
+    from sidecar.mcp.announce import definition_text
+
+    assert deferral.tokens == round(sum(counter.text(definition_text(t)) for t in mcp_tools))
+    assert all("error" not in s for s in manager.statuses()) and not session.shown
+    delta = session.messages[-1].content[0]["text"]
+    assert "400 tools of the MCP server 'big'" in delta and "tool search" in delta
+    assert "tool_0:" not in delta  # the deferred tools are not described one by one
+    # The search finds them.
+    search = session.tools[-1]
+    from sidecar.tools.tool_search import search as find
+
+    assert {t.server.config.name for t in find("small", search._deferred())} == {"small"}
+    # A window large enough: nothing is deferred any more, the search tool goes.
+    session.thresholds.size = 10_000_000
+    link.sync(session)  # type: ignore[arg-type]
+    assert session.offering.deferral.count == 0
+    assert TOOL_SEARCH not in {t.name for t in session.tools}
+    # Back to the small window: the same tools, deferred again, and the model is told.
+    session.thresholds.size = 20_000
+    link.sync(session)  # type: ignore[arg-type]
+    assert session.offering.deferral.count == 402
+    assert "400 tools of the MCP server 'big'" in session.messages[-1].content[0]["text"]
+
+
+def test_tool_search_always_defers_a_small_set_and_off_never_does() -> None:
+    for mode, deferred in (("always", 2), ("off", 0)):
+        session = FakeSession(window=10_000_000)
+        McpLink(manager_with(mode, small=2)).sync(session)  # type: ignore[arg-type]
+        assert session.offering.deferral.count == deferred
 
 
 def test_the_approval_text_names_the_variables_never_their_values() -> None:

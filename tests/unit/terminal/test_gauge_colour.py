@@ -34,3 +34,11 @@ def test_an_older_sidecar_without_stage_falls_back_to_level() -> None:
     gauge = {"used": 150_000, "size": 200_000, "percentUsed": 75.0, "level": "error"}
     assert _colour_of(gauge_label(gauge, COLOUR)) == "31"
     assert _colour_of(gauge_label({**gauge, "level": "ok"}, COLOUR)) == "32"
+
+
+def test_the_label_says_how_many_tools_wait_for_a_tool_search() -> None:
+    plain = Style(colour=False, unicode=True)
+    gauge = {"used": 24_000, "size": 150_000, "percentUsed": 16.0, "level": "ok",
+             "deferredTools": {"count": 300, "savedTokens": 19_954, "search": "server"}}
+    assert gauge_label(gauge, plain) == "[ctx 16% 24K/150K · 300 tools deferred, -20K]"
+    assert gauge_label({**gauge, "deferredTools": None}, plain) == "[ctx 16% 24K/150K]"

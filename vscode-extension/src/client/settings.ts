@@ -88,6 +88,7 @@ export const SIDECAR_KEYS = [
   "mcp.resultMaxChars",
   "mcp.trustWorkspaceServers",
   "mcp.maxToolDefinitionPercent",
+  "mcp.toolSearch",
   "mcp.maxMessageBytes",
   "hooks.trustWorkspace",
 ] as const;

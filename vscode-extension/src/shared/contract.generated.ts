@@ -130,6 +130,13 @@ export interface Cost {
   currency: string;
 }
 
+/** docs/protocol.md, Tool search: the tools whose definitions wait for a search. */
+export interface DeferredTools {
+  count: number;
+  savedTokens: number;
+  search: "server" | "client";
+}
+
 export interface AutoCompact {
   enabled: boolean;
   circuitBreaker: "closed" | "open";
@@ -163,6 +170,7 @@ export interface Gauge {
   cost: Cost | null;
   compactions: Record<string, number>;
   autoCompact: AutoCompact;
+  deferredTools: DeferredTools | null;
 }
 
 export interface SessionMode {

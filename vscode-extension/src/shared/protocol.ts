@@ -175,6 +175,7 @@ export const ResultFields: Record<string, string[]> = {
     effectiveWindow: true, autoCompactAt: true, warningAt: true, errorAt: true, blockingAt: true,
     percentUsed: true, percentLeftUntilAutoCompact: true, level: true, stage: true, next: true,
     source: true, anchor: true, breakdown: true, lastTurn: true, cost: true, compactions: true, autoCompact: true,
+    deferredTools: true,
   }),
   [Methods.context]: fieldsOf<Pick<ContextView, "gauge" | "prefix" | "fileReadState" | "messages" | "lastCompaction" | "workspaceTrust">>({
     gauge: true, prefix: true, fileReadState: true, messages: true, lastCompaction: true, workspaceTrust: true,

@@ -77,6 +77,13 @@ function compactionCount(c: Gauge["compactions"]): { total: number; byTier: stri
   return { total, byTier: entries.map(([tier, n]) => `${tier} ${n}`).join(", ") };
 }
 
+/** The MCP tools deferred to a tool search, in words; undefined while none is. */
+export function deferredToolsText(d: Gauge["deferredTools"] | undefined): string | undefined {
+  if (!d || typeof d.count !== "number") return undefined;
+  const how = d.search === "server" ? "the provider's tool search finds them" : "the model finds them with the ToolSearch tool";
+  return `Tool search: ${d.count.toLocaleString("en-US")} MCP tools deferred, ${(d.savedTokens ?? 0).toLocaleString("en-US")} tokens of definitions kept out of every request; ${how}`;
+}
+
 /** Markdown for the status bar tooltip; plain text only, no links, so it needs no trust. */
 export function gaugeTooltipMarkdown(g: Gauge): string {
   const lines: string[] = [];
@@ -102,6 +109,11 @@ export function gaugeTooltipMarkdown(g: Gauge): string {
   for (const [key, label] of breakdownLabels) {
     const n = g.breakdown?.[key];
     if (typeof n === "number") lines.push(`| ${label} | ${n.toLocaleString("en-US")} |`);
+  }
+  const deferred = deferredToolsText(g.deferredTools);
+  if (deferred) {
+    lines.push("");
+    lines.push(deferred);
   }
   lines.push("");
   const source = g.source === "provider"

@@ -33,6 +33,14 @@ test("the tooltip says what happens next", () => {
   assert.doesNotMatch(gaugeTooltipMarkdown(gauge()), /Next:/);
 });
 
+test("the tooltip says how many MCP tools wait for a tool search, and what that saved", () => {
+  const md = gaugeTooltipMarkdown(gauge({ deferredTools: { count: 300, savedTokens: 19954, search: "server" } }));
+  assert.ok(md.includes("Tool search: 300 MCP tools deferred, 19,954 tokens of definitions kept out of every request; the provider's tool search finds them"), md);
+  const client = gaugeTooltipMarkdown(gauge({ deferredTools: { count: 2, savedTokens: 80, search: "client" } }));
+  assert.match(client, /ToolSearch tool/);
+  assert.doesNotMatch(gaugeTooltipMarkdown(gauge({ deferredTools: null })), /Tool search/);
+});
+
 test("the status bar colours by stage and offers Compact from warning on", () => {
   const bar = new GaugeStatusBar();
   bar.setConnection("running");

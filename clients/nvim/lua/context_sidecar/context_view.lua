@@ -34,6 +34,19 @@ local function message_text(message)
   return ""
 end
 
+---The gauge's `deferredTools` in words, or nil while no tool is deferred.
+---@param deferred table|nil
+---@return string|nil
+function M.deferred_tools_text(deferred)
+  if type(deferred) ~= "table" or type(nn(deferred.count)) ~= "number" then
+    return nil
+  end
+  local how = nn(deferred.search) == "server" and "the provider's tool search finds them"
+    or "the model finds them with the ToolSearch tool"
+  return ("Tool search: %s MCP tools deferred, %s tokens of definitions kept out of every request; %s"):format(
+    commas(deferred.count), commas(nn(deferred.savedTokens) or 0), how)
+end
+
 ---Markdown lines for a `sidecar/context` result.
 ---@param view table
 ---@return string[]
@@ -58,6 +71,10 @@ function M.lines(view)
     tostring(nn(gauge.model) or "?"),
     tostring(nn(gauge.provider) or "?")
   ))
+  local deferred = M.deferred_tools_text(nn(gauge.deferredTools))
+  if deferred then
+    table.insert(lines, deferred .. ".")
+  end
   local breakdown = nn(gauge.breakdown)
   if type(breakdown) == "table" then
     vim.list_extend(lines, { "", "| part | tokens |", "|---|---:|" })

@@ -70,6 +70,12 @@
 ---@field amount number
 ---@field currency string
 
+---docs/protocol.md, Tool search: the tools whose definitions wait for a search.
+---@class context_sidecar.DeferredTools
+---@field count integer
+---@field savedTokens integer
+---@field search "server"|"client"
+
 ---@class context_sidecar.AutoCompact
 ---@field enabled boolean
 ---@field circuitBreaker "closed"|"open"
@@ -102,6 +108,7 @@
 ---@field cost context_sidecar.Cost|nil
 ---@field compactions table<string, integer>
 ---@field autoCompact context_sidecar.AutoCompact
+---@field deferredTools context_sidecar.DeferredTools|nil
 
 ---@class context_sidecar.SessionMode
 ---@field id string
