@@ -47,7 +47,7 @@ async def test_initialize_advertises_protocol(client: LanguageClient) -> None:
     result = client.init_result  # type: ignore[attr-defined]
     assert result.server_info.name == "context-sidecar"
     sidecar = result.capabilities.experimental["contextSidecar"]
-    assert sidecar["protocolVersion"] == PROTOCOL_VERSION == 7
+    assert sidecar["protocolVersion"] == PROTOCOL_VERSION == 8
     assert "anthropic" in sidecar["providers"]
 
 

@@ -1,7 +1,7 @@
 // Generated from sidecar/contract by `python -m sidecar.contract.mirrors`: do not edit by hand.
 // The wire contract (docs/protocol.md) as the sidecar defines it.
 
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
 
 /** Every method name, client to server and server to client. */
 export const Methods = {

@@ -7,10 +7,10 @@ test("capabilities keep other experimental entries and add ours", () => {
   const caps = withSidecarCapabilities({ experimental: { other: 1 } } as { experimental?: unknown });
   assert.deepEqual(caps.experimental, {
     other: 1,
-    contextSidecar: { protocolVersion: 7, permissionRequests: true, compactionUpdates: true },
+    contextSidecar: { protocolVersion: 8, permissionRequests: true, compactionUpdates: true },
   });
   assert.deepEqual(withSidecarCapabilities({} as { experimental?: unknown }).experimental, {
-    contextSidecar: { protocolVersion: 7, permissionRequests: true, compactionUpdates: true },
+    contextSidecar: { protocolVersion: 8, permissionRequests: true, compactionUpdates: true },
   });
 });
 
@@ -40,9 +40,9 @@ test("protocol major versions", () => {
 test("a sidecar of another major version is refused with a reason", () => {
   const ok = checkServerProtocol({
     serverInfo: { name: "context-sidecar", version: "0.1.0" },
-    capabilities: { experimental: { contextSidecar: { protocolVersion: 7, providers: ["anthropic", "openai"] } } },
+    capabilities: { experimental: { contextSidecar: { protocolVersion: 8, providers: ["anthropic", "openai"] } } },
   });
-  assert.deepEqual(ok, { ok: true, version: 7, providers: ["anthropic", "openai"] });
+  assert.deepEqual(ok, { ok: true, version: 8, providers: ["anthropic", "openai"] });
 
   // Version 1 numbered the sidecar's errors -32001..-32006; its codes would be misread.
   const older = checkServerProtocol({
@@ -50,14 +50,18 @@ test("a sidecar of another major version is refused with a reason", () => {
     capabilities: { experimental: { contextSidecar: { protocolVersion: 1 } } },
   });
   assert.equal(older.ok, false);
-  assert.match((older as { message: string }).message, /context-sidecar 0\.0\.9 speaks context-sidecar protocol version 1, but this extension speaks version 7/);
+  assert.match((older as { message: string }).message, /context-sidecar 0\.0\.9 speaks context-sidecar protocol version 1, but this extension speaks version 8/);
 
   const newer = checkServerProtocol({
-    serverInfo: { name: "context-sidecar", version: "8.0.0" },
-    capabilities: { experimental: { contextSidecar: { protocolVersion: 8 } } },
+    serverInfo: { name: "context-sidecar", version: "9.0.0" },
+    capabilities: { experimental: { contextSidecar: { protocolVersion: 9 } } },
   });
   assert.equal(newer.ok, false);
-  assert.match((newer as { message: string }).message, /context-sidecar 8\.0\.0 speaks context-sidecar protocol version 8, but this extension speaks version 7/);
+  assert.match((newer as { message: string }).message, /context-sidecar 9\.0\.0 speaks context-sidecar protocol version 9, but this extension speaks version 8/);
+
+  // Version 7 carried no provider tools in /context nor deferred tools in the gauge.
+  const v7 = checkServerProtocol({ serverInfo: { name: "context-sidecar", version: "0.1.0" }, capabilities: { experimental: { contextSidecar: { protocolVersion: 7 } } } });
+  assert.equal(v7.ok, false);
 
   // Version 6 took no checkpoints: a message's rewind control would have nothing to go back to.
   const v6 = checkServerProtocol({ serverInfo: { name: "context-sidecar", version: "0.1.0" }, capabilities: { experimental: { contextSidecar: { protocolVersion: 6 } } } });

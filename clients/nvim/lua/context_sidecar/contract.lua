@@ -594,7 +594,7 @@
 ---@field changes table<string, any>[]
 
 return {
-  PROTOCOL_VERSION = 7,
+  PROTOCOL_VERSION = 8,
   OWN_PREFIX = "sidecar/",
   ---Every method name, by the contract's name for it.
   methods = {
