@@ -99,6 +99,11 @@ class ScriptPlayer:
         # gaps the fake's cache expires by (time-based clearing, the one-hour anchor).
         self.offset = 0.0
         self._last_time: float | None = None  # the recorded time the clocks have reached
+        # The subagents the last main answer started (its Task calls), which run at once:
+        # the clocks move to one's answer no further than the others' next answers, so how
+        # the threads happen to interleave never ages another's cache (the cache a
+        # subagent's first call would read from a sibling expired or not, run to run).
+        self._running: list[SubagentPlay] = []
         self._lock = threading.Lock()
 
     def clock(self) -> float:
@@ -121,7 +126,7 @@ class ScriptPlayer:
             if play is None:
                 self._elapse_to_next()
             elif not play.done:
-                self._advance_clocks(play.agent.responses[play.position].timestamp)
+                self._advance_clocks(play.agent.responses[play.position].timestamp, play)
 
     def _elapse_to_next(self) -> None:
         turn = self.script.turns[self.turn] if self.turn >= 0 else None
@@ -160,6 +165,8 @@ class ScriptPlayer:
             self.answered[id(request)] = response.message_id
             self.position += 1
             self.played += 1
+            tasks = {str(b.get("id")) for b in response.tool_uses}
+            self._running = [p for p in self.plays if p.agent.tool_use_id in tasks]
             self._advance_clocks(response.timestamp)  # when no tool run has already
             stop = turn.stop_reason(index)
             if stop == "tool_use" and response.after_meta:
@@ -193,15 +200,20 @@ class ScriptPlayer:
         self.answered[id(request)] = response.message_id
         play.position += 1
         self.played += 1
-        self._advance_clocks(response.timestamp)
+        self._advance_clocks(response.timestamp, play)
         content = copy.deepcopy(response.content) or [{"type": "text", "text": NO_CONTENT}]
         return Reply(content=content, stop_reason=play.turn.stop_reason(index),
                      chunk_size=WHOLE_BLOCK_CHUNK)
 
-    def _advance_clocks(self, recorded: float | None) -> None:
-        """Move both clocks to a recorded answer's time (they never go back)."""
+    def _advance_clocks(self, recorded: float | None, play: SubagentPlay | None = None) -> None:
+        """Move both clocks to a recorded answer's time (they never go back); a subagent's
+        no further than the next answer of another subagent running beside it."""
         if recorded is None:
             return
+        if play is not None:
+            waiting = [p.agent.responses[p.position].timestamp for p in self._running
+                       if p is not play and not p.done]
+            recorded = min([recorded, *(t for t in waiting if t is not None)])
         if self._last_time is not None and recorded > self._last_time:
             gap = recorded - self._last_time
             self.offset += gap

@@ -225,3 +225,48 @@ def test_replay_tool_returns_the_recorded_result_by_tool_call_id() -> None:
     missing = asyncio.run(tool.run({}, ctx))  # type: ignore[arg-type]
     assert missing.is_error and missing.content == MISSING_RESULT
     assert tool.missing == 1 and settled == ["t1", "t2", "nope"]
+
+
+def test_subagents_running_at_once_age_the_cache_alike_however_their_calls_interleave() -> None:
+    """Two Task calls of one answer run their recorded subagents at once. Served in any
+    order, a subagent's answer moves the clocks no further than its sibling's next answer,
+    so the sibling's first call never finds a cache the other aged past its time (the
+    replay's bill changed run to run by a cache write of the whole agent prompt)."""
+    from sidecar.replay.script import ReplayScript, ScriptedResponse, Turn
+    from sidecar.replay.subagents import RecordedSubagent
+
+    def answer(mid: str, at: float, *blocks: dict[str, Any]) -> ScriptedResponse:
+        return ScriptedResponse(mid, list(blocks) or [{"type": "text", "text": mid}], at)
+
+    def agent(task: str, prompt: str, times: list[float]) -> RecordedSubagent:
+        return RecordedSubagent(task, "Explore", prompt, None,
+                                [answer(f"{task}-{i}", t) for i, t in enumerate(times)],
+                                [], {}, [], [])
+
+    tasks = [{"type": "tool_use", "id": f"task_{x}", "name": "Task", "input": {}} for x in "ab"]
+    script = ReplayScript([Turn("prompt", responses=[answer("m1", 0.0, *tasks),
+                                                     answer("m2", 2_000.0)])], {}, [], [], [])
+    a = agent("task_a", "PROMPT-A", [10.0, 900.0, 1_200.0])
+    b = agent("task_b", "PROMPT-B", [20.0, 30.0])
+    clock = FakeClock()
+    player = ScriptPlayer(script, clock, ReplayPrefix(Path("/ws"), Settings()), [a, b])  # type: ignore[arg-type]
+    player.start_turn(0)
+    player(request([user({"type": "text", "text": "go"})]))  # m1: both Task calls
+
+    def sub(prompt: str, answers: int) -> dict[str, Any]:
+        history: list[dict[str, Any]] = [user({"type": "text", "text": prompt})]
+        for i in range(answers):
+            history += [{"role": "assistant", "content": [{"type": "text", "text": str(i)}]},
+                        user({"type": "text", "text": "more"})]
+        return request(history)  # type: ignore[return-value]
+
+    # A runs ahead through all three of its answers before B's first call arrives.
+    for i in range(3):
+        player(sub("PROMPT-A", i))
+    assert sum(clock.advanced) == 20.0  # no further than B's first answer
+    player(sub("PROMPT-B", 0))
+    player(sub("PROMPT-B", 1))
+    assert sum(clock.advanced) == 30.0
+    player(request([user({"type": "text", "text": "go"})]))  # m2, once both reported
+    assert sum(clock.advanced) == 2_000.0
+    assert (a.responses[-1].message_id, b.responses[-1].message_id) == ("task_a-2", "task_b-1")
