@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -33,6 +34,25 @@ def llm(fake_llm: Any, request: pytest.FixtureRequest) -> Any:
     fake_llm.strict = True
     yield fake_llm
     fail_on_violations(fake_llm, request)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def sidecar_pool(fake_llm: Any, tmp_path_factory: Any) -> Any:
+    """The module's shared sidecar processes (``SidecarPool``); its tests run on the
+    module's loop (``pytestmark = pytest.mark.asyncio(loop_scope="module")``)."""
+    from tests.e2e.session_client import SidecarPool
+
+    pool = SidecarPool(fake_llm.url, tmp_path_factory)
+    yield pool
+    await pool.stop()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def sidecars(sidecar_pool: Any, llm: Any) -> Any:
+    """The shared processes for one test: what it opened is closed as it ends, before the
+    fake is checked and reset for the next."""
+    yield sidecar_pool
+    await sidecar_pool.release()
 
 
 @pytest.fixture()

@@ -148,6 +148,62 @@ async def stop_client(client: LanguageClient) -> None:
     await client.stop()
 
 
+class SidecarPool:
+    """Sidecar processes a module's tests share, one per provider and settings: each start
+    costs about two seconds of CPU (mostly imports), so tests that would start the same
+    process each take it from here instead. Each test still gets a fresh recorder and a new
+    session in its own workspace (``session``), closed when the test ends (``release``) so
+    that nothing of it runs on into the next test. A process keeps its own store, as
+    ``client.store``; tests that change what the whole process holds keep their own."""
+
+    def __init__(self, url: str, tmp_path_factory: Any) -> None:
+        self.url = url
+        self.tmp_path_factory = tmp_path_factory
+        self.clients: dict[str, LanguageClient] = {}
+        self.opened: list[tuple[LanguageClient, str]] = []
+
+    async def client(self, provider: str = "anthropic", **extra: Any) -> LanguageClient:
+        """The process for these settings, started on first use, its recorder reset."""
+        key = json.dumps([provider, extra], sort_keys=True)
+        client = self.clients.get(key)
+        if client is None:
+            store = self.tmp_path_factory.mktemp("store")
+            client = await start_client()
+            client.store = store  # type: ignore[attr-defined]
+            client.rec = await initialize(  # type: ignore[attr-defined]
+                client, settings_for(provider, self.url, store, **extra))
+            self.clients[key] = client
+        client.rec.reset()  # type: ignore[attr-defined]
+        return client
+
+    async def session(self, workspace: Path, provider: str = "anthropic",
+                      **extra: Any) -> LanguageClient:
+        """The shared process with a new session in ``workspace``, as ``client.sid``."""
+        client = await self.client(provider, **extra)
+        client.sid = (await call(client, "session/new",  # type: ignore[attr-defined]
+                                 {"cwd": str(workspace)}))["sessionId"]
+        self.opened.append((client, client.sid))  # type: ignore[attr-defined]
+        return client
+
+    def opens(self, client: LanguageClient, session_id: str) -> None:
+        """A session the test loaded or forked itself, to close with the others."""
+        self.opened.append((client, session_id))
+
+    async def release(self) -> None:
+        """Close the sessions the test opened (one it closed itself is already gone)."""
+        opened, self.opened = self.opened, []
+        for client, session_id in opened:
+            try:
+                await asyncio.wait_for(call(client, "session/close", {"sessionId": session_id}), 20)
+            except Exception:
+                pass
+
+    async def stop(self) -> None:
+        for client in self.clients.values():
+            await stop_client(client)
+        self.clients.clear()
+
+
 def sent_conversation(request: Any) -> list[dict[str, Any]]:
     """What a recorded model call carried as its conversation, on any wire: the Messages
     and Chat Completions ``messages``, or the Responses API's ``input`` items."""

@@ -48,11 +48,13 @@ async def start(llm: Any, tmp_path: Path, workspace: Path, **settings: Any) -> A
     return client
 
 
+SMALL_NO_MEMORY = {**SMALL, "sessionMemory": {"enabled": False}}
+
+
 @pytest_asyncio.fixture(loop_scope="module")
-async def small(llm: Any, tmp_path: Path, workspace: Path) -> Any:
-    client = await start(llm, tmp_path, workspace, **SMALL, sessionMemory={"enabled": False})
-    yield client
-    await stop_client(client)
+async def small(sidecars: Any, workspace: Path) -> Any:
+    """A session of its own on the module's one process with these settings."""
+    return await sidecars.session(workspace, **SMALL_NO_MEMORY)
 
 
 async def fill(client: Any, llm: Any, workspace: Path, files: int, kb: int = 12, start: int = 0) -> None:
@@ -63,7 +65,7 @@ async def fill(client: Any, llm: Any, workspace: Path, files: int, kb: int = 12,
         await prompt(client, client.sid, f"read mod{i}.py")
 
 
-async def test_manual_compact_shrinks_and_records(small: Any, llm: Any, workspace: Path, tmp_path: Path) -> None:
+async def test_manual_compact_shrinks_and_records(small: Any, llm: Any, workspace: Path) -> None:
     await fill(small, llm, workspace, 2)
     before = (await call(small, "sidecar/gauge", {"sessionId": small.sid}))["used"]
     res = await call(small, "sidecar/compact", {"sessionId": small.sid, "instructions": "keep file names"})
@@ -84,7 +86,7 @@ async def test_manual_compact_shrinks_and_records(small: Any, llm: Any, workspac
     first = json.dumps(llm.requests[-1].body["messages"][:2])
     assert "continues an earlier conversation" in first and ".jsonl" in first
     assert "toolu_r0" not in json.dumps(llm.requests[-1].body["messages"])
-    transcript = next((tmp_path / "store" / "projects").rglob(f"{small.sid}.jsonl"))
+    transcript = next((small.store / "projects").rglob(f"{small.sid}.jsonl"))
     records = [json.loads(line) for line in transcript.read_text().splitlines()]
     kinds = [(r.get("type"), r.get("subtype"), r.get("isCompactSummary")) for r in records]
     assert ("system", "compact_boundary", None) in kinds and any(k[2] for k in kinds)
@@ -195,7 +197,7 @@ async def test_session_memory_tier(llm: Any, tmp_path: Path, workspace: Path) ->
         await stop_client(client)
 
 
-async def test_ptl_retry_drops_oldest_groups(small: Any, llm: Any, workspace: Path, tmp_path: Path) -> None:
+async def test_ptl_retry_drops_oldest_groups(small: Any, llm: Any, workspace: Path) -> None:
     await fill(small, llm, workspace, 3, kb=8)
     llm.context_window = 9_000  # the summary request will not fit the provider's window
     try:
@@ -206,7 +208,7 @@ async def test_ptl_retry_drops_oldest_groups(small: Any, llm: Any, workspace: Pa
     too_long = [r for r in llm.requests if r.status == 400]
     assert 1 <= len(too_long) <= 3
     assert "earlier conversation truncated for compaction retry" in json.dumps(llm.requests[-1].body)
-    transcript = next((tmp_path / "store" / "projects").rglob(f"{small.sid}.jsonl"))
+    transcript = next((small.store / "projects").rglob(f"{small.sid}.jsonl"))
     boundary = [json.loads(x) for x in transcript.read_text().splitlines() if '"compact_boundary"' in x][-1]
     assert boundary["compactMetadata"]["ptlRetries"] == len(too_long)
 
@@ -369,20 +371,17 @@ async def test_time_based_microcompact_after_a_break(llm: Any, tmp_path: Path, w
         await stop_client(client)
 
 
-async def test_session_list_sizes_follow_a_compaction(llm: Any, tmp_path: Path, workspace: Path) -> None:
-    client = await start(llm, tmp_path, workspace, **SMALL, sessionMemory={"enabled": False})
-    try:
-        await fill(client, llm, workspace, 2)
-        await call(client, "sidecar/compact", {"sessionId": client.sid})
-        gauge = await call(client, "sidecar/gauge", {"sessionId": client.sid})
-        listed = await call(client, "session/list", {"cwd": str(workspace)})
-        [entry] = [s for s in listed["sessions"] if s["sessionId"] == client.sid]
-        assert entry["used"] == gauge["used"]
-    finally:
-        await stop_client(client)
+async def test_session_list_sizes_follow_a_compaction(small: Any, llm: Any, workspace: Path) -> None:
+    await fill(small, llm, workspace, 2)
+    await call(small, "sidecar/compact", {"sessionId": small.sid})
+    gauge = await call(small, "sidecar/gauge", {"sessionId": small.sid})
+    listed = await call(small, "session/list", {"cwd": str(workspace)})
+    [entry] = [s for s in listed["sessions"] if s["sessionId"] == small.sid]
+    assert entry["used"] == gauge["used"]
+    await call(small, "session/close", {"sessionId": small.sid})
     # Another process reads the size the session had when it was left.
     client = await start_client()
-    await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store", **SMALL))
+    await initialize(client, settings_for("anthropic", llm.url, small.store, **SMALL))
     try:
         listed = await call(client, "session/list", {"cwd": str(workspace)})
         [entry] = [s for s in listed["sessions"] if s["sessionId"] == gauge["sessionId"]]
