@@ -28,6 +28,9 @@ from tests.e2e.session_client import (
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 
+# The async tests run on the module's loop, where its shared sidecar lives (``sidecars``).
+module_loop = pytest.mark.asyncio(loop_scope="module")
+
 
 def frame(payload: dict[str, Any] | bytes) -> bytes:
     body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
@@ -83,73 +86,70 @@ def test_garbage_and_broken_framing_do_not_stop_the_server(tmp_path: Path) -> No
         proc.wait()
 
 
-async def test_cancel_midway_through_a_tool(llm: Any, tmp_path: Path, workspace: Path) -> None:
-    client = await start_client()
-    rec = await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
-    sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
-    try:
-        rec.permission_answer = lambda p: {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
-        llm.queue(Reply(content=[{"type": "tool_use", "id": "slow", "name": "Bash",
-                                  "input": {"command": "sleep 30; echo finished"}}]))
-        task = asyncio.ensure_future(prompt(client, sid, "run the slow thing"))
-        await rec.wait_for(lambda: any(u.get("status") == "in_progress" for u in rec.of("tool_call_update")), 40)
-        await asyncio.sleep(0.3)
-        started = asyncio.get_running_loop().time()
-        client.protocol.notify("session/cancel", {"sessionId": sid})
-        res = await asyncio.wait_for(task, 15)
-        assert res["stopReason"] == "cancelled"
-        assert asyncio.get_running_loop().time() - started < 8
-        final = [u for u in rec.of("tool_call_update") if u["toolCallId"] == "slow"][-1]
-        assert final["status"] == "failed"
-        # The transcript stays consistent: the next request carries a result for the tool call.
-        llm.queue(Reply.text("ok"))
-        await prompt(client, sid, "and now?")
-        results = [b for m in llm.requests[-1].body["messages"] for b in m["content"]
-                   if isinstance(b, dict) and b.get("tool_use_id") == "slow"]
-        assert len(results) == 1 and results[0]["is_error"]
-        assert "Interrupted" in json.dumps(results[0]) and "Exit code" not in json.dumps(results[0])
-    finally:
-        await stop_client(client)
+@module_loop
+async def test_cancel_midway_through_a_tool(sidecars: Any, llm: Any, workspace: Path) -> None:
+    client = await sidecars.session(workspace)
+    sid = client.sid
+    rec = client.rec
+    rec.permission_answer = lambda p: {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
+    llm.queue(Reply(content=[{"type": "tool_use", "id": "slow", "name": "Bash",
+                              "input": {"command": "sleep 30; echo finished"}}]))
+    task = asyncio.ensure_future(prompt(client, sid, "run the slow thing"))
+    await rec.wait_for(lambda: any(u.get("status") == "in_progress" for u in rec.of("tool_call_update")), 40)
+    await asyncio.sleep(0.3)
+    started = asyncio.get_running_loop().time()
+    client.protocol.notify("session/cancel", {"sessionId": sid})
+    res = await asyncio.wait_for(task, 15)
+    assert res["stopReason"] == "cancelled"
+    assert asyncio.get_running_loop().time() - started < 8
+    final = [u for u in rec.of("tool_call_update") if u["toolCallId"] == "slow"][-1]
+    assert final["status"] == "failed"
+    # The transcript stays consistent: the next request carries a result for the tool call.
+    llm.queue(Reply.text("ok"))
+    await prompt(client, sid, "and now?")
+    results = [b for m in llm.requests[-1].body["messages"] for b in m["content"]
+               if isinstance(b, dict) and b.get("tool_use_id") == "slow"]
+    assert len(results) == 1 and results[0]["is_error"]
+    assert "Interrupted" in json.dumps(results[0]) and "Exit code" not in json.dumps(results[0])
 
 
-async def test_cancel_request_on_a_compaction(llm: Any, tmp_path: Path, workspace: Path) -> None:
-    client = await start_client()
-    await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
-    sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
-    try:
-        llm.queue(Reply.text("first answer " * 50))
-        await prompt(client, sid, "hello")
-        llm.queue(Reply(fault={"fault": "hang", "seconds": 20}))
-        fut = client.protocol.send_request("sidecar/compact", {"sessionId": sid}, msg_id="compact-1")
-        await asyncio.sleep(1.0)
-        client.protocol.notify("$/cancelRequest", types.CancelParams(id="compact-1"))
-        with pytest.raises(JsonRpcException) as err:
-            await asyncio.wait_for(asyncio.wrap_future(fut), 15)
-        assert err.value.code == -32800
-    finally:
-        await stop_client(client)
+@module_loop
+async def test_cancel_request_on_a_compaction(sidecars: Any, llm: Any, workspace: Path) -> None:
+    client = await sidecars.session(workspace)
+    sid = client.sid
+    llm.queue(Reply.text("first answer " * 50))
+    await prompt(client, sid, "hello")
+    llm.queue(Reply(fault={"fault": "hang", "seconds": 20}))
+    fut = client.protocol.send_request("sidecar/compact", {"sessionId": sid}, msg_id="compact-1")
+    await asyncio.sleep(1.0)
+    client.protocol.notify("$/cancelRequest", types.CancelParams(id="compact-1"))
+    with pytest.raises(JsonRpcException) as err:
+        await asyncio.wait_for(asyncio.wrap_future(fut), 15)
+    assert err.value.code == -32800
 
 
 @pytest.mark.skipif(not (CORPUS / "spotter-2.jsonl").exists(), reason="corpus not present")
-async def test_claude_code_session_loads_and_continues(llm: Any, tmp_path: Path, workspace: Path) -> None:
+@module_loop
+async def test_claude_code_session_loads_and_continues(sidecars: Any, llm: Any,
+                                                      tmp_path: Path) -> None:
     copy = tmp_path / "spotter-2.jsonl"
     shutil.copy(CORPUS / "spotter-2.jsonl", copy)
-    client = await start_client()
-    rec = await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
-    try:
-        res = await call(client, "session/load", {"sessionId": str(copy)})
-        assert res["gauge"]["source"] == "provider" and res["gauge"]["used"] > 20_000
-        assert rec.of("user_message_chunk") and rec.of("agent_message_chunk")
-        llm.queue(Reply.text("Continuing the recorded work."))
-        out = await prompt(client, res["sessionId"], "please continue")
-        assert out["stopReason"] == "end_turn"
-        sent = llm.requests[-1].body["messages"]
-        assert len(sent) > 3 and "please continue" in json.dumps(sent[-1])
-    finally:
-        await stop_client(client)
+    client = await sidecars.client()
+    rec = client.rec
+    res = await call(client, "session/load", {"sessionId": str(copy)})
+    sidecars.opens(client, res["sessionId"])
+    assert res["gauge"]["source"] == "provider" and res["gauge"]["used"] > 20_000
+    assert rec.of("user_message_chunk") and rec.of("agent_message_chunk")
+    llm.queue(Reply.text("Continuing the recorded work."))
+    out = await prompt(client, res["sessionId"], "please continue")
+    assert out["stopReason"] == "end_turn"
+    sent = llm.requests[-1].body["messages"]
+    assert len(sent) > 3 and "please continue" in json.dumps(sent[-1])
 
 
+@module_loop
 async def test_prompt_history_list_and_undo(llm: Any, tmp_path: Path, workspace: Path) -> None:
+    # A process of its own: the prompt history is the store's, whatever the session.
     client = await start_client()
     await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
     sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
@@ -172,21 +172,19 @@ async def test_prompt_history_list_and_undo(llm: Any, tmp_path: Path, workspace:
         await stop_client(client)
 
 
-async def test_context_view_counts_exactly_with_the_provider(llm: Any, tmp_path: Path, workspace: Path) -> None:
-    client = await start_client()
-    await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
-    sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
-    try:
-        llm.queue(Reply.text("hello"))
-        await prompt(client, sid, "hi")
-        view = await call(client, "sidecar/context", {"sessionId": sid})
-        assert view["exact"]["source"] == "count_tokens"
-        counted = [r for r in llm.requests if r.path.endswith("count_tokens")]
-        assert counted and view["exact"]["tokens"] == counted[-1].input_tokens
-    finally:
-        await stop_client(client)
+@module_loop
+async def test_context_view_counts_exactly_with_the_provider(sidecars: Any, llm: Any, workspace: Path) -> None:
+    client = await sidecars.session(workspace)
+    sid = client.sid
+    llm.queue(Reply.text("hello"))
+    await prompt(client, sid, "hi")
+    view = await call(client, "sidecar/context", {"sessionId": sid})
+    assert view["exact"]["source"] == "count_tokens"
+    counted = [r for r in llm.requests if r.path.endswith("count_tokens")]
+    assert counted and view["exact"]["tokens"] == counted[-1].input_tokens
 
 
+@module_loop
 async def test_workspace_configuration_and_invalid_values_warn(llm: Any, tmp_path: Path, workspace: Path) -> None:
     client = await start_client()
     raw_settings = {**settings_for("anthropic", llm.url, tmp_path / "store"),
@@ -218,6 +216,7 @@ async def test_workspace_configuration_and_invalid_values_warn(llm: Any, tmp_pat
         await stop_client(client)
 
 
+@module_loop
 async def test_first_turn_does_not_hold_other_requests_while_the_sdk_loads(
         llm: Any, tmp_path: Path, workspace: Path) -> None:
     """The first turn needs the provider SDK (about two seconds to import); meanwhile the
