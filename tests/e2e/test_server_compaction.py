@@ -9,41 +9,33 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from sidecar.fake_llm import Reply
-from tests.e2e.session_client import (
-    call,
-    initialize,
-    prompt,
-    settings_for,
-    start_client,
-    stop_client,
-)
+from tests.e2e.session_client import call, prompt
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 RULE = "Keep functions short."
 NOTES = "notes: " + "the parser keeps its state between calls. " * 500
 
 
-async def open_session(llm: Any, tmp_path: Path, workspace: Path, **settings: Any) -> tuple[Any, Any, str]:
+async def open_session(sidecars: Any, workspace: Path, **settings: Any) -> tuple[Any, Any, str]:
+    """A new session on the module's one process with these settings."""
     (workspace / "CLAUDE.md").write_text(RULE + "\n")
-    client = await start_client()
-    rec = await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store",
-                                                compactionBackend="server", **settings))
-    sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
-    return client, rec, sid
+    client = await sidecars.session(workspace, compactionBackend="server", **settings)
+    return client, client.rec, client.sid
 
 
 async def test_the_provider_compacts_and_its_block_leads_later_requests(
-        llm: Any, tmp_path: Path, workspace: Path) -> None:
-    client, rec, sid = await open_session(llm, tmp_path, workspace)
-    try:
-        await prompt(client, sid, NOTES)
-        llm.queue(Reply.text("The user shared notes on the parser's state."))
-        res = await call(client, "sidecar/compact", {"sessionId": sid, "instructions": "keep file names"})
-        compaction_request = llm.requests[-1]
-        await prompt(client, sid, "what next?")
-        after = llm.requests[-1]
-    finally:
-        await stop_client(client)
+        sidecars: Any, llm: Any, workspace: Path) -> None:
+    client, rec, sid = await open_session(sidecars, workspace)
+    await prompt(client, sid, NOTES)
+    llm.queue(Reply.text("The user shared notes on the parser's state."))
+    res = await call(client, "sidecar/compact", {"sessionId": sid, "instructions": "keep file names"})
+    compaction_request = llm.requests[-1]
+    await prompt(client, sid, "what next?")
+    after = llm.requests[-1]
     assert res["status"] == "completed" and res["tier"] == "full" and res["backend"] == "server"
     assert res["tokensAfter"] < res["tokensBefore"]
     # The compaction request: the conversation as it stood, the compaction parameter with our
@@ -69,17 +61,14 @@ async def test_the_provider_compacts_and_its_block_leads_later_requests(
 
 
 async def test_a_refused_server_compaction_falls_back_to_our_summary(
-        llm: Any, tmp_path: Path, workspace: Path) -> None:
-    client, rec, sid = await open_session(llm, tmp_path, workspace)
-    try:
-        await prompt(client, sid, NOTES)
-        # The provider turns the compaction down (a 400: it is not offered for this model).
-        llm.queue(Reply(fault={"fault": "invalid_request",
-                               "message": "compaction is not supported for this model"}))
-        res = await call(client, "sidecar/compact", {"sessionId": sid})
-        said = [m.message if hasattr(m, "message") else m["message"] for m in client.messages]
-    finally:
-        await stop_client(client)
+        sidecars: Any, llm: Any, workspace: Path) -> None:
+    client, rec, sid = await open_session(sidecars, workspace)
+    await prompt(client, sid, NOTES)
+    # The provider turns the compaction down (a 400: it is not offered for this model).
+    llm.queue(Reply(fault={"fault": "invalid_request",
+                           "message": "compaction is not supported for this model"}))
+    res = await call(client, "sidecar/compact", {"sessionId": sid})
+    said = [m.message if hasattr(m, "message") else m["message"] for m in client.messages]
     assert res["status"] == "completed" and res["backend"] == "local"
     summary_request = llm.requests[-1]
     assert "compaction" not in summary_request.body
@@ -88,66 +77,57 @@ async def test_a_refused_server_compaction_falls_back_to_our_summary(
 
 
 async def test_a_failing_provider_fails_the_compaction_without_a_second_summary(
-        llm: Any, tmp_path: Path, workspace: Path) -> None:
-    client, rec, sid = await open_session(llm, tmp_path, workspace)
+        sidecars: Any, llm: Any, workspace: Path) -> None:
+    client, rec, sid = await open_session(sidecars, workspace)
+    await prompt(client, sid, NOTES)
+    # Failing as it would on any call (the first try and two retries): our own summary,
+    # from the same provider, would only fail again.
+    for _ in range(3):
+        llm.queue(Reply(fault={"fault": "server_error"}))
+    sent = len(llm.requests)
     try:
-        await prompt(client, sid, NOTES)
-        # Failing as it would on any call (the first try and two retries): our own summary,
-        # from the same provider, would only fail again.
-        for _ in range(3):
-            llm.queue(Reply(fault={"fault": "server_error"}))
-        sent = len(llm.requests)
-        try:
-            await call(client, "sidecar/compact", {"sessionId": sid})
-            raise AssertionError("the compaction succeeded")
-        except Exception as err:  # noqa: BLE001 - the JSON-RPC error is what is checked
-            assert getattr(err, "code", None) == -33005
-    finally:
-        await stop_client(client)
+        await call(client, "sidecar/compact", {"sessionId": sid})
+        raise AssertionError("the compaction succeeded")
+    except Exception as err:  # noqa: BLE001 - the JSON-RPC error is what is checked
+        assert getattr(err, "code", None) == -33005
     tried = llm.requests[sent:]
     assert len(tried) == 3 and all("compaction" in r.body for r in tried)
     assert [u["status"] for u in rec.of("compaction_update")] == ["in_progress", "failed"]
 
 
 async def test_a_model_listed_without_compaction_goes_straight_to_our_summary(
-        llm: Any, tmp_path: Path, workspace: Path) -> None:
+        sidecars: Any, llm: Any, workspace: Path) -> None:
     """The models endpoint says which models take ``compaction``; for one that does not,
     the sidecar does not spend a refused call finding out."""
     llm.configure_models({"models": [
         {"id": "claude-haiku-4-5-20251001", "context_window": 200_000, "max_output": 64_000,
          "line": "haiku", "adaptive_thinking": False, "budget_thinking": True}]})
-    client, rec, sid = await open_session(llm, tmp_path, workspace, model="claude-haiku-4-5")
-    try:
-        # The listing has arrived once the window comes from it (the alias names the snapshot).
-        await rec.wait_for(lambda: any(
-            u["_meta"]["sidecar"].get("windowSource") == "anthropic /v1/models"
-            for u in rec.of("usage_update")))
-        await prompt(client, sid, NOTES)
-        sent = len(llm.requests)
-        res = await call(client, "sidecar/compact", {"sessionId": sid})
-    finally:
-        await stop_client(client)
+    client, rec, sid = await open_session(sidecars, workspace, model="claude-haiku-4-5")
+    # The listing has arrived once the window comes from it (the alias names the snapshot).
+    await rec.wait_for(lambda: any(
+        u["_meta"]["sidecar"].get("windowSource") == "anthropic /v1/models"
+        for u in rec.of("usage_update")))
+    await prompt(client, sid, NOTES)
+    sent = len(llm.requests)
+    res = await call(client, "sidecar/compact", {"sessionId": sid})
     assert res["status"] == "completed" and res["backend"] == "local"
     assert not any("compaction" in r.body for r in llm.requests[sent:])
     assert llm.model_requests == ["GET /v1/models"]
 
 
 async def test_a_file_read_before_the_providers_compaction_comes_back_after_its_block(
-        llm: Any, tmp_path: Path, workspace: Path) -> None:
+        sidecars: Any, llm: Any, workspace: Path) -> None:
     """Continuity holds for the provider's backend as for ours: after the signed block, the
     project's rules lead the user's words and the file read last is re-injected."""
     (workspace / "parser.py").write_text("def parse(text):\n    return text.split()  # PARSER-MARK\n")
-    client, rec, sid = await open_session(llm, tmp_path, workspace)
-    try:
-        llm.queue(Reply.tool_use("Read", {"file_path": "parser.py"}, text="Reading it."))
-        llm.queue(Reply.text("It splits on whitespace."))
-        await prompt(client, sid, NOTES + " What does parser.py do?")
-        llm.queue(Reply.text("The user asked what the parser does."))
-        res = await call(client, "sidecar/compact", {"sessionId": sid})
-        await prompt(client, sid, "and then?")
-        after = llm.requests[-1]
-    finally:
-        await stop_client(client)
+    client, rec, sid = await open_session(sidecars, workspace)
+    llm.queue(Reply.tool_use("Read", {"file_path": "parser.py"}, text="Reading it."))
+    llm.queue(Reply.text("It splits on whitespace."))
+    await prompt(client, sid, NOTES + " What does parser.py do?")
+    llm.queue(Reply.text("The user asked what the parser does."))
+    res = await call(client, "sidecar/compact", {"sessionId": sid})
+    await prompt(client, sid, "and then?")
+    after = llm.requests[-1]
     assert res["backend"] == "server"
     messages = after.body["messages"]
     assert messages[0]["content"][0]["type"] == "compaction"
