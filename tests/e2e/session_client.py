@@ -174,6 +174,8 @@ class SidecarPool:
                 client, settings_for(provider, self.url, store, **extra))
             self.clients[key] = client
         client.rec.reset()  # type: ignore[attr-defined]
+        client.messages.clear()
+        client.log_messages.clear()
         return client
 
     async def session(self, workspace: Path, provider: str = "anthropic",
