@@ -125,26 +125,23 @@ async def test_a_result_too_large_for_the_room_left_is_saved_with_a_preview(
 
 
 async def test_a_turn_that_keeps_refilling_stops_with_a_clear_message(
-        llm: Any, tmp_path: Path, workspace: Path) -> None:
+        sidecars: Any, llm: Any, workspace: Path) -> None:
     # Ten files of ~3K tokens: each fits the room left, together they overflow the budget,
     # and the model wants all of them in view at once.
     files = {f"part{i}": write_module(workspace, f"part{i}", 200) for i in range(10)}
     llm.responder = rereading_model(files)
-    client = await start(llm, tmp_path, workspace, **SMALL, sessionMemory={"enabled": False})
-    try:
-        res = await prompt(client, client.sid, "read every part and keep them all in view")
-        assert res["stopReason"] == "max_turn_requests"
-        assert len(completed_auto(client)) <= 3
-        assert len(main_requests(llm)) < 40
-        shown = [m for m in shown_messages(client) if "refills" in m]
-        assert shown and "/clear" in shown[0] and "window" in shown[0]
-        assert "refills" in client.rec.text()
-    finally:
-        await stop_client(client)
+    client = await sidecars.session(workspace, **SMALL, sessionMemory={"enabled": False})
+    res = await prompt(client, client.sid, "read every part and keep them all in view")
+    assert res["stopReason"] == "max_turn_requests"
+    assert len(completed_auto(client)) <= 3
+    assert len(main_requests(llm)) < 40
+    shown = [m for m in shown_messages(client) if "refills" in m]
+    assert shown and "/clear" in shown[0] and "window" in shown[0]
+    assert "refills" in client.rec.text()
 
 
 async def test_a_compaction_without_real_headroom_counts_as_a_failure(
-        llm: Any, tmp_path: Path, workspace: Path) -> None:
+        sidecars: Any, llm: Any, workspace: Path) -> None:
     files = {f"part{i}": write_module(workspace, f"part{i}", 200) for i in range(10)}
     # A summarizer that keeps almost everything: each compaction shrinks the context a
     # little but leaves it near the auto-compact point.
@@ -154,22 +151,19 @@ async def test_a_compaction_without_real_headroom_counts_as_a_failure(
         return Reply.text(f"<summary>{filler}</summary>")
 
     llm.responder = rereading_model(files, on_summary=long_summary)
-    client = await start(llm, tmp_path, workspace, **SMALL, sessionMemory={"enabled": False})
+    client = await sidecars.session(workspace, **SMALL, sessionMemory={"enabled": False})
     try:
-        try:
-            await prompt(client, client.sid, "read every part and keep them all in view")
-        except JsonRpcException as err:
-            assert err.code == -33003  # blocked once compaction can no longer help
-        gauge = await call(client, "sidecar/gauge", {"sessionId": client.sid})
-        assert gauge["autoCompact"]["circuitBreaker"] == "open"
-        assert gauge["autoCompact"]["consecutiveFailures"] == 3
-        assert len(main_requests(llm)) < 40
-        done = completed_auto(client)
-        # Committed, since they shrank the context, but not reported as a plain success.
-        assert done and all(u.get("error") for u in done)
-        assert all(u["tokensAfter"] < u["tokensBefore"] for u in done)
-    finally:
-        await stop_client(client)
+        await prompt(client, client.sid, "read every part and keep them all in view")
+    except JsonRpcException as err:
+        assert err.code == -33003  # blocked once compaction can no longer help
+    gauge = await call(client, "sidecar/gauge", {"sessionId": client.sid})
+    assert gauge["autoCompact"]["circuitBreaker"] == "open"
+    assert gauge["autoCompact"]["consecutiveFailures"] == 3
+    assert len(main_requests(llm)) < 40
+    done = completed_auto(client)
+    # Committed, since they shrank the context, but not reported as a plain success.
+    assert done and all(u.get("error") for u in done)
+    assert all(u["tokensAfter"] < u["tokensBefore"] for u in done)
 
 
 async def test_a_long_turn_of_new_reads_compacts_as_often_as_it_needs_and_finishes(
