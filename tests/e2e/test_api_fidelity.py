@@ -29,6 +29,8 @@ from tests.e2e.session_client import (
     stop_client,
 )
 
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 RULE = "Every answer names the file it comes from."
 
 
@@ -52,9 +54,10 @@ async def open_session(llm: Any, tmp_path: Path, workspace: Path, provider: str 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai", "openai-compatible"])
 async def test_project_rules_survive_compaction_clear_load_and_model_switch(
-        llm: Any, tmp_path: Path, workspace: Path, provider: str) -> None:
+        sidecars: Any, llm: Any, workspace: Path, provider: str) -> None:
     (workspace / "CLAUDE.md").write_text(RULE + "\n")
-    client, _, sid = await open_session(llm, tmp_path, workspace, provider)
+    client = await sidecars.session(workspace, provider)
+    sid = client.sid
     model = "claude-opus-4-6" if provider == "anthropic" else "gpt-4.1"
     try:
         await prompt(client, sid, "hello, here are my notes: " + "the parser keeps state. " * 800)
@@ -71,10 +74,11 @@ async def test_project_rules_survive_compaction_clear_load_and_model_switch(
         assert llm.requests[-1].body["model"] == model
         assert RULE in first_message(llm.requests[-1])
     finally:
-        await stop_client(client)
+        await call(client, "session/close", {"sessionId": sid})
     # Another process resumes the session from its transcript.
+    store = client.store
     client = await start_client()
-    await initialize(client, settings_for(provider, llm.url, tmp_path / "store"))
+    await initialize(client, settings_for(provider, llm.url, store))
     try:
         await call(client, "session/load", {"sessionId": sid})
         await prompt(client, sid, "after the reload")
@@ -98,23 +102,21 @@ async def test_a_long_context_name_is_a_beta_not_a_model_id(
         await stop_client(client)
 
 
-async def test_a_refused_image_is_not_sent_again(llm: Any, tmp_path: Path, workspace: Path) -> None:
-    client, _, sid = await open_session(llm, tmp_path, workspace)
+async def test_a_refused_image_is_not_sent_again(sidecars: Any, llm: Any, workspace: Path) -> None:
+    client = await sidecars.session(workspace)
+    sid = client.sid
     big = base64.b64encode(b"\x89PNG\r\n\x1a\n" + os.urandom(5 * 1024 * 1024)).decode()
-    try:
-        with pytest.raises(JsonRpcException) as err:
-            await call(client, "session/prompt", {"sessionId": sid, "prompt": [
-                {"type": "text", "text": "what is in this screenshot?"},
-                {"type": "image", "mimeType": "image/png", "data": big}]})
-        assert "image exceeds 5 MB maximum" in str(err.value)
-        (refusal,) = llm.take_violations()
-        assert refusal.rule == "refused" and "image exceeds" in refusal.detail
-        await prompt(client, sid, "never mind, just say hi")
-        sent = json.dumps(llm.requests[-1].body["messages"])
-        assert '"image"' not in sent and "media removed" in sent
-        assert "what is in this screenshot?" in sent  # what the user said stays
-    finally:
-        await stop_client(client)
+    with pytest.raises(JsonRpcException) as err:
+        await call(client, "session/prompt", {"sessionId": sid, "prompt": [
+            {"type": "text", "text": "what is in this screenshot?"},
+            {"type": "image", "mimeType": "image/png", "data": big}]})
+    assert "image exceeds 5 MB maximum" in str(err.value)
+    (refusal,) = llm.take_violations()
+    assert refusal.rule == "refused" and "image exceeds" in refusal.detail
+    await prompt(client, sid, "never mind, just say hi")
+    sent = json.dumps(llm.requests[-1].body["messages"])
+    assert '"image"' not in sent and "media removed" in sent
+    assert "what is in this screenshot?" in sent  # what the user said stays
 
 
 async def test_a_long_paste_goes_to_the_paste_store(llm: Any, tmp_path: Path, workspace: Path) -> None:
