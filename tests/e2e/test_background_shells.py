@@ -28,7 +28,8 @@ from tests.e2e.session_client import (
     stop_client,
 )
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+pytestmark = [pytest.mark.asyncio(loop_scope="module"),
+              pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")]
 
 
 def living(marker: str, pgid: int) -> list[str]:
@@ -98,13 +99,12 @@ def ticks(text: str) -> list[int]:
     return [int(n) for n in re.findall(r"^tick-(\d+)$", text, re.MULTILINE)]
 
 
-async def test_read_twice_then_killed(llm: Any, tmp_path: Path, workspace: Path) -> None:
+async def test_read_twice_then_killed(sidecars: Any, llm: Any, workspace: Path) -> None:
     marker = f"bgshell-{uuid.uuid4().hex[:12]}"
-    client = await start_client()
+    client = await sidecars.session(workspace)
+    sid, rec = client.sid, client.rec
     pgid = -1
     try:
-        rec = await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
-        sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
         # The pauses between a reply's events let the shell print before each read.
         llm.queue_many([
             Reply.tool_use("Bash", {"command": ticking(marker), "run_in_background": True,
@@ -148,19 +148,24 @@ async def test_read_twice_then_killed(llm: Any, tmp_path: Path, workspace: Path)
         assert kinds == {"toolu_bg": "execute", "toolu_out1": "read", "toolu_out2": "read",
                          "toolu_kill": "execute"}
     finally:
-        await end_client(client)
+        await call(client, "session/close", {"sessionId": sid})
     assert await all_gone(marker, pgid) == []
 
 
 @pytest.mark.parametrize("end", ["shutdown", "end of input", "kill -9", "session/close", "/clear"])
 async def test_a_shell_left_running_ends_with_its_session_or_the_sidecar(
-        llm: Any, tmp_path: Path, workspace: Path, end: str) -> None:
+        sidecars: Any, llm: Any, tmp_path: Path, workspace: Path, end: str) -> None:
     marker = f"bgshell-{uuid.uuid4().hex[:12]}"
-    client = await start_client()
+    # The ends that leave the sidecar running take the module's shared one.
+    shared = end in ("session/close", "/clear")
+    client = await sidecars.session(workspace) if shared else await start_client()
     pgid = -1
     try:
-        await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
-        sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
+        if shared:
+            sid = client.sid
+        else:
+            await initialize(client, settings_for("anthropic", llm.url, tmp_path / "store"))
+            sid = (await call(client, "session/new", {"cwd": str(workspace)}))["sessionId"]
         llm.queue_many([Reply.tool_use("Bash", {"command": ticking(marker), "run_in_background": True},
                                        id="toolu_bg"),
                         Reply.text("It is ticking.")])
@@ -197,7 +202,8 @@ async def test_a_shell_left_running_ends_with_its_session_or_the_sidecar(
             assert old.get("is_error")
             assert "This session has started no background shell." in text_of(old)
     finally:
-        await end_client(client)
+        if not shared:
+            await end_client(client)
     assert await all_gone(marker, pgid) == []
 
 
