@@ -37,11 +37,14 @@ class ToolSpec:
     name: str
     description: str
     input_schema: dict[str, Any]
-    # The tool type Anthropic defines for it (``memory_20250818``): sent as that type there.
-    anthropic_type: str | None = None
-    # Its definition is loaded only when a tool search finds it (sent with
-    # ``defer_loading``; sidecar.core.turns.deferred_tools).
-    deferred: bool = False
+    anthropic_type: str | None = None  # the type Anthropic defines for it (memory_20250818)
+    deferred: bool = False  # loaded only once a tool search finds it (core.turns.deferred_tools)
+
+    def definition(self, typed: bool = False) -> dict[str, Any]:
+        """As a Messages API tool; ``typed``: one Anthropic defines goes as its type and name."""
+        if typed and self.anthropic_type:
+            return {"type": self.anthropic_type, "name": self.name}
+        return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
 
 
 @dataclass

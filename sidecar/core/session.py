@@ -357,11 +357,8 @@ class Session:
             counter = prefix_counter(self.ledger.counter, self.info.model)
             if self.prefix_view is not None:
                 parts.update(self.prefix_view.parts(counter))
-            # A tool Anthropic defines goes there as its type and name only.
             typed = self.info.provider == "anthropic"
-            specs = [{"type": s.anthropic_type, "name": s.name} if typed and s.anthropic_type
-                     else {"name": s.name, "description": s.description,
-                           "input_schema": s.input_schema}
+            specs = [s.definition(typed)
                      for s in prefix_tools(self.offering.offered(), self.offering.deferral,
                                            self.info.provider in SERVER_SEARCH_PROVIDERS)]
             if isinstance(counter, Tiktoken):

@@ -145,17 +145,10 @@ def build_messages_body(
             breakpoints += 1
         body["system"] = system
 
-    # A tool Anthropic defines goes as its type: the API supplies its schema and words.
-    tools: list[dict[str, Any]] = [
-        {"type": t.anthropic_type, "name": t.name} if t.anthropic_type else
-        {"name": t.name, "description": t.description, "input_schema": t.input_schema}
-        for t in request.tools if not t.deferred
-    ]
+    tools = [t.definition(typed=True) for t in request.tools if not t.deferred]
     tools += [dict(ANTHROPIC_DEFINITIONS[name]) for name in request.server_tools
               if name in ANTHROPIC_DEFINITIONS]
-    deferred = [{"name": t.name, "description": t.description,
-                 "input_schema": t.input_schema, "defer_loading": True}
-                for t in request.tools if t.deferred]
+    deferred = [{**t.definition(), "defer_loading": True} for t in request.tools if t.deferred]
     if deferred:
         # The API's search finds the deferred tools; they stay out of the context (and
         # the cached prefix) until it references them, so the breakpoint goes before them.

@@ -170,8 +170,8 @@ def server_calls(content: list[Block]) -> list[ServerCall]:
             calls.append(ServerCall(str(b.get("id")), str(b.get("name")),
                                     given if isinstance(given, dict) else {}, sources, error))
         elif b.get("type") == OPENAI_WEB_SEARCH_CALL:
-            action = b.get("action") if isinstance(b.get("action"), dict) else {}
-            assert isinstance(action, dict)
+            given_action = b.get("action")
+            action: dict[str, Any] = given_action if isinstance(given_action, dict) else {}
             listed = [Source(_text(s.get("url")), _text(s.get("url")))
                       for s in action.get("sources") or [] if isinstance(s, dict) and s.get("url")]
             cited = _annotation_sources(content)

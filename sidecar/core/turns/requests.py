@@ -58,6 +58,7 @@ class RequestSource(Protocol):
     def described(self, model: str | None = None) -> ModelDescription | None: ...
 
     server_tool_policy: ServerToolPolicy
+
     def rewrite(self, cause: Cause) -> None: ...
 
 
