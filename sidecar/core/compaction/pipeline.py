@@ -363,8 +363,15 @@ class ContextTiers:
         target = room_target(host.thresholds.auto_compact_at, host.thresholds.blocking_at)
         if trigger == "auto" and not force_full and host.settings.sessionMemory.enabled:
             await self.memory.wait()
-            plan = plan_memory_compaction(host, self.memory)
-            if plan is not None:
+            # Notes that stop well before the context's end leave a tail too long to make
+            # room; brought up to date once (a call reading the cached context, as a full
+            # summary would), they can still serve.
+            for refresh in (False, True):
+                if refresh and not await self.memory.update(host, cached_only=True):
+                    break
+                plan = plan_memory_compaction(host, self.memory)
+                if plan is None:
+                    continue
                 summary, tail = plan
                 records = self._new_context("session_memory", trigger, shown, summary, tail,
                                             await reinjected_context(host, "session_memory"))
@@ -374,7 +381,7 @@ class ContextTiers:
                     self._commit(records)
                     await after_compaction(host, trigger, summary)
                     return CompactOutcome("session_memory", "local", host.ledger.used(), summary)
-                log.info("session memory compaction would leave %s tokens; using full", after)
+                log.info("session memory compaction would leave %s tokens", after)
         await host.editor.progress(token, "report", "Compacting", "summarizing the conversation")
         instructions = await with_hook_output(host, trigger, instructions)
         result = await full_compact(host, instructions)

@@ -84,7 +84,7 @@ class SessionMemory:
                 return
             if self.state.tool_calls_since < cfg.updateToolCalls and tool_calls > 0:
                 return
-        self._task = asyncio.ensure_future(self.update(session, ends_on_text=tool_calls == 0))
+        self._task = asyncio.ensure_future(self.update(session))
 
     async def wait(self, timeout: float = 15.0) -> None:
         if self._task is not None and not self._task.done():
@@ -93,8 +93,14 @@ class SessionMemory:
             except (asyncio.TimeoutError, Exception):
                 pass
 
-    async def update(self, session: CompactionHost, ends_on_text: bool = True) -> bool:
+    async def update(self, session: CompactionHost, cached_only: bool = False) -> bool:
+        """Bring the notes up to the context's end, or with ``cached_only`` up to the last
+        answer: what the provider has cached, so the call reads it rather than writing the
+        newest results, which a compaction keeps verbatim anyway."""
         records = session.transcript.model_view()
+        if cached_only:
+            answered = [i for i, m in enumerate(records) if m.kind == "assistant"]
+            records = records[:answered[-1] + 1] if answered else []
         if not records:
             return False
         current = self.content() or memory_template()
@@ -110,9 +116,9 @@ class SessionMemory:
         self.state.tokens_at_update = session.ledger.used()
         self.state.tool_calls_since = 0
         self.state.updates += 1
-        # Only a turn that ended on text is a safe cut: no tool_use waits for its result.
-        if ends_on_text:
-            self.state.last_summarized_uuid = records[-1].uuid
+        cut = last_safe_cut(records)
+        if cut is not None:
+            self.state.last_summarized_uuid = cut
         self._save(text)
         return True
 
@@ -130,6 +136,23 @@ class SessionMemory:
             self.state.last_summarized_uuid = renamed.get(last, summary_uuid)
         if self.path.exists():
             self._state_path.write_text(json.dumps(self.state.__dict__))
+
+
+def last_safe_cut(records: list[Message]) -> str | None:
+    """The newest record after which no tool_use waits for its result: the notes cover
+    everything up to it, and a kept tail starting after it breaks no pair. In a long turn
+    that is the last round of results, not the turn's start, so the notes can serve."""
+    pending: set[str] = set()
+    cut: str | None = None
+    for m in records:
+        for b in m.content:
+            if b.get("type") == "tool_use":
+                pending.add(str(b.get("id")))
+            elif b.get("type") == "tool_result":
+                pending.discard(str(b.get("tool_use_id")))
+        if not pending:
+            cut = m.uuid
+    return cut
 
 
 def _truncate_sections(text: str) -> str:

@@ -4,12 +4,13 @@ summary call."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from types import SimpleNamespace
 
 from sidecar.core.accounting.tokens import SeedBytes, TokenLedger, message_tokens
 from sidecar.core.compaction.prompts import memory_template
-from sidecar.core.compaction.session_memory import select_tail
+from sidecar.core.compaction.session_memory import last_safe_cut, select_tail
 from sidecar.core.conversation.messages import Message, tool_result_block
 from sidecar.core.ports import ProviderError
 from sidecar.core.settings import SessionMemory, Settings
@@ -20,6 +21,7 @@ from tests.unit.core.engine_builders import (
     build_engine,
     call_kind,
     request_tokens,
+    shell,
     texts,
     tool_turns,
 )
@@ -177,3 +179,68 @@ def test_in_a_small_window_the_tail_is_a_share_of_the_auto_compact_point() -> No
     session.thresholds = SimpleNamespace(auto_compact_at=167_000)  # 200K: the seed's bounds
     start = select_tail(records, len(records), session)
     assert sum(message_tokens(m, session.ledger.counter) for m in records[start:]) >= 10_000 * 3 // 4
+
+
+# ----- where the notes stop ----------------------------------------------------------------
+
+
+def test_notes_taken_mid_turn_stop_at_the_last_answered_round() -> None:
+    """Notes taken while the model waits for a tool cover every record up to its last
+    round of results: a tail kept from there breaks no pair. (They used to count only at
+    a turn that ended on text, so in a long turn they covered nothing of it.)"""
+    records = [m for i in range(3) for m in turn(i, 100)]
+    waiting = Message(kind="assistant", message_id="w", content=[
+        {"type": "tool_use", "id": "tw", "name": "Read", "input": {"file_path": "b"}}])
+    assert last_safe_cut(records) == records[-1].uuid
+    assert last_safe_cut([*records, waiting]) == records[-1].uuid
+    results = Message(kind="user", content=[tool_result_block("tw", "b")])
+    assert last_safe_cut([*records, waiting, results]) == results.uuid
+    assert last_safe_cut([waiting]) is None
+
+
+LONG_TURN_MEMORY = SessionMemory(enabled=True, initTokens=4_000, updateTokens=3_000,
+                                 updateToolCalls=1, startPercent=1, updatePercent=1,
+                                 minTokens=1_000, maxTokens=6_000, minTextBlockMessages=1)
+
+
+async def test_in_a_long_turn_after_short_ones_the_notes_serve_every_compaction(
+        tmp_path: Path) -> None:
+    """Short turns, then one prompt that runs many tool rounds: each auto-compaction is
+    served by the notes (no summary call). Notes taken in the long turn used to leave
+    their cut at the last short turn's end, so the tail from there could not make room and
+    a full summary ran."""
+    engine = build_engine(tmp_path, sessionMemory=LONG_TURN_MEMORY)
+    await settled_turns(engine, 2)
+    engine.provider.main.extend(
+        [Reply(f"Running step {i}.", tools=[shell(f"long{i}", 3_000)]) for i in range(16)]
+        + [Reply("All steps are done.")])
+    await engine.prompt("run every step")
+    await engine.tiers.memory.wait()
+
+    assert engine.fired() and set(engine.fired()) == {"session_memory"}
+    assert engine.provider.requests_of("summary") == []
+    engine.assert_clean()
+
+
+async def test_stale_notes_are_brought_up_to_the_last_answer_before_they_serve(
+        tmp_path: Path) -> None:
+    """Notes written once, long before the compaction, would keep a tail too long to make
+    room; one update over what the provider has cached (not the newest results, which the
+    tail keeps) lets them serve instead of a full summary."""
+    once = dataclasses.replace(LONG_TURN_MEMORY, updateTokens=10_000_000, updatePercent=100)
+    engine = build_engine(tmp_path, sessionMemory=once)
+    engine.provider.main.extend(
+        [Reply(f"Running step {i}.", tools=[shell(f"step{i}", 3_000)]) for i in range(16)]
+        + [Reply("All steps are done.")])
+    await engine.prompt("run every step")
+
+    assert engine.fired()[0] == "session_memory"
+    assert engine.provider.requests_of("summary") == []
+    background, refresh, *_ = engine.provider.requests_of("memory")
+    # The refresh ends on the last answer: the results it asked for are not in it (the
+    # request holds the placeholder any unanswered call gets).
+    results = [b for m in refresh.messages for b in m.content if b.get("type") == "tool_result"]
+    assert "lorem ipsum" in str(results[-2]["content"])
+    assert "lorem ipsum" not in str(results[-1]["content"])
+    assert request_tokens(refresh) > request_tokens(background)
+    engine.assert_clean()
