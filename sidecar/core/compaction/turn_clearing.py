@@ -26,15 +26,19 @@ from sidecar.core.models.catalog import CACHE_READ, CACHE_WRITE_5M
 from sidecar.core.settings import Settings
 
 # The results of the newest answers the model may still be working from.
-KEEP_STEPS = 3
+KEEP_STEPS = 2
 # A result this many answers old has been acted on.
 STEPS_BACK = 8
 # A result this large has been acted on sooner: its file or output is what the model read
 # the answers since from (the recorded corpus billed 0.734 of its recordings against 0.743
 # with every result kept STEPS_BACK answers, and the peer benchmark's thirty 8K reads in
-# one turn 0.67 of Claude Code against 0.88 at the 1M window).
+# one turn 0.67 of Claude Code against 0.88 at the 1M window). Two answers rather than
+# three: each step rewrites the kept results after the cleared ones, so keeping fewer
+# makes steps cheap enough to take early (thirty 8K reads at 200K: 0.69 of Claude Code
+# against 0.81; the corpus 0.7326 against 0.7341 with the same 33 re-reads; one answer
+# made attio-2 dearer).
 BIG_RESULT = 4_000
-BIG_STEPS_BACK = 3
+BIG_STEPS_BACK = 2
 # A step must pay its rewrite back this many times over the requests expected to follow:
 # the turn's length to come is a guess, and a step that only just pays on the guess makes
 # recorded sessions dearer (1.5 cleared seven times in a 143-request turn, 4 % dearer than

@@ -39,7 +39,7 @@ def test_a_long_turn_clears_what_it_moved_past_and_keeps_its_newest_steps() -> N
 def test_a_large_result_is_moved_past_sooner() -> None:
     records = long_turn(40, 20_000)  # 40 results of 5,000 tokens
     ids = turn_clearing_candidates(records, Settings(), 205_000, None, set(), TOOLS, SeedBytes())
-    assert ids == [f"t{n}" for n in range(37)]  # all but the newest three answers'
+    assert ids == [f"t{n}" for n in range(38)]  # all but the newest two answers'
 
 
 def test_a_file_read_again_is_moved_past_however_recent() -> None:
@@ -55,7 +55,7 @@ def test_no_step_below_the_trigger_at_a_turns_start_or_when_it_would_not_pay() -
     waiting = long_turn(0, 0) + [Message(kind="user", content=[{"type": "text", "text": "go"}])]
     assert turn_clearing_candidates(waiting, settings, 90_000, None, set(), TOOLS, counter) == []
     # A short turn will not read the old results often enough to pay for the rewrite.
-    assert turn_clearing_candidates(long_turn(10, 40_000), settings, 100_000, None, set(), TOOLS,
+    assert turn_clearing_candidates(long_turn(6, 40_000), settings, 100_000, None, set(), TOOLS,
                                     counter) == []
 
 
