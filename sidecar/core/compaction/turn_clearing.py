@@ -6,6 +6,8 @@ request reads it back from the cache (0.1 of an input token, every time). Here, 
 context passes the same trigger mid-turn, the results the model has moved past go in one
 step, judged by the same cache arithmetic: the reads saved over the requests the turn is
 likely to make still, against the one rewrite of everything after the first cleared block.
+Of the results moved past, the newest ones from the point that pays best go: an old one
+far behind the end would have the whole conversation written again.
 
 Moved past: a file's content read again or edited since (the later read or edit holds
 what counts), and any result ``STEPS_BACK`` or more answers old (a search whose hits the
@@ -118,17 +120,32 @@ def turn_clearing_candidates(records: list[Message], settings: Settings, used: i
     chosen = [r for r in results if r.moved_past]
     if not chosen:
         return []
-    removed = sum(r.tokens for r in chosen)
-    first = chosen[0].index
-    blocks_after = sum(len(m.content) for m in records[first:])
-    start = first if blocks_after <= CACHE_LOOKBACK_BLOCKS else 0
-    rewritten = sum(sizes[start:]) - removed
     # The turn so far is the best guess of what it has left: one that has run many
     # requests is a long one.
     to_come = turn_steps
-    if to_come * CACHE_READ * removed <= MARGIN * rewritten * (CACHE_WRITE_5M - CACHE_READ):
+    # Suffix sums over the records: tokens and blocks from each record to the end.
+    tokens_from = [0.0] * (len(records) + 1)
+    blocks_from = [0] * (len(records) + 1)
+    for i in range(len(records) - 1, -1, -1):
+        tokens_from[i] = tokens_from[i + 1] + sizes[i]
+        blocks_from[i] = blocks_from[i + 1] + len(records[i].content)
+    # Every moved-past result from some point on: an older one more than the cache's
+    # lookback before the end makes the whole conversation be written again, so the newer
+    # ones alone may pay where all of them would not. The best-paying suffix goes.
+    best: tuple[float, int] | None = None
+    removed = 0.0
+    for k in range(len(chosen) - 1, -1, -1):
+        removed += chosen[k].tokens
+        first = chosen[k].index
+        start = first if blocks_from[first] <= CACHE_LOOKBACK_BLOCKS else 0
+        rewritten = tokens_from[start] - removed
+        value = (to_come * CACHE_READ * removed
+                 - MARGIN * rewritten * (CACHE_WRITE_5M - CACHE_READ))
+        if value > 0 and (best is None or value > best[0]):
+            best = (value, k)
+    if best is None:
         return []
-    return [r.tool_use_id for r in chosen]
+    return [r.tool_use_id for r in chosen[best[1]:]]
 
 
 def rereads_after_clearing(records: list[Message]) -> int:

@@ -71,3 +71,20 @@ def test_rereads_after_clearing_count_reads_of_a_file_whose_result_was_cleared()
             {"type": "tool_use", "id": f"a{n}", "name": "Read", "input": {"file_path": path}}]))
     # f0.py twice and f1.py were read again after their results were cleared; f3.py was not.
     assert rereads_after_clearing(records) == 3
+
+
+def test_only_the_newer_results_go_when_clearing_the_older_would_rewrite_everything() -> None:
+    """Old small results sit behind a large pasted prompt, more than the cache's lookback
+    before the end: clearing them too would write the whole conversation again, which the
+    reads saved do not pay for. The large results of the last steps, within the lookback,
+    pay on their own, and only they go."""
+    pasted = "p" * 240_000  # 60,000 tokens the user pasted with the prompt
+    records = [Message(kind="user", content=[{"type": "text", "text": pasted}])]
+    for n in range(30):
+        chars = 20_000 if 20 <= n < 28 else 1_600  # 5,000 or 400 tokens
+        records.append(Message(kind="assistant", message_id=f"m{n}", content=[
+            {"type": "tool_use", "id": f"t{n}", "name": "Read", "input": {"file_path": f"f{n}.py"}}]))
+        records.append(Message(kind="user", content=[
+            {"type": "tool_result", "tool_use_id": f"t{n}", "content": "x" * chars}]))
+    ids = turn_clearing_candidates(records, Settings(), 110_000, None, set(), TOOLS, SeedBytes())
+    assert ids == [f"t{n}" for n in range(20, 28)]
