@@ -491,9 +491,9 @@ class McpSessionLink(Protocol):
         """Take the servers' changes since the last call into the session: its tools, and
         attachments announcing them and the servers' instructions."""
 
-    def reannounce(self, ledger: TokenLedger, window: int) -> str | None:
-        """The servers' instructions and the tool set in one text, re-injected after a
-        compaction; None when there is nothing to say."""
+    def reannounce(self, ledger: TokenLedger, window: int, loaded: Sequence[str] = ()) -> str | None:
+        """The servers' instructions and the tool set (with the deferred ones ``loaded`` by a
+        search) in one text, re-injected after a compaction; None when nothing to say."""
 
 
 class McpServers(Protocol):

@@ -206,9 +206,10 @@ class McpLink:
         budget, window, percent = self._budget(session)
         return self._fit(session, listed, every, budget, window, percent)
 
-    def reannounce(self, ledger: TokenLedger, window: int) -> str | None:
+    def reannounce(self, ledger: TokenLedger, window: int,
+                   loaded: Sequence[str] = ()) -> str | None:
         """What a compaction re-injects (``reannouncement``)."""
-        return reannouncement(self, ledger, window)
+        return reannouncement(self, ledger, window, loaded)
 
     def sync(self, session: LinkedSession) -> None:
         """Take the changes since the last call (see the module's rule)."""
@@ -264,12 +265,14 @@ class McpLink:
             content=[{"type": "text", "text": "\n".join(lines)}], is_meta=True))
 
 
-def reannouncement(link: McpLink, ledger: TokenLedger, window: int) -> str | None:
+def reannouncement(link: McpLink, ledger: TokenLedger, window: int,
+                   loaded: Sequence[str] = ()) -> str | None:
     """The instructions and the tool set in one text within the budget: whole when it fits,
-    else the tools by name only and each server's instructions cut to an equal share."""
+    else the tools by name only and each server's instructions cut to an equal share. A
+    deferred tool a search has loaded (``loaded``) stays offered, so it is named."""
     listed = [t for t in link.manager.tools() if t.name in link.sent]
-    tools = [t for t in listed if t.name not in link.deferral.names]
-    deferred = [t for t in listed if t.name in link.deferral.names]
+    tools = [t for t in listed if t.name not in link.deferral.names or t.name in loaded]
+    deferred = [t for t in listed if t.name in link.deferral.names and t.name not in loaded]
     instructions = link.manager.instructions()
     if not listed and not instructions:
         return None

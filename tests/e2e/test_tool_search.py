@@ -5,8 +5,8 @@ are deferred; on Anthropic the API's own search finds one (``defer_loading`` too
 API its hosted ``tool_search`` does, on Chat Completions the sidecar's ToolSearch tool, and
 the found tool is called and run. Below the
 share nothing changes. The gauge and ``/context`` say how many are deferred and what that
-saved; a compaction keeps them deferred; a resumed session offers the tools the sidecar's
-search found before."""
+saved; a compaction keeps them deferred; a resumed or compacted session offers the tools
+the sidecar's search found before."""
 
 from __future__ import annotations
 
@@ -250,5 +250,14 @@ async def test_chat_completions_get_the_sidecars_tool_search_and_a_resume_keeps_
         llm.queue(Reply.text("Still here."))
         await prompt(resumed, sid, "anything else?")
         assert llm.requests[-1].body["tools"] == third.body["tools"]
+        # A compaction takes the search's result with it; the tools it found stay offered,
+        # in the same place, so the model need not search again.
+        llm.queue(Reply.text("Summary: pay_1 was refunded."))
+        await call(resumed, "sidecar/compact", {"sessionId": sid})
+        llm.queue(Reply.text("Yes."))
+        await prompt(resumed, sid, "still there?")
+        after = llm.requests[-1]
+        assert "refund payment" not in json.dumps(after.body["messages"])
+        assert after.body["tools"] == third.body["tools"]
     finally:
         await stop_client(resumed)

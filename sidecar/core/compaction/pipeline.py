@@ -44,6 +44,7 @@ from sidecar.core.compaction.turn_clearing import turn_clearing_candidates
 from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
+from sidecar.core.turns.deferred_tools import DISCOVERED_KEY, discovered_names
 from sidecar.core.workspace.hooks import after_compaction, with_hook_output
 
 if TYPE_CHECKING:
@@ -453,6 +454,9 @@ class ContextTiers:
                                                       "ptlRetries": ptl_retries,
                                                       "backend": "server" if server else "local"},
                                   "logicalParentUuid": last})
+        discovered = discovered_names(host.transcript.model_view())
+        if discovered:
+            boundary.extra["compactMetadata"][DISCOVERED_KEY] = discovered
         # What an earlier compaction re-injected is made afresh below, never kept twice.
         def copies(chosen: list[Message]) -> list[Message]:
             return [dataclasses.replace(m, uuid=new_uuid(), parent_uuid=None, usage=None,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, Literal
 from sidecar.core.conversation.messages import Message
 from sidecar.core.permissions.plan import reinjected_plan
 from sidecar.core.todos import reinjected_todos
+from sidecar.core.turns.deferred_tools import discovered_names
 from sidecar.core.workspace.hooks import reinjected_hook_context
 from sidecar.core.workspace.skills import reinjected_skill_listing, reinjected_skills
 
@@ -98,7 +99,8 @@ async def reinjected_mcp(session: CompactionHost, tier: Tier) -> list[Message]:
     link: McpSessionLink | None = getattr(session, "mcp", None)
     if link is None:
         return []
-    text = link.reannounce(session.ledger, session.thresholds.size)
+    text = link.reannounce(session.ledger, session.thresholds.size,
+                           discovered_names(session.transcript.model_view()))
     if text is None:
         return []
     return [Message(kind="attachment", attachment={"type": "mcp_context", "reinjected": True},

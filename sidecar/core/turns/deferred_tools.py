@@ -28,11 +28,13 @@ from dataclasses import dataclass
 
 from sidecar.contract.results import DeferredTools
 
-from sidecar.core.conversation.messages import ApiMessage
+from sidecar.core.conversation.messages import ApiMessage, Message, is_compact_boundary
 from sidecar.core.ports import Tool, ToolSpec, tool_specs
 
 # The sidecar's own search tool, offered where the provider has none.
 TOOL_SEARCH = "ToolSearch"
+# The compact boundary's record of the tools found before it (Claude Code's name).
+DISCOVERED_KEY = "preCompactDiscoveredTools"
 # The providers whose API searches the deferred tools itself, by the name the session's
 # settings give; their adapter sends the deferred tools with the search tool.
 SERVER_SEARCH_PROVIDERS = frozenset({"anthropic", "openai"})
@@ -61,7 +63,7 @@ class Deferral:
 NO_DEFERRAL = Deferral()
 
 
-def found_names(messages: Iterable[ApiMessage]) -> list[str]:
+def found_names(messages: Iterable[ApiMessage | Message]) -> list[str]:
     """The tools the sidecar's searches have found in ``messages``, in the order first
     found: the ``tool_reference`` blocks of the tool results."""
     found: dict[str, None] = {}
@@ -76,7 +78,24 @@ def found_names(messages: Iterable[ApiMessage]) -> list[str]:
     return list(found)
 
 
-def request_tools(offered: Sequence[Tool], deferral: Deferral, messages: Sequence[ApiMessage],
+def discovered_names(records: Sequence[Message]) -> list[str]:
+    """The tools found so far in the model's view: those the last compaction carried over
+    (its boundary's ``DISCOVERED_KEY``, as Claude Code's boundary names them), then those
+    the searches since found. A compaction takes the searches' results away, not what they
+    found: the model need not search again, and the tools array keeps its order."""
+    carried: list[str] = []
+    start = 0
+    for i in range(len(records) - 1, -1, -1):
+        if is_compact_boundary(records[i]):
+            meta = records[i].extra.get("compactMetadata")
+            names = meta.get(DISCOVERED_KEY) if isinstance(meta, dict) else None
+            carried = [str(n) for n in names] if isinstance(names, list) else []
+            start = i + 1
+            break
+    return list(dict.fromkeys([*carried, *found_names(records[start:])]))
+
+
+def request_tools(offered: Sequence[Tool], deferral: Deferral, found: Sequence[str],
                   server_search: bool) -> list[ToolSpec]:
     """The tool definitions a request carries (see the module's rule)."""
     if not deferral.names:
@@ -88,8 +107,8 @@ def request_tools(offered: Sequence[Tool], deferral: Deferral, messages: Sequenc
                                     for s in tool_specs(deferred)]
     search = [t for t in offered if t.name == TOOL_SEARCH]
     by_name = {t.name: t for t in deferred}
-    found = [by_name[name] for name in found_names(messages) if name in by_name]
-    return tool_specs(plain + search + found)
+    loaded = [by_name[name] for name in found if name in by_name]
+    return tool_specs(plain + search + loaded)
 
 
 def prefix_tools(offered: Sequence[Tool], deferral: Deferral, server_search: bool) -> list[ToolSpec]:

@@ -11,7 +11,11 @@ from sidecar.core.accounting.cache_anchor import CacheAnchors
 from sidecar.core.conversation.normalize import normalize_for_api, with_leading_context
 from sidecar.core.models.catalog import api_model_id
 from sidecar.core.ports import ModelRequest
-from sidecar.core.turns.deferred_tools import SERVER_SEARCH_PROVIDERS, request_tools
+from sidecar.core.turns.deferred_tools import (
+    SERVER_SEARCH_PROVIDERS,
+    discovered_names,
+    request_tools,
+)
 from sidecar.core.turns.request_labels import CallKind, Cause, request_headers
 
 if TYPE_CHECKING:
@@ -99,7 +103,7 @@ class SessionRequests:
         model, long_context = api_model_id(s.info.model)
         thinking = s.settings.thinking
         deferral = s.offering.deferral
-        tools = request_tools(s.offering.offered(), deferral, messages,
+        tools = request_tools(s.offering.offered(), deferral, discovered_names(recs),
                               s.info.provider in SERVER_SEARCH_PROVIDERS)
         found = [t.name for t in tools if t.name in deferral.names and not t.deferred]
         if call == "main" and found != self._found:
