@@ -235,6 +235,11 @@ def plan_memory_compaction(session: CompactionHost, memory: SessionMemory) -> tu
         start = idx + 1
     else:
         start = len(records)
+    # Results the model asked for and has not answered yet stay whatever their size: the
+    # notes may hold them, but the model has not seen them.
+    answered = max((i for i, m in enumerate(records) if m.kind == "assistant"), default=-1)
+    if any(m.tool_results() for m in records[answered + 1:]):
+        start = min(start, answered + 1)
     start = select_tail(records, start, session)
     tail = [m for m in records[start:] if not is_compact_boundary(m)]
     return _truncate_sections(text), tail

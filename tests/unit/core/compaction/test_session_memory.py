@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from sidecar.core.accounting.tokens import SeedBytes, TokenLedger, message_tokens
 from sidecar.core.compaction.prompts import memory_template
-from sidecar.core.compaction.session_memory import last_safe_cut, select_tail
+from sidecar.core.compaction.session_memory import last_safe_cut, plan_memory_compaction, select_tail
 from sidecar.core.conversation.messages import Message, tool_result_block
 from sidecar.core.ports import ProviderError
 from sidecar.core.settings import SessionMemory, Settings
@@ -244,3 +244,23 @@ async def test_stale_notes_are_brought_up_to_the_last_answer_before_they_serve(
     assert "lorem ipsum" not in str(results[-1]["content"])
     assert request_tokens(refresh) > request_tokens(background)
     engine.assert_clean()
+
+
+def test_results_the_model_has_not_answered_stay_in_the_tail_whatever_their_size() -> None:
+    """Notes taken just after a large read may cover it, but the model has not seen it:
+    the kept tail holds the call and its result even past the tail's maximum (it used to be
+    empty, and the model asked for the file again)."""
+    records = [m for i in range(3) for m in turn(i, 400)]
+    asked = Message(kind="assistant", message_id="big", content=[
+        {"type": "tool_use", "id": "tbig", "name": "Read", "input": {"file_path": "big.py"}}])
+    result = Message(kind="user", content=[tool_result_block("tbig", "r" * 200_000)])
+    records += [asked, result]
+    session = session_with(Settings())
+    session.thresholds = SimpleNamespace(auto_compact_at=27_000)  # a tail of at most 10,800
+    session.transcript = SimpleNamespace(model_view=lambda: records)
+    memory = SimpleNamespace(content=lambda: MEMORY_NOTES,
+                             state=SimpleNamespace(last_summarized_uuid=result.uuid))
+    plan = plan_memory_compaction(session, memory)  # type: ignore[arg-type]
+    assert plan is not None
+    _, tail = plan
+    assert [m.uuid for m in tail] == [asked.uuid, result.uuid]
