@@ -16,8 +16,8 @@ are deferred, and the model finds the tools it needs by searching them:
   ``tool_reference`` blocks in its result. The found tools' definitions are offered from
   then on, after every other tool, in the order they were first found: the list only grows
   at its end, so the cached prefix before it holds. They are read from the conversation, so
-  a resumed session offers the same set; a compaction forgets them (the model searches
-  again).
+  a resumed session offers the same set; a compaction's boundary names them
+  (``DISCOVERED_KEY``), so they stay offered after it in the same order.
 """
 
 from __future__ import annotations
