@@ -22,11 +22,12 @@ The rules the API documents for it, refused with a 400 here:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import uuid
 from collections import Counter
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .script import Reply
 
@@ -141,30 +142,35 @@ def search(body: dict[str, Any], query: str, limit: int = DEFAULT_RESULTS) -> li
     return [name for _, _, name in scored[:limit]]
 
 
+def _play_searches(reply: Reply, play: Callable[[dict[str, Any]], list[dict[str, Any]]]) -> Reply:
+    """``reply`` with each scripted ``tool_search`` block replaced by the blocks ``play``
+    makes of it; the same reply when it scripts no search."""
+    if not any(b.get("type") == "tool_search" for b in reply.content):
+        return reply
+    content: list[dict[str, Any]] = []
+    for block in reply.content:
+        content.extend(play(block) if block.get("type") == "tool_search" else [block])
+    return dataclasses.replace(reply, content=content)
+
+
 def answer_searches(reply: Reply, body: dict[str, Any]) -> Reply:
     """``reply`` with each scripted ``tool_search`` block played as the API plays it: the
     search tool's ``server_tool_use`` and its ``tool_search_tool_result``."""
-    if not any(b.get("type") == "tool_search" for b in reply.content):
-        return reply
     searcher = search_tool(body)
     name = str(searcher.get("name")) if searcher is not None else "tool_search_tool_bm25"
-    content: list[dict[str, Any]] = []
-    for block in reply.content:
-        if block.get("type") != "tool_search":
-            content.append(block)
-            continue
+    field = "pattern" if "regex" in name else "query"
+
+    def play(block: dict[str, Any]) -> list[dict[str, Any]]:
         query = str(block.get("query", ""))
         use_id = str(block.get("id") or "srvtoolu_" + uuid.uuid4().hex[:24])
-        field = "pattern" if "regex" in name else "query"
         found = search(body, query, int(block.get("max_results") or DEFAULT_RESULTS))
-        content.append({"type": "server_tool_use", "id": use_id, "name": name,
-                        "input": {field: query}})
-        content.append({"type": "tool_search_tool_result", "tool_use_id": use_id,
-                        "content": {"type": "tool_search_tool_search_result",
-                                    "tool_references": [{"type": "tool_reference", "tool_name": n}
-                                                        for n in found]}})
-    return Reply(content=content, stop_reason=reply.stop_reason, chunk_size=reply.chunk_size,
-                 chunk_delay_ms=reply.chunk_delay_ms, usage=reply.usage, model=reply.model)
+        return [{"type": "server_tool_use", "id": use_id, "name": name, "input": {field: query}},
+                {"type": "tool_search_tool_result", "tool_use_id": use_id,
+                 "content": {"type": "tool_search_tool_search_result",
+                             "tool_references": [{"type": "tool_reference", "tool_name": n}
+                                                 for n in found]}}]
+
+    return _play_searches(reply, play)
 
 
 # ------------------------------------------------------------------ OpenAI Responses
@@ -201,25 +207,20 @@ def responses_problems(body: dict[str, Any], items: list[dict[str, Any]]) -> Ite
 def answer_responses_searches(reply: Reply, body: dict[str, Any]) -> Reply:
     """``reply`` with each scripted ``tool_search`` block played as the Responses API plays
     its hosted search: a ``tool_search_call`` item and its ``tool_search_output``."""
-    if not any(b.get("type") == "tool_search" for b in reply.content):
-        return reply
     deferred = _responses_deferred(body)
     as_anthropic = {"tools": [{"name": n, "description": t.get("description") or "",
                                "input_schema": t.get("parameters") or {},
                                "defer_loading": True} for n, t in deferred.items()]}
-    content: list[dict[str, Any]] = []
-    for block in reply.content:
-        if block.get("type") != "tool_search":
-            content.append(block)
-            continue
+
+    def play(block: dict[str, Any]) -> list[dict[str, Any]]:
         query = str(block.get("query", ""))
         call_id = str(block.get("id") or "call_" + uuid.uuid4().hex[:24])
         found = search(as_anthropic, query, int(block.get("max_results") or DEFAULT_RESULTS))
-        content.append({"type": "tool_search_call", "id": "tsc_" + uuid.uuid4().hex[:24],
-                        "call_id": call_id, "arguments": {"query": query},
-                        "execution": "server", "status": "completed"})
-        content.append({"type": "tool_search_output", "id": "tso_" + uuid.uuid4().hex[:24],
-                        "call_id": call_id, "execution": "server", "status": "completed",
-                        "tools": [deferred[n] for n in found]})
-    return Reply(content=content, stop_reason=reply.stop_reason, chunk_size=reply.chunk_size,
-                 chunk_delay_ms=reply.chunk_delay_ms, usage=reply.usage, model=reply.model)
+        return [{"type": "tool_search_call", "id": "tsc_" + uuid.uuid4().hex[:24],
+                 "call_id": call_id, "arguments": {"query": query},
+                 "execution": "server", "status": "completed"},
+                {"type": "tool_search_output", "id": "tso_" + uuid.uuid4().hex[:24],
+                 "call_id": call_id, "execution": "server", "status": "completed",
+                 "tools": [deferred[n] for n in found]}]
+
+    return _play_searches(reply, play)
