@@ -99,8 +99,7 @@ class SessionMemory:
         newest results, which a compaction keeps verbatim anyway."""
         records = session.transcript.model_view()
         if cached_only:
-            answered = [i for i, m in enumerate(records) if m.kind == "assistant"]
-            records = records[:answered[-1] + 1] if answered else []
+            records = records[:last_answer(records) + 1]
         if not records:
             return False
         current = self.content() or memory_template()
@@ -136,6 +135,11 @@ class SessionMemory:
             self.state.last_summarized_uuid = renamed.get(last, summary_uuid)
         if self.path.exists():
             self._state_path.write_text(json.dumps(self.state.__dict__))
+
+
+def last_answer(records: list[Message]) -> int:
+    """The index of the model's newest answer, -1 before its first."""
+    return max((i for i, m in enumerate(records) if m.kind == "assistant"), default=-1)
 
 
 def last_safe_cut(records: list[Message]) -> str | None:
@@ -237,7 +241,7 @@ def plan_memory_compaction(session: CompactionHost, memory: SessionMemory) -> tu
         start = len(records)
     # Results the model asked for and has not answered yet stay whatever their size: the
     # notes may hold them, but the model has not seen them.
-    answered = max((i for i, m in enumerate(records) if m.kind == "assistant"), default=-1)
+    answered = last_answer(records)
     if any(m.tool_results() for m in records[answered + 1:]):
         start = min(start, answered + 1)
     start = select_tail(records, start, session)

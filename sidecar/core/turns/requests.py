@@ -103,8 +103,10 @@ class SessionRequests:
         model, long_context = api_model_id(s.info.model)
         thinking = s.settings.thinking
         deferral = s.offering.deferral
-        tools = request_tools(s.offering.offered(), deferral, discovered_names(recs),
-                              s.info.provider in SERVER_SEARCH_PROVIDERS)
+        server_search = s.info.provider in SERVER_SEARCH_PROVIDERS
+        # Only the sidecar's own search offers what it found, read from the conversation.
+        searched = discovered_names(recs) if deferral.names and not server_search else []
+        tools = request_tools(s.offering.offered(), deferral, searched, server_search)
         found = [t.name for t in tools if t.name in deferral.names and not t.deferred]
         if call == "main" and found != self._found:
             # A search found tools: their definitions join the array (at its end), a
