@@ -60,17 +60,17 @@ class ModelRequest:
     thinking_budget: int | None = None
     thinking_adaptive: bool = False
     effort: str | None = None
-    # The model's long-context (1M) window was asked for with a ``[1m]`` suffix.
-    long_context: bool = False
+    long_context: bool = False  # the 1M window, asked for with a ``[1m]`` suffix
     # Anthropic server-side context editing (tier 2); adapters for other providers ignore it
     # because the session applies the same edit client-side for them.
     context_management: dict[str, Any] | None = None
     prompt_cache_key: str | None = None
     # Cache the latest message too (off for forked one-shot calls such as summaries).
     cache_latest_message: bool = True
-    # The message whose prefix is cached for an hour (see sidecar.core.accounting.cache_anchor);
-    # adapters without cache breakpoints ignore it.
+    # Breakpoints of their own (adapters without breakpoints ignore them): the message cached
+    # for an hour (core.accounting.cache_anchor), the one the cache resumes at (cache_resume).
     cache_anchor: int | None = None
+    cache_resume: int | None = None
     timeout_seconds: float = 600.0
     # Sent as HTTP headers (see sidecar.core.turns.request_labels); the APIs ignore them.
     headers: dict[str, str] = field(default_factory=dict)

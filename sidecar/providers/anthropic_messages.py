@@ -8,8 +8,10 @@ Request shaping:
 
 - Prompt caching: ``cache_control: {"type": "ephemeral"}`` goes on the last system block,
   the last tool definition and, when ``cache_latest_message`` is set, the last cacheable
-  block of the latest message; a ``cache_anchor`` adds a one-hour breakpoint on its message. Markers already present in the request are removed first, so
-  a request never carries more than the API's limit of four.
+  block of the latest message; a ``cache_anchor`` adds a one-hour breakpoint on its
+  message, a ``cache_resume`` a five-minute one on its message (before the tools' one,
+  which is left out when four are placed). Markers already present in the request are
+  removed first, so a request never carries more than the API's limit of four.
 - Everything goes through the SDK's typed beta surface (``client.beta.messages``), so the
   SDK's own request types describe what is sent, and each beta feature names its beta:
   context editing (``context-management-2025-06-27``), the 1M window of models that need a
@@ -129,10 +131,19 @@ def build_messages_body(
     marked = [latest] if request.cache_latest_message and messages else []
     if anchor is not None and anchor not in marked:
         marked.append(anchor)
+    # Where the cache resumes (sidecar.core.accounting.cache_resume); the tools' breakpoint
+    # gives way to it (the system prompt's covers the tools, which lead it). It reads a
+    # cached prefix and writes nothing, so it takes the hour's TTL before an anchor, where
+    # the API wants one-hour breakpoints.
+    resume = request.cache_resume
+    if resume is not None and 0 <= resume < latest and resume not in marked:
+        marked.append(resume)
+    hour = {anchor} | ({resume} if anchor is not None and resume is not None
+                       and resume < anchor else set())
     for index in marked:
         for block in reversed(messages[index]["content"]):
             if block.get("type") not in _UNCACHEABLE:
-                block["cache_control"] = dict(EPHEMERAL_HOUR if index == anchor else EPHEMERAL)
+                block["cache_control"] = dict(EPHEMERAL_HOUR if index in hour else EPHEMERAL)
                 breakpoints += 1
                 break
 

@@ -423,3 +423,52 @@ async def test_step_clearing_once_as_a_prompt_goes_out_then_frozen(
         assert later.usage["cache_read_input_tokens"] > stepped.usage["cache_read_input_tokens"]
     finally:
         await stop_client(client)
+
+
+async def test_a_step_far_behind_the_end_rewrites_only_what_follows_its_first_result(
+        llm: Any, tmp_path: Path, workspace: Path) -> None:
+    """In a long turn a result becomes worth clearing only once the model has moved eight
+    answers past it, by when more content blocks follow it than the provider's cache looks
+    back over. The clearing pays only if the rewrite starts at it, not at the system
+    prompt: the clearing request carries a breakpoint where the cache holds the
+    conversation before it, and the fake reads that prefix from the cache."""
+    client = await start(llm, tmp_path, workspace, sessionMemory={"enabled": False},
+                         microcompact={"stepClearing": {"triggerTokens": 15_000}})
+    try:
+        llm.queue(Reply.text("Noted."))
+        await prompt(client, client.sid, "context for later: " + " ".join(
+            f"requirement {i} says the parser keeps field {i} as written" for i in range(400)))
+        reads = [big_file(workspace, "mid.py", 9)]
+        for i in range(11):
+            (workspace / f"s{i}.py").write_text(f"x = {i}\n")
+            reads.append(f"s{i}.py")
+        for n, name in enumerate(reads):
+            llm.queue(read_reply(name, f"toolu_{n}"))
+        llm.queue(Reply.text("All read."))
+        await prompt(client, client.sid, "read them all")
+
+        def results(request: Any) -> dict[str, str]:
+            return {b["tool_use_id"]: json.dumps(b["content"])
+                    for m in sent_conversation(request) for b in m["content"]
+                    if isinstance(b, dict) and b.get("type") == "tool_result"}
+
+        at = next(i for i, r in enumerate(llm.requests)
+                  if "Old tool result content cleared" in results(r).get("toolu_0", ""))
+        stepped, before = llm.requests[at], llm.requests[at - 1]
+        # One breakpoint sits on a message before the cleared read, one on the newest.
+        messages = stepped.body["messages"]
+        marked = [i for i, m in enumerate(messages)
+                  if any(isinstance(b, dict) and "cache_control" in b for b in m["content"])]
+        index = next(i for i, m in enumerate(messages) if any(
+            b.get("tool_use_id") == "toolu_0" for b in m["content"] if isinstance(b, dict)))
+        assert sum(len(m["content"]) for m in messages[index:]) > 20  # past the lookback
+        assert marked[0] < index and marked[-1] == len(messages) - 1
+        # Read from the cache: the system prompt, the tools and the pasted prompt (thousands
+        # of tokens); written: only what follows the cleared read, far less than was read.
+        usage = stepped.usage
+        assert usage["cache_read_input_tokens"] > 4_000
+        assert usage["cache_creation_input_tokens"] < usage["cache_read_input_tokens"] / 4
+        assert usage["cache_read_input_tokens"] + usage["cache_creation_input_tokens"] \
+            < before.usage["cache_read_input_tokens"] + before.usage["cache_creation_input_tokens"]
+    finally:
+        await stop_client(client)

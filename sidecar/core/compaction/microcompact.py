@@ -12,9 +12,11 @@ result.
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Iterable
 
+from sidecar.core.accounting.cache_resume import LOOKBACK_BLOCKS
 from sidecar.core.accounting.tokens import TextCounter, block_tokens
 from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import CLEARED_TOOL_RESULT, ApiMessage, Block, Message
@@ -69,9 +71,54 @@ def time_based_candidates(records: list[Message], settings: Settings, now: float
     return [i for i in ids if i not in keep and i not in already]
 
 
-# How far back from a breakpoint Anthropic looks for a cached prefix, in blocks. (What a
-# cleared block saves and what a rewrite costs are the catalog's cache prices.)
-CACHE_LOOKBACK_BLOCKS = 20
+@dataclass(frozen=True)
+class CacheReach:
+    """Where a step's rewrite starts (what a cleared block saves and what a rewrite costs
+    are the catalog's cache prices).
+
+    At the first cleared result, when the provider's cache can be picked up just before
+    it: the change is within the lookback of the previous request's breakpoint, or the
+    request that asked for the answer before it went out after ``since`` and nothing before
+    it changed since, so its breakpoint is still cached and the next request resumes there
+    (``core.accounting.cache_resume``). Otherwise the whole conversation is written again
+    (a recorded session: an 18,000-token step cleared 52 results, rewrote 91,000 tokens
+    instead of the 29,000 after the first of them)."""
+
+    since: float | None  # breakpoints written before this have expired; None: no resuming
+    edits: tuple[tuple[float, int], ...] = ()  # (when, the first record it changed)
+
+    @classmethod
+    def of(cls, records: list[Message], since: float | None) -> CacheReach:
+        """The clearings already in ``records`` (their boundaries) and what each changed."""
+        if since is None:
+            return cls(None)
+        where: dict[str, int] = {}
+        for i, m in enumerate(records):
+            for b in m.content:
+                if server_tools.is_result(b):
+                    where.setdefault(str(b.get("tool_use_id")), i)
+        edits: list[tuple[float, int]] = []
+        for m in records:
+            meta = m.extra.get("microcompactMetadata") if m.subtype == "microcompact_boundary" else None
+            at = _parse_time(m.timestamp)
+            if isinstance(meta, dict) and at is not None:
+                changed = [where[str(i)] for i in meta.get("compactedToolIds") or [] if str(i) in where]
+                if changed:
+                    edits.append((at, min(changed)))
+        return cls(since, tuple(edits))
+
+    def rewrite_start(self, records: list[Message], first: int, blocks_after: int) -> int:
+        if blocks_after <= LOOKBACK_BLOCKS:
+            return first
+        if self.since is None:
+            return 0
+        answer = next((i for i in range(first - 1, -1, -1) if records[i].kind == "assistant"), 0)
+        sent = _parse_time(records[answer - 1].timestamp) if answer > 0 else None
+        if sent is None or sent <= self.since:
+            return 0
+        if any(at >= sent and changed < answer for at, changed in self.edits):
+            return 0
+        return first
 # The coming turn's length is a guess from the finished ones: a step must pay its rewrite
 # back half again within it. (A recorded session whose last turns were a third as long as
 # its average was 4 % dearer with a step that only just paid on average.)
@@ -86,7 +133,8 @@ def is_prompt(m: Message) -> bool:
 
 def step_clearing_candidates(records: list[Message], settings: Settings, used: int,
                              auto_compact_at: int | None, already: set[str],
-                             compactable: frozenset[str], counter: TextCounter) -> list[str]:
+                             compactable: frozenset[str], counter: TextCounter,
+                             resumable_since: float | None = None) -> list[str]:
     """Results of finished turns worth clearing now, in one step, or [].
 
     Every request re-reads the whole context from the prompt cache, so a result that stays
@@ -146,14 +194,8 @@ def step_clearing_candidates(records: list[Message], settings: Settings, used: i
         return []
     removed = sum(r[2] for r in results)
     first = results[0][0]
-    # The rewrite starts at the last cache hit. Anthropic looks for one at most
-    # CACHE_LOOKBACK_BLOCKS blocks before a breakpoint, and the breakpoints are on the
-    # system prompt, the tools and the latest message: an edit further back than that from
-    # the previous request's end misses everything after the tools, and the whole
-    # conversation is written again (a recorded session: an 18,000-token step cleared 52
-    # results, rewrote 91,000 tokens instead of the 29,000 after the first of them).
     blocks_after = sum(len(m.content) for m in records[first:turn_start])
-    start = first if blocks_after <= CACHE_LOOKBACK_BLOCKS else 0
+    start = CacheReach.of(records, resumable_since).rewrite_start(records, first, blocks_after)
     rewritten = sum(sizes[start:]) - removed
     turn_requests = len(responses) / max(finished_turns, 1)
     saved_reads = turn_requests * CACHE_READ * removed

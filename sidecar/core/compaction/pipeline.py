@@ -41,6 +41,7 @@ from sidecar.core.compaction.prompts import server_summary_note, summary_message
 from sidecar.core.compaction.reinjection import reinjected_context
 from sidecar.core.compaction.session_memory import SessionMemory, plan_memory_compaction
 from sidecar.core.compaction.turn_clearing import turn_clearing_candidates
+from sidecar.core.accounting.cache_resume import ENTRY_LIFETIME
 from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
@@ -161,14 +162,17 @@ class ContextTiers:
             host.send_usage_update()
         th = host.thresholds
         view = host.transcript.model_view()
+        # A step's rewrite starts at the first cleared result where the provider's cache
+        # can be picked up there (sidecar.core.accounting.cache_resume).
+        resumable = now - ENTRY_LIFETIME if host.provider_for().cache_breakpoints else None
         cleared = step_clearing_candidates(view, host.settings, host.ledger.used(),
                                            th.auto_compact_at, host.transcript.cleared_ids(),
-                                           compactable, host.ledger.counter)
+                                           compactable, host.ledger.counter, resumable)
         kind = "step"
         if not cleared:
             cleared = turn_clearing_candidates(view, host.settings, host.ledger.used(),
                                                th.auto_compact_at, host.transcript.cleared_ids(),
-                                               compactable, host.ledger.counter)
+                                               compactable, host.ledger.counter, resumable)
             kind = "turn"
         if cleared:
             before = host.ledger.used()

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sidecar.core.accounting.tokens import TextCounter, block_tokens
-from sidecar.core.compaction.microcompact import CACHE_LOOKBACK_BLOCKS, is_prompt
+from sidecar.core.compaction.microcompact import CacheReach, is_prompt
 from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import Message
 from sidecar.core.models.catalog import CACHE_READ, CACHE_WRITE_5M
@@ -66,7 +66,8 @@ class _Result:
 
 def turn_clearing_candidates(records: list[Message], settings: Settings, used: int,
                              auto_compact_at: int | None, already: set[str],
-                             compactable: frozenset[str], counter: TextCounter) -> list[str]:
+                             compactable: frozenset[str], counter: TextCounter,
+                             resumable_since: float | None = None) -> list[str]:
     """Results to clear now, mid-turn, in one step, or []."""
     cfg = settings.microcompact.stepClearing
     if not cfg.enabled:
@@ -134,10 +135,11 @@ def turn_clearing_candidates(records: list[Message], settings: Settings, used: i
     # ones alone may pay where all of them would not. The best-paying suffix goes.
     best: tuple[float, int] | None = None
     removed = 0.0
+    reach = CacheReach.of(records, resumable_since)
     for k in range(len(chosen) - 1, -1, -1):
         removed += chosen[k].tokens
         first = chosen[k].index
-        start = first if blocks_from[first] <= CACHE_LOOKBACK_BLOCKS else 0
+        start = reach.rewrite_start(records, first, blocks_from[first])
         rewritten = tokens_from[start] - removed
         value = (to_come * CACHE_READ * removed
                  - MARGIN * rewritten * (CACHE_WRITE_5M - CACHE_READ))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Protocol
 
 from sidecar.core.accounting.cache_anchor import CacheAnchors
+from sidecar.core.accounting.cache_resume import CacheResume
 from sidecar.core.conversation.normalize import normalize_for_api, with_leading_context
 from sidecar.core.models.catalog import api_model_id
 from sidecar.core.ports import ModelRequest
@@ -71,6 +72,8 @@ class SessionRequests:
         self._source = source
         # Which breakpoint of the main requests keeps its prefix cached for an hour.
         self.cache_anchors = CacheAnchors()
+        # Where its recent requests left the prompt cache, for one that edits far back.
+        self.cache_resume = CacheResume()
         # The deferred tools the last main request offered because a search found them.
         self._found: list[str] = []
 
@@ -129,14 +132,18 @@ class SessionRequests:
             server_tools=tuple(o.tool for o in self.server_tools() if o.offered),
         )
 
-    def anchored(self, request: ModelRequest) -> ModelRequest:
-        """A main request with its one-hour anchor (sidecar.core.accounting.cache_anchor), where
-        the provider's cache takes breakpoints and TTLs."""
+    def cache_placed(self, request: ModelRequest) -> ModelRequest:
+        """A main request with the breakpoints of its own where the provider's cache takes
+        them: the one-hour anchor (sidecar.core.accounting.cache_anchor) and the point the
+        cache resumes at past an edit (sidecar.core.accounting.cache_resume)."""
         s = self._source
-        if not s.settings.promptCache.hourAnchors or not s.provider().cache_breakpoints:
+        if not s.provider().cache_breakpoints:
             return request
-        previous = s.last_usage.prompt_tokens if s.last_usage is not None else None
-        return self.cache_anchors.plan(request, s.ledger.used(), previous, s.clock(), s.epoch)
+        now = s.clock()
+        if s.settings.promptCache.hourAnchors:
+            previous = s.last_usage.prompt_tokens if s.last_usage is not None else None
+            request = self.cache_anchors.plan(request, s.ledger.used(), previous, now, s.epoch)
+        return self.cache_resume.plan(request, now)
 
     def labels(self, call: CallKind = "main") -> dict[str, str]:
         s = self._source

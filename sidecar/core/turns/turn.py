@@ -123,7 +123,7 @@ class TurnRunner:
             request = s.requests.build()
             if tiers is not None:
                 request = tiers.prepare_request(request)
-            request = s.requests.anchored(request)
+            request = s.requests.cache_placed(request)
             calls += 1
             try:
                 completed = await self._stream_call(request)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sidecar.core.accounting.tokens import SeedBytes
 from sidecar.core.compaction.turn_clearing import KEEP_STEPS, turn_clearing_candidates
-from sidecar.core.conversation.messages import Message
+from sidecar.core.conversation.messages import Message, iso_at
 from sidecar.core.settings import Settings
 
 TOOLS = frozenset({"Read", "Bash"})
@@ -87,4 +87,37 @@ def test_only_the_newer_results_go_when_clearing_the_older_would_rewrite_everyth
         records.append(Message(kind="user", content=[
             {"type": "tool_result", "tool_use_id": f"t{n}", "content": "x" * chars}]))
     ids = turn_clearing_candidates(records, Settings(), 110_000, None, set(), TOOLS, SeedBytes())
+    assert ids == [f"t{n}" for n in range(20, 28)]
+
+
+def test_where_the_cache_resumes_before_them_the_older_results_go_too() -> None:
+    """The same turn, sent just now on a provider whose cache resumes at an earlier
+    breakpoint (core.accounting.cache_resume): clearing the old small results rewrites only
+    what follows them, which the reads saved pay for, so they go with the large ones. Once
+    a clearing after those breakpoints changed what precedes them, they are gone from the
+    cache, and only the newer results go again."""
+    pasted = "p" * 240_000
+    records = [Message(kind="user", content=[{"type": "text", "text": pasted}])]
+    for n in range(30):
+        chars = 20_000 if 20 <= n < 28 else 1_600
+        records.append(Message(kind="assistant", message_id=f"m{n}", content=[
+            {"type": "tool_use", "id": f"t{n}", "name": "Read", "input": {"file_path": f"f{n}.py"}}]))
+        records.append(Message(kind="user", content=[
+            {"type": "tool_result", "tool_use_id": f"t{n}", "content": "x" * chars}]))
+    for second, m in enumerate(records):
+        m.timestamp = iso_at(1_000.0 + second)
+    ids = turn_clearing_candidates(records, Settings(), 110_000, None, set(), TOOLS, SeedBytes(),
+                                   resumable_since=900.0)
+    assert ids == [f"t{n}" for n in range(28)]
+    # Expired: written before the cache's entries live.
+    ids = turn_clearing_candidates(records, Settings(), 110_000, None, set(), TOOLS, SeedBytes(),
+                                   resumable_since=1_100.0)
+    assert ids == [f"t{n}" for n in range(20, 28)]
+    # A clearing at the end changed the first result (behind every breakpoint since).
+    boundary = Message(kind="system", subtype="microcompact_boundary", content=[],
+                       extra={"microcompactMetadata": {"compactedToolIds": ["t0"]}})
+    boundary.timestamp = iso_at(1_061.0)
+    records.insert(len(records) - 1, boundary)
+    ids = turn_clearing_candidates(records, Settings(), 110_000, None, {"t0"}, TOOLS,
+                                   SeedBytes(), resumable_since=900.0)
     assert ids == [f"t{n}" for n in range(20, 28)]
