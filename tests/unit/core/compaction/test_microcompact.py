@@ -181,8 +181,8 @@ def test_step_clearing_waits_for_its_trigger_then_clears_old_finished_turns() ->
     counter = SeedBytes()
     assert step_clearing_candidates(records, settings, 59_000, None, set(), READS, counter) == []
     ids = step_clearing_candidates(records, settings, 121_000, None, set(), READS, counter)
-    # The newest 20,000 tokens of finished turns stay verbatim; everything older goes.
-    assert ids == [f"t{n}" for n in range(10)]
+    # The newest 10,000 tokens of finished turns stay verbatim; everything older goes.
+    assert ids == [f"t{n}" for n in range(11)]
     # In a small window the trigger is half the auto-compact point.
     assert step_clearing_candidates(records, settings, 20_000, 40_000, set(), READS, counter)
     # What is cleared already is not cleared twice, and other tools' results stay.
