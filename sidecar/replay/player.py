@@ -118,20 +118,20 @@ class ScriptPlayer:
             self._elapse_to_next()
 
     def elapse(self, tool_call_id: str = "") -> None:
-        """The pause before the next recorded answer passes while the last answer's tools
+        """The pause before the next recorded request passes while the last answer's tools
         run (a long build, a permission answered late), before its results go out: the
-        subagent's next answer for a subagent's tool call, else the main turn's."""
+        subagent's next request for a subagent's tool call, else the main turn's."""
         with self._lock:
             play = self._play_of_call.get(tool_call_id)
             if play is None:
                 self._elapse_to_next()
             elif not play.done:
-                self._advance_clocks(play.agent.responses[play.position].timestamp, play)
+                self._advance_clocks(play.agent.responses[play.position].sent, play)
 
     def _elapse_to_next(self) -> None:
         turn = self.script.turns[self.turn] if self.turn >= 0 else None
         if turn is not None and self.position < len(turn.responses):
-            self._advance_clocks(turn.responses[self.position].timestamp)
+            self._advance_clocks(turn.responses[self.position].sent)
 
     def leftover(self) -> int:
         """Recorded answers of the current turn the engine did not ask for."""
@@ -167,7 +167,7 @@ class ScriptPlayer:
             self.played += 1
             tasks = {str(b.get("id")) for b in response.tool_uses}
             self._running = [p for p in self.plays if p.agent.tool_use_id in tasks]
-            self._advance_clocks(response.timestamp)  # when no tool run has already
+            self._advance_clocks(response.sent)  # when no tool run has already
             stop = turn.stop_reason(index)
             if stop == "tool_use" and response.after_meta:
                 self.prefix.release(response.after_meta)
@@ -200,18 +200,20 @@ class ScriptPlayer:
         self.answered[id(request)] = response.message_id
         play.position += 1
         self.played += 1
-        self._advance_clocks(response.timestamp, play)
+        self._advance_clocks(response.sent, play)
         content = copy.deepcopy(response.content) or [{"type": "text", "text": NO_CONTENT}]
         return Reply(content=content, stop_reason=play.turn.stop_reason(index),
                      chunk_size=WHOLE_BLOCK_CHUNK)
 
     def _advance_clocks(self, recorded: float | None, play: SubagentPlay | None = None) -> None:
-        """Move both clocks to a recorded answer's time (they never go back); a subagent's
-        no further than the next answer of another subagent running beside it."""
+        """Move both clocks to the time a recorded request went out (they never go back): the
+        fake bills its cache at that moment, as the API did, not when the answer had streamed
+        (a request sent 4:50 after the previous one read its cache; its answer was written at
+        5:16). A subagent's no further than another subagent's next request beside it."""
         if recorded is None:
             return
         if play is not None:
-            waiting = [p.agent.responses[p.position].timestamp for p in self._running
+            waiting = [p.agent.responses[p.position].sent for p in self._running
                        if p is not play and not p.done]
             recorded = min([recorded, *(t for t in waiting if t is not None)])
         if self._last_time is not None and recorded > self._last_time:

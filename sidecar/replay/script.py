@@ -43,8 +43,15 @@ class ScriptedResponse:
     content: list[Block]
     timestamp: float | None  # when the recording wrote it (seconds since the epoch)
     recorded_stop: str | None = None
+    # When the request it answers went out: the recording's newest prompt, tool result or
+    # attachment before it (the answer is written once it has streamed, up to minutes later).
+    sent_at: float | None = None
     # Meta text recorded between this answer's tool round and the next answer of the turn.
     after_meta: list[str] = field(default_factory=list)
+
+    @property
+    def sent(self) -> float | None:
+        return self.sent_at if self.sent_at is not None else self.timestamp
 
     @property
     def tool_uses(self) -> list[Block]:
@@ -165,6 +172,7 @@ class _Builder:
         self.current: Turn | None = None
         self.by_id: dict[str, ScriptedResponse] = {}
         self.manual_flag: str | None = None
+        self.inputs: list[float] = []  # times of the user-side records since the last answer
 
     def hold(self, blocks: list[Block], typed: bool) -> None:
         self.pending.extend(blocks)
@@ -204,11 +212,15 @@ class _Builder:
             previous.after_meta.extend(_meta_texts(self.pending))
         self.pending, self.typed_since_answer = [], False
         self.manual_flag = None
+        written = parse_time(message.timestamp)
+        sent = max((t for t in self.inputs if written is None or t <= written), default=written)
+        self.inputs = []
         response = ScriptedResponse(
             message_id=key,
             content=blocks,
-            timestamp=parse_time(message.timestamp),
+            timestamp=written,
             recorded_stop=message.stop_reason,
+            sent_at=sent,
         )
         self.by_id[key] = response
         assert self.current is not None
@@ -217,6 +229,9 @@ class _Builder:
     def user(self, message: Message) -> None:
         if message.is_compact_summary:
             return
+        at = parse_time(message.timestamp)
+        if at is not None:
+            self.inputs.append(at)
         results = [b for b in message.content if b.get("type") == "tool_result"]
         for block in results:
             content = block.get("content")

@@ -88,7 +88,8 @@ def make_player() -> tuple[ScriptPlayer, FakeClock, ReplayPrefix]:
             timestamp="2026-01-01T00:00:10Z",
         ),
         Message(
-            kind="user", content=[{"type": "tool_result", "tool_use_id": "t1", "content": "x"}]
+            kind="user", content=[{"type": "tool_result", "tool_use_id": "t1", "content": "x"}],
+            timestamp="2026-01-01T00:09:40Z",
         ),
         Message(
             kind="user",
@@ -143,7 +144,7 @@ def test_player_serves_the_turns_answers_in_order_then_says_the_script_ended() -
     assert extra.content[0]["text"] == END_OF_SCRIPT
     assert (player.played, player.fallbacks, player.main_served) == (2, 1, 3)
     # The cache clock followed the recorded ten-minute pause between m1 and m2.
-    assert clock.advanced == [600.0]
+    assert clock.advanced == [580.0]
     kinds = sorted(k for k, _ in player.kinds.values())
     assert kinds == ["main", "main", "main", "summary"]
 
@@ -157,18 +158,20 @@ def test_the_session_clock_and_the_cache_clock_move_together_and_never_back() ->
     player.start_turn(0)
     start = player.clock()
     player(request([user({"type": "text", "text": "go"})]))  # m1 answers with a tool call
-    player.elapse()  # its tool runs: the ten minutes to m2 pass
-    assert clock.advanced == [600.0]
-    assert player.clock() - start == pytest.approx(600.0, abs=1)
+    player.elapse()  # its tool runs: the pause until m2's request went out (00:09:40) passes
+    assert clock.advanced == [580.0]
+    assert player.clock() - start == pytest.approx(580.0, abs=1)
     player(request([user({"type": "text", "text": "go"})]))  # m2: no second advance
-    assert clock.advanced == [600.0]
+    assert clock.advanced == [580.0]
     player.start_turn(1)
-    # From m2 (00:10:10) to m3 (02:00:05): the gap time-based microcompact must see.
-    assert clock.advanced == [600.0, 6_595.0]
+    # From m2's request (00:09:40) to the prompt m3 answers (02:00:00): the gap time-based
+    # microcompact must see. The clocks stand where each request went out, not where its
+    # answer was written, so the fake bills its cache when the API did.
+    assert clock.advanced == [580.0, 6_620.0]
     before = player.clock()
     player(request([user({"type": "text", "text": "again"})]))
     assert player.clock() >= before  # no way back once the answer is served
-    assert player.offset == pytest.approx(7_195.0)
+    assert player.offset == pytest.approx(7_200.0)
     assert player.leftover() == 0
 
 
@@ -270,3 +273,23 @@ def test_subagents_running_at_once_age_the_cache_alike_however_their_calls_inter
     player(request([user({"type": "text", "text": "go"})]))  # m2, once both reported
     assert sum(clock.advanced) == 2_000.0
     assert (a.responses[-1].message_id, b.responses[-1].message_id) == ("task_a-2", "task_b-1")
+
+
+def test_a_scripted_answer_knows_when_its_request_went_out() -> None:
+    """The newest prompt, tool result or attachment before an answer is when its request
+    went out; an answer with none before it (or only later ones) went out when written."""
+    records = [
+        Message(kind="user", content=[{"type": "text", "text": "go"}],
+                timestamp="2026-01-01T00:00:00Z"),
+        Message(kind="assistant", message_id="m1", usage=USAGE, timestamp="2026-01-01T00:00:30Z",
+                content=[{"type": "tool_use", "id": "t1", "name": "Read", "input": {}}]),
+        Message(kind="user", timestamp="2026-01-01T00:04:50Z",
+                content=[{"type": "tool_result", "tool_use_id": "t1", "content": "x"}]),
+        Message(kind="assistant", message_id="m2", usage=USAGE, timestamp="2026-01-01T00:05:20Z",
+                content=[{"type": "text", "text": "done"}]),
+    ]
+    first, second = [r for t in build_script(records).turns for r in t.responses]
+    assert second.timestamp is not None and second.sent_at is not None
+    # Written 5:20 after the first request, sent 4:50 after it: within the cache's five minutes.
+    assert second.sent_at - (first.sent_at or 0) == 290.0
+    assert second.timestamp - second.sent_at == 30.0
