@@ -119,6 +119,8 @@ class CacheReach:
         if any(at >= sent and changed < answer for at, changed in self.edits):
             return 0
         return first
+
+
 # The coming turn's length is a guess from the finished ones: a step must pay its rewrite
 # back half again within it. (A recorded session whose last turns were a third as long as
 # its average was 4 % dearer with a step that only just paid on average.)

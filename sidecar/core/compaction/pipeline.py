@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from sidecar.contract.errors import CompactionFailed, ContextWindowExceeded
 from sidecar.contract.results import CompactionBackend, CompactionTier
 from sidecar.contract.updates import CompactionTrigger, compaction_update
+from sidecar.core.accounting.cache_resume import ENTRY_LIFETIME
 from sidecar.core.accounting.gauge import BreakerState
 from sidecar.core.compaction.breaker import CircuitBreaker
 from sidecar.core.compaction.full import (
@@ -41,7 +42,6 @@ from sidecar.core.compaction.prompts import server_summary_note, summary_message
 from sidecar.core.compaction.reinjection import reinjected_context
 from sidecar.core.compaction.session_memory import SessionMemory, plan_memory_compaction
 from sidecar.core.compaction.turn_clearing import turn_clearing_candidates
-from sidecar.core.accounting.cache_resume import ENTRY_LIFETIME
 from sidecar.core.conversation import server_tools
 from sidecar.core.conversation.messages import Message, new_uuid, user_text
 from sidecar.core.settings import storage_dir
