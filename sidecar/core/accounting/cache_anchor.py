@@ -51,13 +51,18 @@ PRIOR_REQUESTS = 80
 ANCHOR_LIFETIME = ONE_HOUR - 120.0
 
 
-def messages_digest(messages: list[ApiMessage], through: int) -> str:
-    """A digest of the messages up to and including index ``through``."""
-    h = hashlib.blake2b(digest_size=16)
-    for message in messages[:through + 1]:
+def running_digests(messages: list[ApiMessage]) -> list[str]:
+    """Digest i names the conversation through message i (the anchor's, and the resume
+    points' of ``cache_resume``: one pass per request serves both)."""
+    out: list[str] = []
+    state = b""
+    for message in messages:
+        h = hashlib.blake2b(state, digest_size=16)
         h.update(message.role.encode())
         h.update(json.dumps(message.content, sort_keys=True, default=str).encode())
-    return h.hexdigest()
+        state = h.digest()
+        out.append(state.hex())
+    return out
 
 
 @dataclass
@@ -82,7 +87,7 @@ class CacheAnchors:
         return (self.pauses + PRIOR_PAUSES) / (self.requests + PRIOR_REQUESTS)
 
     def plan(self, request: ModelRequest, prompt_tokens: int, previous_prompt: int | None,
-             now: float, epoch: int = 0) -> ModelRequest:
+             now: float, epoch: int = 0, digests: list[str] | None = None) -> ModelRequest:
         """The request with its anchor set: kept, moved to the newest message, or none.
 
         ``prompt_tokens`` is the context this request sends (estimated); ``previous_prompt``
@@ -92,6 +97,7 @@ class CacheAnchors:
         everything after the anchor."""
         if not request.messages:
             return request
+        digests = digests if digests is not None else running_digests(request.messages)
         gap = None if self.last_sent is None else now - self.last_sent
         self.last_sent = now
         self.requests += 1
@@ -102,7 +108,7 @@ class CacheAnchors:
         if paused:
             self.pauses += 1
         anchor = self.anchor
-        if anchor is not None and not self._holds(anchor, request.messages, now):
+        if anchor is not None and not self._holds(anchor, digests, now):
             anchor = self.anchor = None
         if anchor is not None and paused:
             anchor.refreshed_at = now  # this request reads it: its hour starts again
@@ -118,13 +124,12 @@ class CacheAnchors:
         exposed = prompt_tokens - base
         if (newest > (anchor.index if anchor is not None else -1)
                 and self.pause_rate() * REWRITE_COST * exposed > HOUR_PREMIUM * max(written, 0)):
-            anchor = self.anchor = Anchor(newest, messages_digest(request.messages, newest),
-                                          prompt_tokens, now)
+            anchor = self.anchor = Anchor(newest, digests[newest], prompt_tokens, now)
         if anchor is None:
             return request
         return dataclasses.replace(request, cache_anchor=anchor.index)
 
-    def _holds(self, anchor: Anchor, messages: list[ApiMessage], now: float) -> bool:
+    def _holds(self, anchor: Anchor, digests: list[str], now: float) -> bool:
         return (now - anchor.refreshed_at < ANCHOR_LIFETIME
-                and anchor.index < len(messages)
-                and messages_digest(messages, anchor.index) == anchor.digest)
+                and anchor.index < len(digests)
+                and digests[anchor.index] == anchor.digest)

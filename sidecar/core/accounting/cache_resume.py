@@ -13,18 +13,16 @@ digest of the conversation through it, when). When the newest of them still aliv
 still unchanged lies beyond the lookback from the new request's end, the request carries
 one more breakpoint there: the read stops at it, and only what follows is written. It
 costs nothing, a breakpoint on a cached prefix writes nothing. The clearing rules count
-on it (``microcompact.rewrite_start``): with it a step rewrites what follows the first
+on it (``microcompact.CacheReach``): with it a step rewrites what follows the first
 cleared result, not the whole conversation.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 from dataclasses import dataclass
 
-from sidecar.core.conversation.messages import ApiMessage
+from sidecar.core.accounting.cache_anchor import running_digests
 from sidecar.core.ports import ModelRequest
 
 # How far back from a breakpoint Anthropic looks for a cached prefix, in content blocks.
@@ -32,19 +30,6 @@ LOOKBACK_BLOCKS = 20
 # Entries live five minutes after their last use; trusted a little less, for the clocks'
 # sake (a request takes a while to reach the API after the session decides on it).
 ENTRY_LIFETIME = 300.0 - 30.0
-
-
-def running_digests(messages: list[ApiMessage]) -> list[str]:
-    """Digest i names the conversation through message i."""
-    out: list[str] = []
-    state = b""
-    for message in messages:
-        h = hashlib.blake2b(state, digest_size=16)
-        h.update(message.role.encode())
-        h.update(json.dumps(message.content, sort_keys=True, default=str).encode())
-        state = h.digest()
-        out.append(state.hex())
-    return out
 
 
 @dataclass
@@ -60,12 +45,13 @@ class CacheResume:
     def __init__(self) -> None:
         self.entries: list[Entry] = []
 
-    def plan(self, request: ModelRequest, now: float) -> ModelRequest:
+    def plan(self, request: ModelRequest, now: float,
+             digests: list[str] | None = None) -> ModelRequest:
         """The request with ``cache_resume`` set where its latest breakpoint would miss."""
         messages = request.messages
         if not messages or not request.cache_latest_message:
             return request
-        digests = running_digests(messages)
+        digests = digests if digests is not None else running_digests(messages)
         self.entries = [e for e in self.entries if now - e.written_at < ENTRY_LIFETIME]
         latest = len(messages) - 1
         resume: Entry | None = None

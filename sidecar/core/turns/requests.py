@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from sidecar.core.accounting.cache_anchor import CacheAnchors
+from sidecar.core.accounting.cache_anchor import CacheAnchors, running_digests
 from sidecar.core.accounting.cache_resume import CacheResume
 from sidecar.core.conversation.normalize import normalize_for_api, with_leading_context
 from sidecar.core.models.catalog import api_model_id
@@ -140,10 +140,12 @@ class SessionRequests:
         if not s.provider().cache_breakpoints:
             return request
         now = s.clock()
+        digests = running_digests(request.messages)  # one pass over the conversation
         if s.settings.promptCache.hourAnchors:
             previous = s.last_usage.prompt_tokens if s.last_usage is not None else None
-            request = self.cache_anchors.plan(request, s.ledger.used(), previous, now, s.epoch)
-        return self.cache_resume.plan(request, now)
+            request = self.cache_anchors.plan(request, s.ledger.used(), previous, now, s.epoch,
+                                              digests)
+        return self.cache_resume.plan(request, now, digests)
 
     def labels(self, call: CallKind = "main") -> dict[str, str]:
         s = self._source
