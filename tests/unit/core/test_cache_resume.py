@@ -5,7 +5,11 @@ from __future__ import annotations
 from sidecar.core.accounting.cache_resume import ENTRY_LIFETIME, CacheResume
 from sidecar.core.conversation.messages import ApiMessage
 from sidecar.core.ports import ModelRequest, ToolSpec
+from sidecar.fake_llm.validation import judge_anthropic
 from sidecar.providers.anthropic_messages import build_messages_body
+
+
+HEADERS = {"anthropic-version": "2023-06-01"}
 
 
 def conversation(steps: int, cleared: tuple[int, ...] = ()) -> list[ApiMessage]:
@@ -81,3 +85,28 @@ def test_the_breakpoint_takes_the_tools_place_and_the_hour_before_an_anchor() ->
     placed = sum(1 for m in anchored["messages"] for b in m["content"] if "cache_control" in b)
     placed += sum(1 for b in anchored["system"] if "cache_control" in b)
     assert placed == 4 and "cache_control" not in anchored["tools"][-1]
+
+
+def test_an_anchor_placed_after_the_edit_leaves_the_resume_point_in_place() -> None:
+    """A clearing drops the one-hour anchor behind it, and the anchor may move to the
+    newest message in the same request: the resume point before the edit is still needed
+    (once skipped whenever an anchor followed it, and the whole conversation was written)."""
+    plans = CacheResume()
+    for steps in range(1, 12):
+        plans.plan(request(steps), now=float(steps))
+    assert plans.plan(request(11, cleared=(2,), anchor=22), now=12.0).cache_resume == 4
+
+
+def test_the_api_rules_take_the_resume_breakpoint_where_it_is_placed() -> None:
+    """The fake's checks of the Messages API's documented rules (at most four breakpoints,
+    no one-hour breakpoint after a five-minute one) accept the body with the resume point
+    before and after an anchor, and refuse the five-minute TTL it would have before one."""
+    for anchor in (None, 1, 20):
+        body = build_messages_body(ModelRequest(**{**request(11, cleared=(2,),
+                                                             anchor=anchor).__dict__,
+                                                   "cache_resume": 4}))
+        assert judge_anthropic("/v1/messages", body, HEADERS) is None
+    body = build_messages_body(ModelRequest(**{**request(11, cleared=(2,), anchor=20).__dict__,
+                                               "cache_resume": 4}))
+    body["messages"][4]["content"][-1]["cache_control"] = {"type": "ephemeral"}
+    assert judge_anthropic("/v1/messages", body, HEADERS) is not None
