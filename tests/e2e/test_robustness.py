@@ -201,8 +201,9 @@ async def test_workspace_configuration_and_invalid_values_warn(llm: Any, tmp_pat
         def messages() -> list[str]:
             return [m.message if hasattr(m, "message") else m["message"] for m in client.messages]
 
+        # Each invalid value is its own warning; wait for both, not for the first.
         for _ in range(50):
-            if any("contextWindow" in m for m in messages()):
+            if all(any(key in m for m in messages()) for key in ("contextWindow", "bufferTokens")):
                 break
             await asyncio.sleep(0.1)
         assert any("contextSidecar.contextWindow" in m for m in messages())
