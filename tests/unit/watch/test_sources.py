@@ -221,7 +221,9 @@ async def test_a_failing_disk_watcher_leaves_the_editors_reports(tmp_path: Path)
     stream.start()
     try:
         assert stream.mode == "watchfiles"
-        await asyncio.sleep(0.1)
+        end = time.monotonic() + DEADLINE
+        while stream.mode != "client" and time.monotonic() < end:
+            await asyncio.sleep(0.01)
         assert stream.mode == "client"
         stream.client.feed([tmp_path / "CLAUDE.md"])  # the editor's notifications still count
         assert await next_batch(stream) == {tmp_path / "CLAUDE.md"}

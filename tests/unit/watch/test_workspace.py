@@ -60,7 +60,9 @@ async def test_changes_flow_from_disk_to_the_store(repo: Path, git: Git, tmp_pat
             more, cursor = await wait_for_changes(store, cursor)
             by_path.update({att(m)["path"]: att(m) for m in more})
         assert by_path[str(repo / "style.md")]["content"] == "two spaces"
-        await asyncio.sleep(0.1)
+        end = asyncio.get_running_loop().time() + 2.0
+        while repo / "style.md" not in watcher.paths and asyncio.get_running_loop().time() < end:
+            await asyncio.sleep(0.02)
         assert repo / "style.md" in watcher.paths
         (repo / "style.md").write_text("tabs")
         (m,), cursor = await wait_for_changes(store, cursor)
