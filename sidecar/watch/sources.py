@@ -26,6 +26,7 @@ class ChangeSource(Protocol):
 
 
 _REARM = "rearm"
+_RETARGET = "retarget"
 _STOP = "stop"
 # A directory vanishing between listing and arming makes the watcher fail to start.
 _RETRY_SECONDS = 0.2
@@ -66,7 +67,7 @@ class WatchfilesSource:
         if targets == self._targets:
             return
         self._targets = targets
-        self._signal(_REARM)
+        self._signal(_RETARGET)
 
     def _signal(self, item: object) -> None:
         if self._queue is None or self._loop is None:
@@ -123,7 +124,12 @@ class WatchfilesSource:
                     return
                 if isinstance(item, Exception):
                     raise item
-                if item == _REARM:
+                if item == _RETARGET and pumps and all(not p.done() for p in pumps) \
+                        and self._targets.roots() == self.roots:
+                    # The same folders: the filter already takes the new targets, and
+                    # re-arming would leave a moment in which writes go unseen.
+                    continue
+                if item in (_REARM, _RETARGET):
                     inner = await self._disarm(inner, pumps)
                     pumps = self._arm(inner, queue)
                     continue

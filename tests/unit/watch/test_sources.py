@@ -229,3 +229,25 @@ async def test_a_failing_disk_watcher_leaves_the_editors_reports(tmp_path: Path)
         assert await next_batch(stream) == {tmp_path / "CLAUDE.md"}
     finally:
         await stream.stop()
+
+
+async def test_a_new_target_beside_a_watched_one_is_seen_at_once(tmp_path: Path) -> None:
+    # A CLAUDE.md that starts including a file next to it: the folder is already watched, so
+    # the watch stays armed. Re-arming it would leave a moment in which a write is lost.
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    claude = ws / "CLAUDE.md"
+    claude.write_text("start")
+    stream = await started(claude_targets(ws), claude)
+    source = stream.watchfiles
+    assert isinstance(source, WatchfilesSource)
+    armed = source.roots
+    style = ws / "style.md"
+    try:
+        stream.set_paths([*claude_targets(ws), style])
+        await asyncio.sleep(0)  # the source takes the new targets in
+        style.write_text("two spaces")
+        assert style in await next_batch(stream)
+        assert source.roots is armed  # the same watches, never re-armed
+    finally:
+        await stream.stop()
