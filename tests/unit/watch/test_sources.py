@@ -62,12 +62,17 @@ async def started(paths: list[Path], warm: Path, **kw: object) -> ChangeStream:
     return stream
 
 
-async def test_claude_md_writes_arrive_within_two_seconds(tmp_path: Path) -> None:
+async def watched_claude_md(tmp_path: Path) -> tuple[Path, Path, ChangeStream]:
+    """A workspace with a CLAUDE.md, and a running stream watching its CLAUDE.md places."""
     ws = tmp_path / "ws"
     ws.mkdir()
     claude = ws / "CLAUDE.md"
     claude.write_text("start")
-    stream = await started(claude_targets(ws), claude)
+    return ws, claude, await started(claude_targets(ws), claude)
+
+
+async def test_claude_md_writes_arrive_within_two_seconds(tmp_path: Path) -> None:
+    ws, claude, stream = await watched_claude_md(tmp_path)
     assert stream.mode == "watchfiles"
     latencies = []
     try:
@@ -234,11 +239,7 @@ async def test_a_failing_disk_watcher_leaves_the_editors_reports(tmp_path: Path)
 async def test_a_new_target_beside_a_watched_one_is_seen_at_once(tmp_path: Path) -> None:
     # A CLAUDE.md that starts including a file next to it: the folder is already watched, so
     # the watch stays armed. Re-arming it would leave a moment in which a write is lost.
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    claude = ws / "CLAUDE.md"
-    claude.write_text("start")
-    stream = await started(claude_targets(ws), claude)
+    ws, _, stream = await watched_claude_md(tmp_path)
     source = stream.watchfiles
     assert isinstance(source, WatchfilesSource)
     armed = source.roots
