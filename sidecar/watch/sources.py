@@ -130,8 +130,7 @@ class WatchfilesSource:
                     # re-arming would leave a moment in which writes go unseen.
                     continue
                 if item in (_REARM, _RETARGET):
-                    inner = await self._disarm(inner, pumps)
-                    pumps = self._arm(inner, queue)
+                    inner, pumps = await self._rearm(inner, pumps, queue)
                     continue
                 assert isinstance(item, set)
                 targets = self._targets
@@ -147,8 +146,7 @@ class WatchfilesSource:
                     # watched, so report everything under it as changed.
                     for d in structural:
                         batch |= {t for t in targets.under(d) if not targets.is_structural(t)}
-                    inner = await self._disarm(inner, pumps)
-                    pumps = self._arm(inner, queue)
+                    inner, pumps = await self._rearm(inner, pumps, queue)
                 if batch:
                     yield batch
         finally:
@@ -169,8 +167,21 @@ class WatchfilesSource:
                 pumps.append(asyncio.create_task(self._pump(roots, recursive, inner, queue)))
         return pumps
 
+    async def _rearm(self, inner: asyncio.Event, pumps: list[asyncio.Task[None]],
+                     queue: asyncio.Queue[object]) -> tuple[asyncio.Event, list[asyncio.Task[None]]]:
+        """Watch the current roots, then stop the old watches: an overlap, never a gap.
+
+        A pump's first step creates its notifier, which adds the inotify watches before it
+        waits for events; events both watches see arrive twice, in sets, which is harmless.
+        """
+        new_inner = asyncio.Event()
+        new_pumps = self._arm(new_inner, queue)
+        await asyncio.sleep(0)
+        await self._disarm(inner, pumps)
+        return new_inner, new_pumps
+
     @staticmethod
-    async def _disarm(inner: asyncio.Event, pumps: list[asyncio.Task[None]]) -> asyncio.Event:
+    async def _disarm(inner: asyncio.Event, pumps: list[asyncio.Task[None]]) -> None:
         inner.set()  # awatch checks it every step and returns
         for task in pumps:
             try:
@@ -179,7 +190,6 @@ class WatchfilesSource:
                 task.cancel()
             except Exception as exc:  # noqa: BLE001 - the pump already reported it
                 log.debug("watch task ended with %s", exc)
-        return asyncio.Event()
 
 
 class ClientWatchSource:

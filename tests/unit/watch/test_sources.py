@@ -252,3 +252,24 @@ async def test_a_new_target_beside_a_watched_one_is_seen_at_once(tmp_path: Path)
         assert source.roots is armed  # the same watches, never re-armed
     finally:
         await stream.stop()
+
+
+async def test_no_write_goes_unseen_while_the_watches_move(tmp_path: Path) -> None:
+    # A CLAUDE.md that starts including a file in another folder: that folder is watched
+    # too, and the new watches are armed before the old ones stop, so a write to the
+    # CLAUDE.md at that moment still counts.
+    ws, claude, stream = await watched_claude_md(tmp_path)
+    source = stream.watchfiles
+    assert isinstance(source, WatchfilesSource)
+    docs = ws / "docs"
+    docs.mkdir()
+    before = source.roots
+    try:
+        stream.set_paths([*claude_targets(ws), docs / "style.md"])
+        for _ in range(3):
+            await asyncio.sleep(0)  # the source takes the new targets in and moves its watches
+        claude.write_text("rules v2, see @docs/style.md")
+        assert claude in await next_batch(stream)
+        assert docs in source.roots.flat and source.roots != before
+    finally:
+        await stream.stop()
